@@ -1,0 +1,119 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import { DomainError } from '@svc/domain';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from './error-status.map';
+import { HttpEdgeError } from './http-error';
+import { RouteTable } from './route-table';
+
+const REASON: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests',
+  500: 'Internal server error',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
+};
+
+const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMIT_EXCEEDED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+interface Rendered {
+  readonly status: number;
+  readonly body: ErrorEnvelope;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The one place every failure becomes the JSON envelope `{ error, code, message? }`
+ * (STYLE 7). Unknown errors are logged and answered 500 with nothing of their text.
+ */
+@Catch()
+export class ErrorEnvelopeFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorEnvelope');
+
+  constructor(private readonly routes: RouteTable) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    if (reply.sent) return;
+    const rendered = this.render(exception, request);
+    if (rendered.status >= 500 && rendered.body.code === 'SERVER_ERROR') {
+      this.logger.error(`${request.method} ${request.routeOptions?.url ?? 'unmatched route'} failed`, (exception as Error)?.stack);
+    }
+    void reply
+      .status(rendered.status)
+      .headers({ 'cache-control': 'no-store', ...(rendered.headers ?? {}) })
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(rendered.body));
+  }
+
+  private render(exception: unknown, request: FastifyRequest): Rendered {
+    if (exception instanceof DomainError) {
+      const retryAfter = (exception as { retryAfterSeconds?: number }).retryAfterSeconds;
+      return {
+        status: ERROR_STATUS[exception.code],
+        body: envelope(exception.description, exception.code, exception.hint),
+        headers: retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) },
+      };
+    }
+    if (exception instanceof HttpEdgeError) {
+      return {
+        status: ERROR_STATUS[exception.code],
+        body: envelope(exception.description, exception.code, exception.hint),
+        headers: exception.headers,
+      };
+    }
+    if (exception instanceof NotFoundException) {
+      const allowed = this.routes.allowedMethods(request.url);
+      if (allowed.length > 0) {
+        return {
+          status: 405,
+          body: envelope('Method not allowed', 'METHOD_NOT_ALLOWED', `Allowed methods: ${allowed.join(', ')}`),
+          headers: { allow: allowed.join(', ') },
+        };
+      }
+      return { status: 404, body: envelope('Not found', 'NOT_FOUND', 'No such endpoint') };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status >= 400 && status < 500) {
+        const code = CODE_BY_STATUS[status] ?? 'INVALID_REQUEST';
+        return { status: ERROR_STATUS[code], body: envelope(REASON[ERROR_STATUS[code]], code, publicHint(code)) };
+      }
+      if (status === 503) return { status, body: envelope(REASON[503], 'SERVICE_UNAVAILABLE') };
+    }
+    return { status: 500, body: envelope(REASON[500], 'SERVER_ERROR') };
+  }
+}
+
+function envelope(error: string, code: HttpErrorCode, message?: string): ErrorEnvelope {
+  return message === undefined ? { error, code } : { error, code, message };
+}
+
+function publicHint(code: HttpErrorCode): string | undefined {
+  switch (code) {
+    case 'PAYLOAD_TOO_LARGE':
+      return 'Request bodies are limited to 64 KiB';
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 'Send the body as application/json';
+    case 'INVALID_REQUEST':
+      return 'The request is malformed';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,42 @@
+import { DomainErrorCode } from '@svc/domain';
+
+/** Codes only the HTTP edge produces. */
+export type TransportErrorCode =
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNAUTHORIZED'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'SERVER_ERROR';
+
+export type HttpErrorCode = DomainErrorCode | TransportErrorCode;
+
+/** Every code's HTTP status (SPEC 7, CONTRACT). Exhaustive: a new code without a status does not compile. */
+export const ERROR_STATUS: Readonly<Record<HttpErrorCode, number>> = {
+  MISSING_KEY: 400,
+  INVALID_FORMAT: 400,
+  INVALID_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  INVALID_KEY: 401,
+  KEY_EXPIRED: 401,
+  KEY_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  KEY_REVOKED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  QUOTA_EXCEEDED: 429,
+  RATE_LIMIT_EXCEEDED: 429,
+  SERVER_ERROR: 500,
+  NOT_CONFIGURED: 503,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/** The envelope every error answers with (SPEC 7): never a stack, HTML or the key. */
+export interface ErrorEnvelope {
+  readonly error: string;
+  readonly code: HttpErrorCode;
+  readonly message?: string;
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import sjson from 'secure-json-parse';
+import { HttpEdgeError } from './http-error';
+
+/** The public body limit (CONTRACT 2). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Bodies: JSON objects only. `application/json` (any parameters) is parsed
+ * safely (no prototype poisoning) and must be an object; an empty body counts
+ * as no body. Any other media type with a body answers 415, after the size
+ * check (413 wins). Requests without a body need no Content-Type.
+ */
+export function acceptJsonObjectBodies(instance: FastifyInstance): void {
+  instance.removeAllContentTypeParsers();
+  instance.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_request, text, done) => {
+      const source = String(text);
+      if (source.trim() === '') return done(null, undefined);
+      let parsed: unknown;
+      try {
+        parsed = sjson.parse(source, undefined, { protoAction: 'error', constructorAction: 'error' });
+      } catch {
+        return done(new HttpEdgeError('INVALID_REQUEST', 'Invalid request', 'The body is not valid JSON'), undefined);
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        return done(new HttpEdgeError('INVALID_REQUEST', 'Invalid request', 'The body must be a JSON object'), undefined);
+      }
+      done(null, parsed);
+    },
+  );
+  instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, _body, done) => {
+    done(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 'Send the body as application/json'), undefined);
+  });
+}

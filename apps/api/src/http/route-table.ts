@@ -1,0 +1,34 @@
+import FindMyWay, { HTTPMethod } from 'find-my-way';
+import type { FastifyInstance } from 'fastify';
+
+const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The routes the service registered, so an unmatched request can be told
+ * apart: an unknown path (404) or a known path with another method (405 + Allow).
+ */
+export class RouteTable {
+  private readonly router = FindMyWay();
+
+  /** Must be called before the routes are registered (before `app.init()`). */
+  static watch(instance: FastifyInstance): RouteTable {
+    const table = new RouteTable();
+    instance.addHook('onRoute', (route) => {
+      const methods = ([] as string[]).concat(route.method).filter((m) => METHODS.includes(m as HTTPMethod));
+      for (const method of methods) {
+        try {
+          table.router.on(method as HTTPMethod, route.url, () => undefined);
+        } catch {
+          // the same route registered twice (e.g. an automatic HEAD): already known
+        }
+      }
+    });
+    return table;
+  }
+
+  /** The methods the path answers to, or an empty list for an unknown path. */
+  allowedMethods(path: string): string[] {
+    const bare = path.split('?')[0];
+    return METHODS.filter((method) => this.router.find(method, bare) !== null);
+  }
+}

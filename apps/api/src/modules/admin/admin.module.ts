@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { AdminTokenGuard } from '../../http/admin-token.guard';
+import { AdminKeysController } from './admin-keys.controller';
+
+/** Mounted only when ADMIN_TOKEN is configured; otherwise the admin API does not exist (404). */
+@Module({ controllers: [AdminKeysController], providers: [AdminTokenGuard] })
+export class AdminModule {}

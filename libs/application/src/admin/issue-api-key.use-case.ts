@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ApiKey,
+  ApiKeyFormat,
+  ApiKeyRepository,
+  AuditLog,
+  Clock,
+  IdGenerator,
+  InvalidRequestError,
+  KEY_ENVIRONMENTS,
+  KeyEnvironment,
+  LICENSE_TYPES,
+  RandomSource,
+  SecretHasher,
+  TierCatalog,
+  User,
+  UserNotFoundError,
+  UserRepository,
+  defaultExpiryFrom,
+  isLicenseType,
+  isPlausibleEmail,
+  monthlyLimitSettingOf,
+} from '@svc/domain';
+
+export interface IssueApiKeyInput {
+  readonly userId?: string;
+  readonly email?: string;
+  readonly name?: string | null;
+  readonly organization?: string | null;
+  readonly licenseType: string;
+  readonly environment?: string;
+  readonly expiresAt?: Date;
+  /** Omitted (or `"tier"`): the tier's limit; `null`: unlimited; an integer: an override. */
+  readonly monthlyLimit?: number | null | 'tier';
+}
+
+export interface IssueApiKeyOutput {
+  readonly key: ApiKey;
+  /** The plaintext key: returned here once and never stored or shown again. */
+  readonly secret: string;
+  readonly user: User;
+  /** The limit in force: the override, else the tier's; null is unlimited. */
+  readonly monthlyLimit: number | null;
+}
+
+/** Operators issue keys out of band (CONTRACT 12); a new user is created unless `userId` names one. */
+@Injectable()
+export class IssueApiKey {
+  constructor(
+    private readonly format: ApiKeyFormat,
+    private readonly hasher: SecretHasher,
+    private readonly random: RandomSource,
+    private readonly ids: IdGenerator,
+    private readonly keys: ApiKeyRepository,
+    private readonly users: UserRepository,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+    private readonly catalog: TierCatalog,
+  ) {}
+
+  async execute(input: IssueApiKeyInput): Promise<IssueApiKeyOutput> {
+    if (!isLicenseType(input.licenseType)) {
+      throw new InvalidRequestError(`license_type must be one of ${LICENSE_TYPES.join(', ')}`);
+    }
+    const environment = input.environment ?? 'live';
+    if (!(KEY_ENVIRONMENTS as readonly string[]).includes(environment)) {
+      throw new InvalidRequestError('environment must be live or test');
+    }
+    const monthlyLimit = monthlyLimitSettingOf(input.monthlyLimit);
+    if (!monthlyLimit) throw new InvalidRequestError('monthly_limit must be an integer >= 0, or null for unlimited');
+    if (input.email !== undefined && !isPlausibleEmail(input.email)) {
+      throw new InvalidRequestError('email must be an e-mail address');
+    }
+    const now = this.clock.now();
+    const user = await this.userFor(input, now);
+    const secret = this.format.generate(environment as KeyEnvironment, this.random);
+    const key = new ApiKey({
+      id: this.ids.newId('key'),
+      userId: user.id,
+      digest: this.hasher.digest(secret),
+      displayPrefix: ApiKeyFormat.displayPrefixOf(secret),
+      environment: environment as KeyEnvironment,
+      licenseType: input.licenseType,
+      expiresAt: input.expiresAt ?? defaultExpiryFrom(now),
+      revokedAt: null,
+      monthlyLimit,
+      createdAt: now,
+    });
+    await this.keys.insert(key);
+    await this.audit.append({
+      id: this.ids.newId('aud'),
+      at: now,
+      action: 'key.issued',
+      keyId: key.id,
+      reason: null,
+      details: { user_id: user.id, license_type: key.licenseType, environment, prefix: key.props.displayPrefix },
+    });
+    return { key, secret, user, monthlyLimit: key.monthlyLimitUnder(this.catalog) };
+  }
+
+  private async userFor(input: IssueApiKeyInput, now: Date): Promise<User> {
+    if (input.userId !== undefined) {
+      const existing = await this.users.findById(input.userId);
+      if (!existing) throw new UserNotFoundError();
+      return existing;
+    }
+    if (input.email === undefined) throw new InvalidRequestError('email is required unless user_id names an existing user');
+    const user: User = {
+      id: this.ids.newId('usr'),
+      email: input.email,
+      name: input.name ?? null,
+      organization: input.organization ?? null,
+      createdAt: now,
+    };
+    await this.users.insert(user);
+    return user;
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ApiKey,
+  ApiKeyRepository,
+  BillingPeriod,
+  Clock,
+  KeyNotFoundError,
+  KeyStatus,
+  Quota,
+  TierCatalog,
+  UsageRepository,
+  User,
+  UserRepository,
+} from '@svc/domain';
+
+export interface KeyDetails {
+  readonly key: ApiKey;
+  readonly user: User;
+  readonly status: KeyStatus;
+  readonly quota: Quota;
+}
+
+/** An operator's view of one key: state, terms and this period's quota; never the key itself. */
+@Injectable()
+export class ShowApiKey {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly users: UserRepository,
+    private readonly usage: UsageRepository,
+    private readonly catalog: TierCatalog,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(keyId: string): Promise<KeyDetails> {
+    const key = await this.keys.findById(keyId);
+    if (!key) throw new KeyNotFoundError('API key not found');
+    return this.detailsOf(key);
+  }
+
+  async detailsOf(key: ApiKey): Promise<KeyDetails> {
+    const now = this.clock.now();
+    const period = BillingPeriod.containing(now);
+    const [user, used] = await Promise.all([this.users.findById(key.userId), this.usage.usedIn(key.id, period.key)]);
+    if (!user) throw new Error(`key ${key.id} has no user ${key.userId}`);
+    return { key, user, status: key.statusAt(now), quota: new Quota(key.monthlyLimitUnder(this.catalog), used, period) };
+  }
+}

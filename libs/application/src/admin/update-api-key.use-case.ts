@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ApiKeyProps,
+  ApiKeyRepository,
+  AuditLog,
+  Clock,
+  IdGenerator,
+  InvalidRequestError,
+  KeyNotFoundError,
+  KeyRevokedError,
+  LICENSE_TYPES,
+  isLicenseType,
+  monthlyLimitSettingOf,
+  toSecondTimestamp,
+} from '@svc/domain';
+import { KeyDetails, ShowApiKey } from './show-api-key.use-case';
+
+export interface UpdateApiKeyInput {
+  readonly keyId: string;
+  readonly licenseType?: string;
+  readonly expiresAt?: Date;
+  /** Present to change it: an integer, `null` (unlimited) or `"tier"` (back to the tier's). */
+  readonly monthlyLimit?: number | null | 'tier';
+}
+
+/** Tier changes, expiry and limit overrides, requested out of band. A revoked key is frozen. */
+@Injectable()
+export class UpdateApiKey {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly show: ShowApiKey,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(input: UpdateApiKeyInput): Promise<KeyDetails> {
+    const changes: { -readonly [K in 'licenseType' | 'expiresAt' | 'monthlyLimit']?: ApiKeyProps[K] } = {};
+    if (input.licenseType !== undefined) {
+      if (!isLicenseType(input.licenseType)) {
+        throw new InvalidRequestError(`license_type must be one of ${LICENSE_TYPES.join(', ')}`);
+      }
+      changes.licenseType = input.licenseType;
+    }
+    if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt;
+    if ('monthlyLimit' in input) {
+      const setting = monthlyLimitSettingOf(input.monthlyLimit);
+      if (!setting) throw new InvalidRequestError('monthly_limit must be an integer >= 0, null for unlimited, or "tier"');
+      changes.monthlyLimit = setting;
+    }
+    const key = await this.keys.findById(input.keyId);
+    if (!key) throw new KeyNotFoundError('API key not found');
+    if (key.revokedAt) throw new KeyRevokedError();
+    const updated = key.with(changes);
+    if (!(await this.keys.updateTerms(updated))) throw new KeyRevokedError();
+    await this.audit.append({
+      id: this.ids.newId('aud'),
+      at: this.clock.now(),
+      action: 'key.updated',
+      keyId: key.id,
+      reason: null,
+      details: {
+        ...(changes.licenseType ? { license_type: { from: key.licenseType, to: changes.licenseType } } : {}),
+        ...(changes.expiresAt ? { expires_at: { from: toSecondTimestamp(key.expiresAt), to: toSecondTimestamp(changes.expiresAt) } } : {}),
+        ...(changes.monthlyLimit ? { monthly_limit: { from: key.props.monthlyLimit, to: changes.monthlyLimit } } : {}),
+      },
+    });
+    return this.show.detailsOf(updated);
+  }
+}

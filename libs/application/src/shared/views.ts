@@ -1,0 +1,99 @@
+import { AuditEntry, Quota, toSecondTimestamp } from '@svc/domain';
+import { IssueApiKeyOutput } from '../admin/issue-api-key.use-case';
+import { KeyDetails } from '../admin/show-api-key.use-case';
+
+/**
+ * The JSON shapes shared by the HTTP API and the CLI's `--json` output
+ * (SPEC 2.3, CONTRACT 12). Snake case, RFC 3339 times to the second.
+ */
+export interface QuotaView {
+  readonly monthly_limit: number | null;
+  readonly used: number;
+  readonly remaining: number | null;
+  readonly resets_at: string;
+}
+
+export function quotaViewOf(quota: Quota): QuotaView {
+  return {
+    monthly_limit: quota.monthlyLimit,
+    used: quota.used,
+    remaining: quota.remaining,
+    resets_at: toSecondTimestamp(quota.period.resetsAt),
+  };
+}
+
+export interface IssuedKeyView {
+  readonly key_id: string;
+  /** The plaintext key, shown this once. */
+  readonly api_key: string;
+  readonly user_id: string;
+  readonly license_type: string;
+  readonly environment: string;
+  readonly expires_at: string;
+  readonly monthly_limit: number | null;
+}
+
+export function issuedKeyViewOf(issued: IssueApiKeyOutput): IssuedKeyView {
+  return {
+    key_id: issued.key.id,
+    api_key: issued.secret,
+    user_id: issued.user.id,
+    license_type: issued.key.licenseType,
+    environment: issued.key.props.environment,
+    expires_at: toSecondTimestamp(issued.key.expiresAt),
+    monthly_limit: issued.monthlyLimit,
+  };
+}
+
+export interface KeyView {
+  readonly key_id: string;
+  readonly user_id: string;
+  readonly email: string;
+  readonly prefix: string;
+  readonly license_type: string;
+  readonly environment: string;
+  readonly status: string;
+  readonly expires_at: string;
+  readonly revoked_at: string | null;
+  readonly monthly_limit: number | null;
+  readonly monthly_limit_source: 'tier' | 'override';
+  readonly quota: QuotaView;
+}
+
+export function keyViewOf(details: KeyDetails): KeyView {
+  const p = details.key.props;
+  return {
+    key_id: p.id,
+    user_id: p.userId,
+    email: details.user.email,
+    prefix: p.displayPrefix,
+    license_type: p.licenseType,
+    environment: p.environment,
+    status: details.status,
+    expires_at: toSecondTimestamp(p.expiresAt),
+    revoked_at: p.revokedAt ? toSecondTimestamp(p.revokedAt) : null,
+    monthly_limit: details.quota.monthlyLimit,
+    monthly_limit_source: p.monthlyLimit.source,
+    quota: quotaViewOf(details.quota),
+  };
+}
+
+export interface AuditEntryView {
+  readonly id: string;
+  readonly at: string;
+  readonly action: string;
+  readonly key_id: string | null;
+  readonly reason?: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export function auditEntryViewOf(entry: AuditEntry): AuditEntryView {
+  return {
+    id: entry.id,
+    at: entry.at.toISOString(),
+    action: entry.action,
+    key_id: entry.keyId,
+    ...(entry.reason !== null ? { reason: entry.reason } : {}),
+    ...(entry.details !== null ? { details: entry.details } : {}),
+  };
+}

@@ -1,0 +1,99 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+const BOOLEAN_WORDS = ['true', 'false', '1', '0', 'yes', 'no'];
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Every environment variable the service reads (CONTRACT 13, plus a few
+ * operational ones documented in the README). Values arrive as strings; empty
+ * strings count as unset. Messages name the variable, never its value.
+ */
+export class EnvSchema {
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  PORT?: number;
+
+  @IsOptional() @IsString() @MinLength(1)
+  HOST?: string;
+
+  @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, {
+    message: 'DATABASE_URL must be sqlite:<path> or postgres://…',
+  })
+  DATABASE_URL?: string;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  DATABASE_POOL_SIZE?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600000)
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000)
+  SQLITE_BUSY_TIMEOUT_MS?: number;
+
+  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://… or rediss://…' })
+  REDIS_URL?: string;
+
+  @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  ADMIN_TOKEN?: string;
+
+  @IsOptional() @Matches(/^[A-Za-z0-9]{1,16}$/, { message: 'KEY_PREFIX must be 1-16 letters or digits' })
+  KEY_PREFIX?: string;
+
+  @IsOptional() @IsString() @MinLength(16, { message: 'KEY_DIGEST_PEPPER must be at least 16 characters' })
+  KEY_DIGEST_PEPPER?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  TIERS_FILE?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, {
+    message: 'MODEL_HOST must be an http(s) URL',
+  })
+  MODEL_HOST?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  MODEL_STORE_DIR?: string;
+
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(4096)
+  INSTALLER_GITHUB_TOKEN?: string;
+
+  @IsOptional() @Matches(RFC3339, { message: 'INSTALLER_GITHUB_TOKEN_EXPIRES_AT must be an RFC 3339 time' })
+  INSTALLER_GITHUB_TOKEN_EXPIRES_AT?: string;
+
+  @IsOptional() @Matches(/^\d+$/, { message: 'GITHUB_APP_ID must be a number' })
+  GITHUB_APP_ID?: string;
+
+  @IsOptional() @IsString()
+  GITHUB_APP_PRIVATE_KEY?: string;
+
+  @IsOptional() @IsString()
+  GITHUB_APP_PRIVATE_KEY_FILE?: string;
+
+  @IsOptional() @Matches(/^\d+$/, { message: 'GITHUB_APP_INSTALLATION_ID must be a number' })
+  GITHUB_APP_INSTALLATION_ID?: string;
+
+  @IsOptional() @Matches(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: 'INSTALLER_REPOSITORY must be owner/name' })
+  INSTALLER_REPOSITORY?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, {
+    message: 'GITHUB_API_URL must be an http(s) URL',
+  })
+  GITHUB_API_URL?: string;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0)
+  AUTH_FAILURE_LIMIT_PER_MINUTE?: number;
+
+  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'LEGACY_ROUTES must be true or false' })
+  LEGACY_ROUTES?: string;
+
+  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'TRUST_PROXY must be true or false' })
+  TRUST_PROXY?: string;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000)
+  SHUTDOWN_TIMEOUT_MS?: number;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+  })
+  LOG_LEVEL?: string;
+}
+

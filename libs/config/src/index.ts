@@ -1,0 +1,4 @@
+export * from './app-config';
+export * from './config.error';
+export * from './load-config';
+export * from './config.module';

@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, validateSync } from 'class-validator';
+import { AppConfig, DatabaseConfig, GithubAppConfig, LogLevel, TierSourceEntry } from './app-config';
+import { ConfigError } from './config.error';
+import { EnvSchema } from './env.schema';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const DEFAULTS = {
+  PORT: 3000,
+  HOST: '0.0.0.0',
+  DATABASE_URL: 'sqlite:./data/service.db',
+  KEY_PREFIX: 'svc',
+  TIERS_FILE: 'config/tiers.json',
+  MODEL_STORE_DIR: './data/models',
+  GITHUB_API_URL: 'https://api.github.com',
+  AUTH_FAILURE_LIMIT_PER_MINUTE: 60,
+  SHUTDOWN_TIMEOUT_MS: 10000,
+  DATABASE_POOL_SIZE: 10,
+  DATABASE_STATEMENT_TIMEOUT_MS: 5000,
+  SQLITE_BUSY_TIMEOUT_MS: 5000,
+} as const;
+
+/**
+ * Validates the environment once and maps it to a frozen, typed AppConfig.
+ * Throws ConfigError naming every bad variable (never its value).
+ * Relative paths are resolved against `cwd`.
+ */
+export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
+  const present: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value !== '') present[name] = value;
+  }
+  const schema = plainToInstance(EnvSchema, present);
+  const problems = validateSync(schema, { forbidUnknownValues: false }).flatMap(describe);
+
+  const githubApp = readGithubApp(schema, problems, cwd);
+  const tiersFile = resolve(cwd, schema.TIERS_FILE ?? DEFAULTS.TIERS_FILE);
+  const tiers = readTiers(tiersFile, problems);
+
+  if (schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT && Number.isNaN(Date.parse(schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT))) {
+    problems.push('INSTALLER_GITHUB_TOKEN_EXPIRES_AT must be an RFC 3339 time');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const config: AppConfig = {
+    http: {
+      port: schema.PORT ?? DEFAULTS.PORT,
+      host: schema.HOST ?? DEFAULTS.HOST,
+      trustProxy: isTrue(schema.TRUST_PROXY, false),
+      legacyRoutes: isTrue(schema.LEGACY_ROUTES, true),
+      shutdownTimeoutMs: schema.SHUTDOWN_TIMEOUT_MS ?? DEFAULTS.SHUTDOWN_TIMEOUT_MS,
+    },
+    database: databaseOf(schema, cwd),
+    redisUrl: schema.REDIS_URL ?? null,
+    adminToken: schema.ADMIN_TOKEN ?? null,
+    keys: { prefix: schema.KEY_PREFIX ?? DEFAULTS.KEY_PREFIX, digestPepper: schema.KEY_DIGEST_PEPPER ?? null },
+    tiers,
+    tiersFile,
+    models: {
+      host: schema.MODEL_HOST ? schema.MODEL_HOST.replace(/\/+$/, '') : null,
+      storeDir: resolve(cwd, schema.MODEL_STORE_DIR ?? DEFAULTS.MODEL_STORE_DIR),
+    },
+    installer: {
+      staticToken: schema.INSTALLER_GITHUB_TOKEN ?? null,
+      staticTokenExpiresAt: schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT
+        ? new Date(schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT)
+        : null,
+      githubApp,
+    },
+    rateLimit: {
+      authFailuresPerMinute: schema.AUTH_FAILURE_LIMIT_PER_MINUTE ?? DEFAULTS.AUTH_FAILURE_LIMIT_PER_MINUTE,
+    },
+    logLevel: (schema.LOG_LEVEL ?? 'info') as LogLevel,
+  };
+  return deepFreeze(config);
+}
+
+function describe(error: ValidationError): string[] {
+  const own = Object.values(error.constraints ?? {});
+  return [...own, ...(error.children ?? []).flatMap(describe)];
+}
+
+function isTrue(word: string | undefined, fallback: boolean): boolean {
+  if (word === undefined) return fallback;
+  return ['true', '1', 'yes'].includes(word.toLowerCase());
+}
+
+function databaseOf(schema: EnvSchema, cwd: string): DatabaseConfig {
+  const url = schema.DATABASE_URL ?? DEFAULTS.DATABASE_URL;
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    return {
+      kind: 'sqlite',
+      path: path === ':memory:' ? path : resolve(cwd, path),
+      busyTimeoutMs: schema.SQLITE_BUSY_TIMEOUT_MS ?? DEFAULTS.SQLITE_BUSY_TIMEOUT_MS,
+    };
+  }
+  return {
+    kind: 'postgres',
+    url,
+    poolSize: schema.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE,
+    statementTimeoutMs: schema.DATABASE_STATEMENT_TIMEOUT_MS ?? DEFAULTS.DATABASE_STATEMENT_TIMEOUT_MS,
+  };
+}
+
+function readGithubApp(schema: EnvSchema, problems: string[], cwd: string): GithubAppConfig | null {
+  const parts = {
+    GITHUB_APP_ID: schema.GITHUB_APP_ID,
+    'GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE': schema.GITHUB_APP_PRIVATE_KEY ?? schema.GITHUB_APP_PRIVATE_KEY_FILE,
+    GITHUB_APP_INSTALLATION_ID: schema.GITHUB_APP_INSTALLATION_ID,
+    INSTALLER_REPOSITORY: schema.INSTALLER_REPOSITORY,
+  };
+  const given = Object.entries(parts).filter(([, v]) => v !== undefined);
+  if (given.length === 0) return null;
+  if (given.length < 4) {
+    const missing = Object.entries(parts).filter(([, v]) => v === undefined).map(([k]) => k);
+    problems.push(`the GitHub App settings come together: ${missing.join(', ')} missing`);
+    return null;
+  }
+  let privateKey = schema.GITHUB_APP_PRIVATE_KEY ?? '';
+  if (!privateKey && schema.GITHUB_APP_PRIVATE_KEY_FILE) {
+    try {
+      privateKey = readFileSync(resolve(cwd, schema.GITHUB_APP_PRIVATE_KEY_FILE), 'utf8');
+    } catch {
+      problems.push('GITHUB_APP_PRIVATE_KEY_FILE cannot be read');
+      return null;
+    }
+  }
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
+    problems.push('GITHUB_APP_PRIVATE_KEY must be a PEM private key');
+    return null;
+  }
+  const [owner, name] = schema.INSTALLER_REPOSITORY!.split('/');
+  return {
+    appId: schema.GITHUB_APP_ID!,
+    privateKey,
+    installationId: schema.GITHUB_APP_INSTALLATION_ID!,
+    repository: { owner, name },
+    apiUrl: (schema.GITHUB_API_URL ?? DEFAULTS.GITHUB_API_URL).replace(/\/+$/, ''),
+  };
+}
+
+function readTiers(file: string, problems: string[]): Record<string, TierSourceEntry> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      problems.push('TIERS_FILE must hold a JSON object of tiers');
+      return {};
+    }
+    return parsed as Record<string, TierSourceEntry>;
+  } catch {
+    problems.push('TIERS_FILE cannot be read as JSON');
+    return {};
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !(value instanceof Date) && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as object)) deepFreeze(inner);
+  }
+  return value;
+}

@@ -1,0 +1,19 @@
+/**
+ * The closed set of error codes the domain and the use cases can raise.
+ * Codes are public API (SPEC section 7, CONTRACT): add, never rename.
+ */
+export const DOMAIN_ERROR_CODES = [
+  'MISSING_KEY',
+  'INVALID_FORMAT',
+  'INVALID_KEY',
+  'KEY_EXPIRED',
+  'KEY_NOT_FOUND',
+  'KEY_REVOKED',
+  'QUOTA_EXCEEDED',
+  'INVALID_REQUEST',
+  'USER_NOT_FOUND',
+  'NOT_CONFIGURED',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

@@ -1,0 +1,6 @@
+import { User } from './user';
+
+export abstract class UserRepository {
+  abstract findById(id: string): Promise<User | null>;
+  abstract insert(user: User): Promise<void>;
+}

@@ -1,0 +1,19 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity('users')
+export class UserRecord {
+  @PrimaryColumn({ type: 'varchar', length: 40 })
+  id!: string;
+
+  @Column({ type: 'varchar', length: 254 })
+  email!: string;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  name!: string | null;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  organization!: string | null;
+
+  @Column({ name: 'created_at' })
+  createdAt!: Date;
+}
