@@ -1,0 +1,83 @@
+/**
+ * The dependency rule of STYLE.md section 3, as data. `npm run depcheck`
+ * fails (and so does `npm test` and CI) on any violation.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'libs/domain imports nothing outside itself: no framework, ORM, validator or config.',
+      severity: 'error',
+      from: { path: '^libs/domain' },
+      to: { pathNot: ['^libs/domain'], dependencyTypesNot: ['core', 'type-only'] },
+    },
+    {
+      name: 'domain-no-node-runtime',
+      comment: 'Node built-ins only as types in the domain.',
+      severity: 'error',
+      from: { path: '^libs/domain' },
+      to: { dependencyTypes: ['core'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'application-only-domain-and-injectable',
+      comment: 'Use cases orchestrate ports: they may import the domain and @nestjs/common (for Injectable) only.',
+      severity: 'error',
+      from: { path: '^libs/application' },
+      to: {
+        pathNot: ['^libs/application', '^libs/domain', '^node_modules/@nestjs/common'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'infrastructure-not-apps',
+      severity: 'error',
+      from: { path: '^libs/infrastructure' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'config-stands-alone',
+      comment: 'libs/config imports no other lib and no app.',
+      severity: 'error',
+      from: { path: '^libs/config' },
+      to: { path: ['^libs/(domain|application|infrastructure)', '^apps/'] },
+    },
+    {
+      name: 'api-not-cli',
+      severity: 'error',
+      from: { path: '^apps/api' },
+      to: { path: '^apps/cli' },
+    },
+    {
+      name: 'cli-not-api',
+      severity: 'error',
+      from: { path: '^apps/cli' },
+      to: { path: '^apps/api' },
+    },
+    {
+      name: 'libs-not-apps',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'nothing-imports-tests',
+      severity: 'error',
+      from: { pathNot: '^test/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['\\.spec\\.ts$', '^dist/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['require', 'node', 'default'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
