@@ -18,3 +18,6 @@ export * from './user/user';
 export * from './user/user.repository';
 export * from './audit/audit-entry';
 export * from './audit/audit-log';
+export * from './analytics/analytics-event';
+export * from './analytics/analytics.errors';
+export * from './analytics/analytics-event.repository';

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { AdminKeysController } from './admin-keys.controller';
+import { AdminUsageController } from './admin-usage.controller';
 
 /** Mounted only when ADMIN_TOKEN is configured; otherwise the admin API does not exist (404). */
-@Module({ controllers: [AdminKeysController], providers: [AdminTokenGuard] })
+@Module({ controllers: [AdminKeysController, AdminUsageController], providers: [AdminTokenGuard] })
 export class AdminModule {}

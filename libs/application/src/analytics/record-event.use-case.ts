@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AnalyticsEventRepository,
+  ApiKey,
+  BillingPeriod,
+  Clock,
+  IdGenerator,
+  Quota,
+  QuotaExceededError,
+  TierCatalog,
+  readEventReport,
+} from '@svc/domain';
+
+export interface RecordEventInput {
+  /** The authenticated key (key errors were answered before this runs). */
+  readonly key: ApiKey;
+  /** The untrusted request body. */
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+export interface RecordEventOutput {
+  readonly eventId: string;
+  readonly quota: Quota;
+}
+
+/**
+ * POST /v1/analytics/log: checks the event, then stores it and consumes its
+ * cost in one atomic step. An `inference` past the limit is refused with
+ * QUOTA_EXCEEDED and neither stored nor counted (CONTRACT 4 and 9).
+ */
+@Injectable()
+export class RecordEvent {
+  constructor(
+    private readonly events: AnalyticsEventRepository,
+    private readonly catalog: TierCatalog,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async execute(input: RecordEventInput): Promise<RecordEventOutput> {
+    const report = readEventReport(input.body);
+    const now = this.clock.now();
+    const period = BillingPeriod.containing(now);
+    const limit = input.key.monthlyLimitUnder(this.catalog);
+    const eventId = this.ids.newId('evt');
+    const used = await this.events.appendConsuming(
+      { ...report, id: eventId, keyId: input.key.id, environment: input.key.props.environment, period: period.key, receivedAt: now },
+      Quota.costOf(report.eventType),
+      limit,
+    );
+    if (used === null) throw new QuotaExceededError(period, now);
+    return { eventId, quota: new Quota(limit, used, period) };
+  }
+}

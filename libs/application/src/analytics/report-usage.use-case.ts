@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AnalyticsEventRepository,
+  ApiKeyRepository,
+  BillingPeriod,
+  Clock,
+  InvalidRequestError,
+  KeyNotFoundError,
+  TierCatalog,
+  UsageBreakdown,
+  UsageRepository,
+} from '@svc/domain';
+
+export interface UsageReport extends UsageBreakdown {
+  readonly keyId: string;
+  readonly period: string;
+  readonly used: number;
+  readonly monthlyLimit: number | null;
+}
+
+/** The operators' usage report of one key and month (CONTRACT 12); the current month by default. */
+@Injectable()
+export class ReportUsage {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly usage: UsageRepository,
+    private readonly events: AnalyticsEventRepository,
+    private readonly catalog: TierCatalog,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: { keyId: string; period?: string }): Promise<UsageReport> {
+    const period = input.period === undefined ? BillingPeriod.containing(this.clock.now()) : BillingPeriod.parse(input.period);
+    if (!period) throw new InvalidRequestError('period must be a month, YYYY-MM');
+    const key = await this.keys.findById(input.keyId);
+    if (!key) throw new KeyNotFoundError('API key not found');
+    const [used, breakdown] = await Promise.all([
+      this.usage.usedIn(key.id, period.key),
+      this.events.breakdown(key.id, period.key),
+    ]);
+    return { keyId: key.id, period: period.key, used, monthlyLimit: key.monthlyLimitUnder(this.catalog), ...breakdown };
+  }
+}

@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AnalyticsEvent, AnalyticsEventRepository, EVENT_TYPES, EventType, UsageBreakdown } from '@svc/domain';
+import type { Database, Statement } from 'better-sqlite3';
+import { DataSource } from 'typeorm';
+
+const EVENT_COLUMNS =
+  'id, key_id, environment, event_type, model_name, inference_type, duration_ms, success, error_message, metadata, period, received_at';
+
+/**
+ * Events and their quota consumption, atomically. On SQLite: one synchronous
+ * better-sqlite3 transaction over prepared statements (nothing can interleave).
+ * On PostgreSQL: one statement whose CTE consumes and inserts together, so a
+ * refused consumption stores nothing. No read-then-write anywhere.
+ */
+@Injectable()
+export class TypeOrmAnalyticsEventRepository extends AnalyticsEventRepository {
+  private sqlite?: SqliteStatements;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async appendConsuming(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
+    if (limit !== null && cost > limit) return null;
+    return this.dataSource.options.type === 'postgres'
+      ? this.appendConsumingPostgres(event, cost, limit)
+      : this.sqliteStatements().appendConsuming(event, cost, limit);
+  }
+
+  async breakdown(keyId: string, period: string): Promise<UsageBreakdown> {
+    const p = this.dataSource.options.type === 'postgres' ? ['$1', '$2'] : ['?', '?'];
+    const where = `FROM analytics_events WHERE key_id = ${p[0]} AND period = ${p[1]}`;
+    const [types, models, outcomes]: Array<Array<{ k: unknown; n: string | number }>> = await Promise.all([
+      this.dataSource.query(`SELECT event_type AS k, COUNT(*) AS n ${where} GROUP BY event_type`, [keyId, period]),
+      this.dataSource.query(`SELECT model_name AS k, COUNT(*) AS n ${where} AND model_name IS NOT NULL GROUP BY model_name ORDER BY model_name`, [keyId, period]),
+      this.dataSource.query(`SELECT success AS k, COUNT(*) AS n ${where} GROUP BY success`, [keyId, period]),
+    ]);
+    const byEventType = Object.fromEntries(EVENT_TYPES.map((t) => [t, 0])) as Record<EventType, number>;
+    for (const row of types) byEventType[row.k as EventType] = Number(row.n);
+    const byModel: Record<string, number> = {};
+    for (const row of models) byModel[String(row.k)] = Number(row.n);
+    const byOutcome = { success: 0, failure: 0, unreported: 0 };
+    for (const row of outcomes) {
+      const outcome = row.k === null ? 'unreported' : row.k === true || row.k === 1 ? 'success' : 'failure';
+      byOutcome[outcome] += Number(row.n);
+    }
+    return { byEventType, byModel, byOutcome };
+  }
+
+  private async appendConsumingPostgres(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
+    const values = [
+      event.id, event.keyId, event.environment, event.eventType, event.modelName, event.inferenceType, event.durationMs,
+      event.success, event.errorMessage, event.metadata === null ? null : JSON.stringify(event.metadata), event.period, event.receivedAt,
+    ];
+    const insertValues = values.map((_, i) => `$${i + 1}`).join(', ');
+    if (cost === 0) {
+      const rows: Array<{ used: string }> = await this.dataSource.query(
+        `WITH stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${insertValues}) RETURNING 1)
+         SELECT COALESCE((SELECT used FROM usage_counters WHERE key_id = $2 AND period = $11), 0) AS used,
+                (SELECT COUNT(*) FROM stored) AS stored`,
+        values,
+      );
+      return Number(rows[0].used);
+    }
+    const n = values.length;
+    const guard = limit === null ? '' : `WHERE usage_counters.used + excluded.used <= $${n + 2}`;
+    const rows: Array<{ used: string }> = await this.dataSource.query(
+      `WITH consumed AS (
+         INSERT INTO usage_counters (key_id, period, used) VALUES ($2, $11, $${n + 1})
+         ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used ${guard}
+         RETURNING used),
+       stored AS (
+         INSERT INTO analytics_events (${EVENT_COLUMNS}) SELECT ${insertValues} FROM consumed RETURNING 1)
+       SELECT used, (SELECT COUNT(*) FROM stored) AS stored FROM consumed`,
+      limit === null ? [...values, cost] : [...values, cost, limit],
+    );
+    return rows.length === 0 ? null : Number(rows[0].used);
+  }
+
+  private sqliteStatements(): SqliteStatements {
+    this.sqlite ??= new SqliteStatements((this.dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection);
+    return this.sqlite;
+  }
+}
+
+/** Prepared once; run inside one better-sqlite3 transaction per event. */
+class SqliteStatements {
+  private readonly consume: Statement;
+  private readonly consumeUnlimited: Statement;
+  private readonly used: Statement;
+  private readonly insert: Statement;
+  readonly appendConsuming: (event: AnalyticsEvent, cost: number, limit: number | null) => number | null;
+
+  constructor(db: Database) {
+    const upsert =
+      'INSERT INTO usage_counters (key_id, period, used) VALUES (?, ?, ?) ' +
+      'ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used';
+    this.consume = db.prepare(`${upsert} WHERE usage_counters.used + excluded.used <= ? RETURNING used`);
+    this.consumeUnlimited = db.prepare(`${upsert} RETURNING used`);
+    this.used = db.prepare('SELECT used FROM usage_counters WHERE key_id = ? AND period = ?');
+    this.insert = db.prepare(`INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?').join(', ')})`);
+    this.appendConsuming = db.transaction((event: AnalyticsEvent, cost: number, limit: number | null): number | null => {
+      let used: number;
+      if (cost > 0) {
+        const row = (limit === null
+          ? this.consumeUnlimited.get(event.keyId, event.period, cost)
+          : this.consume.get(event.keyId, event.period, cost, limit)) as { used: number | bigint } | undefined;
+        if (!row) return null;
+        used = Number(row.used);
+      } else {
+        const row = this.used.get(event.keyId, event.period) as { used: number | bigint } | undefined;
+        used = row ? Number(row.used) : 0;
+      }
+      this.insert.run(
+        event.id, event.keyId, event.environment, event.eventType, event.modelName, event.inferenceType, event.durationMs,
+        event.success === null ? null : event.success ? 1 : 0, event.errorMessage,
+        event.metadata === null ? null : JSON.stringify(event.metadata), event.period, event.receivedAt.toISOString(),
+      );
+      return used;
+    });
+  }
+}
