@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { DataSource } from 'typeorm';
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 
@@ -217,17 +216,14 @@ describe('POST /v1/analytics/log', () => {
     it('stores the key id, never the key', async () => {
       const key = await t.issueKey();
       await t.post('/v1/analytics/log', inference(key.api_key, { error_message: 'fine' }));
-      const db = new Database(t.databasePath, { readonly: true });
-      try {
-        const row = db.prepare('SELECT * FROM analytics_events WHERE key_id = ?').get(key.key_id) as Record<string, unknown>;
-        expect(row).toMatchObject({ event_type: 'inference', model_name: 'motor_imagery_4class_v1', success: 1, duration_ms: 12.5 });
-        expect(JSON.stringify(row)).not.toContain(key.api_key);
-      } finally {
-        db.close();
-      }
-      for (const file of [t.databasePath, `${t.databasePath}-wal`]) {
-        expect(readFileSync(file).includes(Buffer.from(key.api_key))).toBe(false);
-      }
+      const p = t.databaseKind === 'postgres' ? '$1' : '?';
+      const rows: Array<Record<string, unknown>> = await t.app
+        .get(DataSource)
+        .query(`SELECT event_type, model_name, success, duration_ms, key_id FROM analytics_events WHERE key_id = ${p}`, [key.key_id]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ event_type: 'inference', model_name: 'motor_imagery_4class_v1', duration_ms: 12.5 });
+      expect([1, true]).toContain(rows[0].success);
+      expect(await t.databaseContents()).not.toContain(key.api_key);
     });
   });
 });

@@ -8,8 +8,24 @@ import { Clock } from '@svc/domain';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { CapturingLogger } from './capturing-logger';
 import { HttpAnswer, HttpOptions, request } from './http';
+import { TestDatabase, createTestDatabase } from './test-database';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+/**
+ * Tests of other behaviour send many requests from 127.0.0.1 within a minute;
+ * they run with limits raised by configuration (as an operator could), and the
+ * rate-limit tests set the SPEC's values or their own.
+ */
+export const GENEROUS_LIMITS: Record<string, string> = {
+  RATE_LIMIT_VALIDATE_PER_MINUTE: '1000000',
+  RATE_LIMIT_REFRESH_PER_MINUTE: '1000000',
+  RATE_LIMIT_REVOKE_PER_MINUTE: '1000000',
+  RATE_LIMIT_INSTALLER_PER_MINUTE: '1000000',
+  RATE_LIMIT_MODELS_PER_MINUTE: '1000000',
+  RATE_LIMIT_ANALYTICS_PER_MINUTE: '1000000',
+  AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+};
 
 export interface TestAppOptions {
   /** Extra environment, as an operator would set it. */
@@ -28,23 +44,49 @@ export class TestApp {
     readonly baseUrl: string,
     readonly logger: CapturingLogger,
     readonly folder: string,
+    private readonly database: TestDatabase | null,
   ) {}
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
     const folder = mkdtempSync(join(tmpdir(), 'svc-test-'));
+    const database = options.env?.DATABASE_URL ? null : await createTestDatabase(folder);
     const config = loadConfig({
-      DATABASE_URL: `sqlite:${join(folder, 'service.db')}`,
+      DATABASE_URL: database?.url ?? '',
       MODEL_STORE_DIR: join(folder, 'models'),
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       LOG_LEVEL: 'info',
+      ...GENEROUS_LIMITS,
       ...options.env,
     });
     const logger = new CapturingLogger();
-    const app = await createApiApp(config, { clock: options.clock, logger });
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    let app: NestFastifyApplication | undefined;
+    try {
+      app = await createApiApp(config, { clock: options.clock, logger });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+    } catch (error) {
+      await app?.close().catch(() => undefined);
+      await database?.drop().catch(() => undefined);
+      rmSync(folder, { recursive: true, force: true });
+      throw error;
+    }
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    return new TestApp(app, config, `http://127.0.0.1:${port}`, logger, folder);
+    return new TestApp(app, config, `http://127.0.0.1:${port}`, logger, folder, database);
+  }
+
+  /** The DATABASE_URL this app runs on, to start another instance on the same database. */
+  get databaseUrl(): string {
+    return this.config.database.kind === 'sqlite' ? `sqlite:${this.config.database.path}` : this.config.database.url;
+  }
+
+  get databaseKind(): 'sqlite' | 'postgres' {
+    return this.config.database.kind;
+  }
+
+  /** Everything the database stores, as text (SQLite file bytes, or every Postgres row). */
+  async databaseContents(): Promise<string> {
+    if (!this.database) throw new Error('databaseContents() needs a database the TestApp created');
+    return this.database.contents();
   }
 
   get databasePath(): string {
@@ -81,6 +123,7 @@ export class TestApp {
 
   async close(): Promise<void> {
     await this.app.close();
+    await this.database?.drop();
     rmSync(this.folder, { recursive: true, force: true });
   }
 }

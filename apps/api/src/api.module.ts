@@ -1,19 +1,28 @@
 import { DynamicModule, Module, ValidationPipe } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { USE_CASES } from '@svc/application';
 import { AppConfig, AppConfigModule } from '@svc/config';
 import { InvalidRequestError } from '@svc/domain';
 import { InfrastructureModule, InfrastructureOverrides } from '@svc/infrastructure';
 import { ValidationError } from 'class-validator';
+import { AuthFailureLimiter } from './http/auth-failure-limiter';
 import { ErrorEnvelopeFilter } from './http/error-envelope.filter';
+import { RateLimitGuard } from './http/rate-limit.guard';
 import { RouteTable } from './http/route-table';
 import { AdminModule } from './modules/admin/admin.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { AnalyticsModule } from './modules/analytics/analytics.module';
 import { HealthModule } from './modules/health/health.module';
+import { InstallerModule } from './modules/installer/installer.module';
+import { ModelsModule } from './modules/models/models.module';
 
 /** Use cases, provided once for every feature module of the API. */
 @Module({ providers: [...USE_CASES], exports: [...USE_CASES] })
 export class UseCasesModule {}
+
+/** HTTP-edge services every feature module's guards use. */
+@Module({ providers: [AuthFailureLimiter], exports: [AuthFailureLimiter] })
+export class HttpEdgeModule {}
 
 /** The composition root of the HTTP service. */
 @Module({})
@@ -26,13 +35,18 @@ export class ApiModule {
         AppConfigModule.forRoot(config),
         InfrastructureModule.forRoot(config, overrides),
         useCases,
+        { module: HttpEdgeModule, global: true },
         HealthModule,
         AuthModule,
+        AnalyticsModule,
+        InstallerModule,
+        ModelsModule.forRoot(config),
         ...(config.adminToken ? [AdminModule] : []),
       ],
       providers: [
         { provide: RouteTable, useValue: routes },
         { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         {
           provide: APP_PIPE,
           useValue: new ValidationPipe({

@@ -27,7 +27,7 @@ const NEST_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
 
 /**
  * Builds the HTTP application: the only place that sets the adapter, body
- * parsing, the error envelope and shutdown hooks. `main.ts` and the tests both
+ * parsing and the error envelope. `main.ts` (which owns signals) and the tests both
  * call it, so they cannot drift apart. Returns an initialised app (migrations applied).
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
@@ -52,6 +52,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       }
     },
   });
+  closeConnectionsWhenClosing(adapter);
   const routes = RouteTable.watch(adapter.getInstance());
   acceptJsonObjectBodies(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, routes, options), adapter, {
@@ -59,7 +60,24 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     abortOnError: false,
     bodyParser: false,
   });
-  app.enableShutdownHooks();
   await app.init();
   return app;
+}
+
+/**
+ * Once shutdown begins, every response still being sent says
+ * `Connection: close`, so keep-alive sockets end with the requests in flight
+ * instead of holding the server open until their idle timeout.
+ */
+function closeConnectionsWhenClosing(adapter: FastifyAdapter): void {
+  const instance = adapter.getInstance();
+  let closing = false;
+  instance.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  instance.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
+    done(null, payload);
+  });
 }

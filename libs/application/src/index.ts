@@ -10,6 +10,21 @@ export * from './admin/show-api-key.use-case';
 export * from './admin/update-api-key.use-case';
 export * from './admin/revoke-key-by-id.use-case';
 export * from './admin/list-audit.use-case';
+export * from './analytics/record-event.use-case';
+export * from './analytics/report-usage.use-case';
+export * from './installer/repo-token-issuer';
+export * from './installer/installer.errors';
+export * from './installer/issue-repo-token.use-case';
+export * from './models/model-views';
+export * from './models/list-models.use-case';
+export * from './models/get-model.use-case';
+export * from './models/create-model.use-case';
+export * from './models/upload-model-file.use-case';
+export * from './models/replace-model.use-case';
+export * from './models/delete-model.use-case';
+export * from './models/list-all-models.use-case';
+export * from './models/show-model.use-case';
+export * from './models/publish-model-from-file.use-case';
 import { AuthenticateApiKey } from './auth/authenticate-api-key.use-case';
 import { ValidateApiKey } from './auth/validate-api-key.use-case';
 import { RefreshApiKey } from './auth/refresh-api-key.use-case';
@@ -19,7 +34,19 @@ import { ShowApiKey } from './admin/show-api-key.use-case';
 import { UpdateApiKey } from './admin/update-api-key.use-case';
 import { RevokeKeyById } from './admin/revoke-key-by-id.use-case';
 import { ListAudit } from './admin/list-audit.use-case';
+import { IssueRepoToken } from './installer/issue-repo-token.use-case';
 import { KeyRevocation } from './shared/key-revocation';
+import { RecordEvent } from './analytics/record-event.use-case';
+import { ReportUsage } from './analytics/report-usage.use-case';
+import { ListModels } from './models/list-models.use-case';
+import { GetModel } from './models/get-model.use-case';
+import { CreateModel } from './models/create-model.use-case';
+import { UploadModelFile } from './models/upload-model-file.use-case';
+import { ReplaceModel } from './models/replace-model.use-case';
+import { DeleteModel } from './models/delete-model.use-case';
+import { ListAllModels } from './models/list-all-models.use-case';
+import { ShowModel } from './models/show-model.use-case';
+import { PublishModelFromFile } from './models/publish-model-from-file.use-case';
 
 /** Every use case, for registration as providers by the API and the CLI. */
 export const USE_CASES = [
@@ -33,4 +60,17 @@ export const USE_CASES = [
   UpdateApiKey,
   RevokeKeyById,
   ListAudit,
+  IssueRepoToken,
+  RecordEvent,
+  ReportUsage,
+  ListModels,
+  GetModel,
+  CreateModel,
+  UploadModelFile,
+  ReplaceModel,
+  DeleteModel,
+  ListAllModels,
+  ShowModel,
+  PublishModelFromFile,
 ] as const;
+export * from './rate-limit/rate-counter';

@@ -16,6 +16,9 @@ export interface GithubAppConfig {
   readonly apiUrl: string;
 }
 
+/** The endpoints SPEC 8 limits; aliases and sub-paths share their endpoint's counter. */
+export type RateLimitedEndpoint = 'validate' | 'refresh' | 'revoke' | 'installer' | 'models' | 'analytics';
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface TierSourceEntry {
@@ -38,12 +41,25 @@ export class AppConfig {
   /** The tier matrix as read from `TIERS_FILE` (checked by the domain's TierCatalog). */
   readonly tiers!: Readonly<Record<string, TierSourceEntry>>;
   readonly tiersFile!: string;
-  readonly models!: { readonly host: string | null; readonly storeDir: string };
+  readonly models!: {
+    readonly host: string | null;
+    readonly storeDir: string;
+    /** Publish the sample catalogue (`samplesFile`) at API start-up when the registry is empty. */
+    readonly seedSamples: boolean;
+    readonly samplesFile: string;
+  };
   readonly installer!: {
     readonly staticToken: string | null;
     readonly staticTokenExpiresAt: Date | null;
     readonly githubApp: GithubAppConfig | null;
   };
-  readonly rateLimit!: { readonly authFailuresPerMinute: number };
+  readonly rateLimit!: {
+    readonly authFailuresPerMinute: number;
+    /** Length of a rate-limit window (60 s in production; shorter in tests). */
+    readonly windowSeconds: number;
+    /** Requests per window for each limited endpoint (SPEC 8). */
+    readonly perEndpoint: Readonly<Record<RateLimitedEndpoint, number>>;
+    readonly redisKeyPrefix: string;
+  };
   readonly logLevel!: LogLevel;
 }

@@ -53,6 +53,9 @@ export class EnvSchema {
   @IsOptional() @IsString() @MinLength(1)
   MODEL_STORE_DIR?: string;
 
+  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'SAMPLE_MODELS must be true or false' })
+  SAMPLE_MODELS?: string;
+
   @IsOptional() @IsString() @MinLength(1) @MaxLength(4096)
   INSTALLER_GITHUB_TOKEN?: string;
 
@@ -81,6 +84,30 @@ export class EnvSchema {
 
   @IsOptional() @Type(() => Number) @IsInt() @Min(0)
   AUTH_FAILURE_LIMIT_PER_MINUTE?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3600)
+  RATE_LIMIT_WINDOW_SECONDS?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  RATE_LIMIT_VALIDATE_PER_MINUTE?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  RATE_LIMIT_REFRESH_PER_MINUTE?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  RATE_LIMIT_REVOKE_PER_MINUTE?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  RATE_LIMIT_INSTALLER_PER_MINUTE?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  RATE_LIMIT_MODELS_PER_MINUTE?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  RATE_LIMIT_ANALYTICS_PER_MINUTE?: number;
+
+  @IsOptional() @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1-64 of A-Z a-z 0-9 : _ . -' })
+  REDIS_KEY_PREFIX?: string;
 
   @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'LEGACY_ROUTES must be true or false' })
   LEGACY_ROUTES?: string;

@@ -40,8 +40,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const tiersFile = resolve(cwd, schema.TIERS_FILE ?? DEFAULTS.TIERS_FILE);
   const tiers = readTiers(tiersFile, problems);
 
-  if (schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT && Number.isNaN(Date.parse(schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT))) {
-    problems.push('INSTALLER_GITHUB_TOKEN_EXPIRES_AT must be an RFC 3339 time');
+  const expiresAtProblem = 'INSTALLER_GITHUB_TOKEN_EXPIRES_AT must be an RFC 3339 time';
+  if (
+    schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT &&
+    !problems.includes(expiresAtProblem) &&
+    !isRealInstant(schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT)
+  ) {
+    problems.push(expiresAtProblem);
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -62,6 +67,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     models: {
       host: schema.MODEL_HOST ? schema.MODEL_HOST.replace(/\/+$/, '') : null,
       storeDir: resolve(cwd, schema.MODEL_STORE_DIR ?? DEFAULTS.MODEL_STORE_DIR),
+      seedSamples: isTrue(schema.SAMPLE_MODELS, (schema.DATABASE_URL ?? DEFAULTS.DATABASE_URL).startsWith('sqlite:')),
+      samplesFile: resolve(cwd, 'config/models.json'),
     },
     installer: {
       staticToken: schema.INSTALLER_GITHUB_TOKEN ?? null,
@@ -72,15 +79,38 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     },
     rateLimit: {
       authFailuresPerMinute: schema.AUTH_FAILURE_LIMIT_PER_MINUTE ?? DEFAULTS.AUTH_FAILURE_LIMIT_PER_MINUTE,
+      windowSeconds: schema.RATE_LIMIT_WINDOW_SECONDS ?? 60,
+      perEndpoint: {
+        validate: schema.RATE_LIMIT_VALIDATE_PER_MINUTE ?? 100,
+        refresh: schema.RATE_LIMIT_REFRESH_PER_MINUTE ?? 10,
+        revoke: schema.RATE_LIMIT_REVOKE_PER_MINUTE ?? 10,
+        installer: schema.RATE_LIMIT_INSTALLER_PER_MINUTE ?? 20,
+        models: schema.RATE_LIMIT_MODELS_PER_MINUTE ?? 60,
+        analytics: schema.RATE_LIMIT_ANALYTICS_PER_MINUTE ?? 1000,
+      },
+      redisKeyPrefix: schema.REDIS_KEY_PREFIX ?? 'svc:rl:',
     },
     logLevel: (schema.LOG_LEVEL ?? 'info') as LogLevel,
   };
   return deepFreeze(config);
 }
 
+/** One line per bad variable (CONTRACT 13): the type check when it failed, else the first broken rule. */
 function describe(error: ValidationError): string[] {
-  const own = Object.values(error.constraints ?? {});
-  return [...own, ...(error.children ?? []).flatMap(describe)];
+  const constraints = error.constraints ?? {};
+  const line = constraints.isInt ?? Object.values(constraints)[0];
+  return [...(line === undefined ? [] : [line]), ...(error.children ?? []).flatMap(describe)];
+}
+
+/**
+ * A text the schema's RFC 3339 pattern already accepted names a real instant:
+ * a day that exists in its month and hour 00-23 (`Date.parse` would roll
+ * 2026-02-30 over to 2 March and accept 24:00).
+ */
+function isRealInstant(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number);
+  const hour = Number(text.slice(11, 13));
+  return !Number.isNaN(Date.parse(text)) && day <= new Date(Date.UTC(year, month, 0)).getUTCDate() && hour <= 23;
 }
 
 function isTrue(word: string | undefined, fallback: boolean): boolean {

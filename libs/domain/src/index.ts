@@ -21,3 +21,7 @@ export * from './audit/audit-log';
 export * from './analytics/analytics-event';
 export * from './analytics/analytics.errors';
 export * from './analytics/analytics-event.repository';
+export * from './model/model';
+export * from './model/model.errors';
+export * from './model/model.repository';
+export * from './model/model-store';

@@ -2,11 +2,14 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig, ConfigError } from '@svc/config';
 import {
+  AnalyticsEventRepository,
   ApiKeyFormat,
   ApiKeyRepository,
   AuditLog,
   Clock,
   IdGenerator,
+  ModelRepository,
+  ModelStore,
   RandomSource,
   SecretHasher,
   TierCatalog,
@@ -20,8 +23,18 @@ import { RECORDS } from './persistence/typeorm/records';
 import { TypeOrmApiKeyRepository } from './persistence/typeorm/repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './persistence/typeorm/repositories/typeorm-audit-log';
 import { TypeOrmUsageRepository } from './persistence/typeorm/repositories/typeorm-usage.repository';
+import { TypeOrmAnalyticsEventRepository } from './persistence/typeorm/repositories/typeorm-analytics-event.repository';
 import { TypeOrmUserRepository } from './persistence/typeorm/repositories/typeorm-user.repository';
+import { TypeOrmModelRepository } from './persistence/typeorm/repositories/typeorm-model.repository';
+import { LocalModelStore } from './model-store/local-model-store';
+import { RepoTokenIssuer } from '@svc/application';
+import { GithubAppRepoTokenIssuer } from './repo-tokens/github-app-repo-token-issuer';
+import { NotConfiguredRepoTokenIssuer } from './repo-tokens/not-configured-repo-token-issuer';
+import { StaticRepoTokenIssuer } from './repo-tokens/static-repo-token-issuer';
 import { SystemClock } from './time/system-clock';
+import { InMemoryRateCounter } from './rate-limit/in-memory-rate-counter';
+import { RedisRateCounter } from './rate-limit/redis-rate-counter';
+import { RateCounter } from '@svc/application';
 
 export interface InfrastructureOverrides {
   /** A controllable clock for tests; the system clock otherwise. */
@@ -44,10 +57,22 @@ export class InfrastructureModule {
       { provide: IdGenerator, useValue: new RandomIdGenerator() },
       { provide: RandomSource, useValue: new CryptoRandomSource() },
       { provide: Clock, useValue: overrides.clock ?? new SystemClock() },
+      {
+        provide: RateCounter,
+        inject: [Clock],
+        useFactory: (clock: Clock) =>
+          config.redisUrl
+            ? new RedisRateCounter(config.redisUrl, config.rateLimit.redisKeyPrefix, new InMemoryRateCounter(clock))
+            : new InMemoryRateCounter(clock),
+      },
       { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
       { provide: UserRepository, useClass: TypeOrmUserRepository },
       { provide: UsageRepository, useClass: TypeOrmUsageRepository },
+      { provide: AnalyticsEventRepository, useClass: TypeOrmAnalyticsEventRepository },
       { provide: AuditLog, useClass: TypeOrmAuditLog },
+      { provide: ModelRepository, useClass: TypeOrmModelRepository },
+      { provide: ModelStore, useValue: new LocalModelStore(config.models.storeDir) },
+      repoTokenIssuerOf(config),
     ];
     return {
       module: InfrastructureModule,
@@ -56,6 +81,31 @@ export class InfrastructureModule {
       exports: [...providers.map((p) => (p as { provide: unknown }).provide as never), TypeOrmModule],
     };
   }
+}
+
+/**
+ * The installer's token source (CONTRACT 6): the GitHub App when configured,
+ * else the static token, else "not configured". The App key is parsed here, so
+ * a bad key stops start-up with a ConfigError. One instance: it holds the cache.
+ */
+function repoTokenIssuerOf(config: AppConfig): Provider {
+  const { githubApp, staticToken, staticTokenExpiresAt } = config.installer;
+  if (githubApp) {
+    const signingKey = GithubAppRepoTokenIssuer.signingKeyOf(githubApp.privateKey);
+    return {
+      provide: RepoTokenIssuer,
+      useFactory: (clock: Clock) => new GithubAppRepoTokenIssuer(githubApp, signingKey, clock),
+      inject: [Clock],
+    };
+  }
+  if (staticToken) {
+    return {
+      provide: RepoTokenIssuer,
+      useFactory: (clock: Clock) => new StaticRepoTokenIssuer(staticToken, staticTokenExpiresAt, clock),
+      inject: [Clock],
+    };
+  }
+  return { provide: RepoTokenIssuer, useValue: new NotConfiguredRepoTokenIssuer() };
 }
 
 function tierCatalogOf(config: AppConfig): TierCatalog {

@@ -1,32 +1,14 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata, createParamDecorator } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticateApiKey } from '@svc/application';
 import { ApiKey } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
-
-/** Where an endpoint reads the key (CONTRACT 2); the first source present wins. */
-export type KeySource = 'body' | 'header' | 'query';
-
-const KEY_SOURCES = 'svc:key-sources';
-
-/** Declares the key sources of a route or controller, in order of precedence. */
-export const KeySources = (...sources: KeySource[]) => SetMetadata(KEY_SOURCES, sources);
+import { AuthFailureLimiter } from './auth-failure-limiter';
+import { KEY_SOURCES, KeySource, KeySources, presentedKey } from './key-sources';
 
 type KeyedRequest = FastifyRequest & { apiKey?: ApiKey };
 
-/** Reads the presented key from the first source that has one; `undefined` when none does. */
-export function presentedKey(request: FastifyRequest, sources: readonly KeySource[]): unknown {
-  for (const source of sources) {
-    const value =
-      source === 'header'
-        ? request.headers['x-api-key']
-        : source === 'query'
-          ? (request.query as Record<string, unknown> | undefined)?.api_key
-          : (request.body as Record<string, unknown> | undefined)?.api_key;
-    if (value !== undefined) return value;
-  }
-  return undefined;
-}
+export { KEY_SOURCES, KeySource, KeySources, presentedKey };
 
 /**
  * Authenticates the key through the AuthenticateApiKey use case (missing,
@@ -38,12 +20,14 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticate: AuthenticateApiKey,
+    private readonly failures: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const sources = this.reflector.getAllAndOverride<KeySource[]>(KEY_SOURCES, [context.getHandler(), context.getClass()]) ?? [];
     const request = context.switchToHttp().getRequest<KeyedRequest>();
-    request.apiKey = await this.authenticate.execute(presentedKey(request, sources));
+    const presented = presentedKey(request, sources);
+    request.apiKey = await this.failures.watch(request.ip, () => this.authenticate.execute(presented));
     return true;
   }
 }

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
 import { DomainError } from '@svc/domain';
+import { isDatabaseUnavailable } from '@svc/infrastructure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from './error-status.map';
 import { HttpEdgeError } from './http-error';
@@ -30,6 +31,9 @@ const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** Retry-After of a 503 caused by the database being unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 interface Rendered {
   readonly status: number;
   readonly body: ErrorEnvelope;
@@ -52,7 +56,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     if (reply.sent) return;
     const rendered = this.render(exception, request);
-    if (rendered.status >= 500 && rendered.body.code === 'SERVER_ERROR') {
+    if (rendered.body.code === 'SERVICE_UNAVAILABLE' && !(exception instanceof HttpException)) {
+      this.logger.warn(`${request.method} ${request.routeOptions?.url ?? 'unmatched route'}: database unavailable (${describeBriefly(exception)})`);
+    } else if (rendered.status >= 500 && rendered.body.code === 'SERVER_ERROR') {
       this.logger.error(`${request.method} ${request.routeOptions?.url ?? 'unmatched route'} failed`, (exception as Error)?.stack);
     }
     void reply
@@ -97,8 +103,21 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       }
       if (status === 503) return { status, body: envelope(REASON[503], 'SERVICE_UNAVAILABLE') };
     }
+    if (isDatabaseUnavailable(exception)) {
+      return {
+        status: 503,
+        body: envelope(REASON[503], 'SERVICE_UNAVAILABLE', 'The service cannot reach its database; retry shortly'),
+        headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      };
+    }
     return { status: 500, body: envelope(REASON[500], 'SERVER_ERROR') };
   }
+}
+
+/** The error's class and code, never its message (which may quote parameters). */
+function describeBriefly(error: unknown): string {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return [name, code].filter((part) => typeof part === 'string').join(' ') || 'unknown error';
 }
 
 function envelope(error: string, code: HttpErrorCode, message?: string): ErrorEnvelope {

@@ -1,6 +1,8 @@
+import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import { HttpEdgeError } from './http-error';
+import { acceptStreamedUploads } from './streamed-upload';
 
 /** The public body limit (CONTRACT 2). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -10,8 +12,13 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  * safely (no prototype poisoning) and must be an object; an empty body counts
  * as no body. Any other media type with a body answers 415, after the size
  * check (413 wins). Requests without a body need no Content-Type.
+ * An unmatched request (unknown path or wrong method) is answered 404/405
+ * before its body is read, so routing wins over every body check (CONTRACT 2, step 1).
  */
 export function acceptJsonObjectBodies(instance: FastifyInstance): void {
+  instance.addHook('preParsing', async (request) => {
+    if (request.is404) throw new NotFoundException();
+  });
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser(
     'application/json',
@@ -31,6 +38,8 @@ export function acceptJsonObjectBodies(instance: FastifyInstance): void {
       done(null, parsed);
     },
   );
+  // Model uploads stream (see StreamedUpload); elsewhere it is refused like any other non-JSON body.
+  acceptStreamedUploads(instance, BODY_LIMIT_BYTES);
   instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, _body, done) => {
     done(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 'Send the body as application/json'), undefined);
   });

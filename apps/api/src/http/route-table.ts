@@ -6,6 +6,7 @@ const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 /**
  * The routes the service registered, so an unmatched request can be told
  * apart: an unknown path (404) or a known path with another method (405 + Allow).
+ * A route marked `@RouteConfig({ methodNotAllowed: true })` exists only to refuse its method.
  */
 export class RouteTable {
   private readonly router = FindMyWay();
@@ -14,6 +15,7 @@ export class RouteTable {
   static watch(instance: FastifyInstance): RouteTable {
     const table = new RouteTable();
     instance.addHook('onRoute', (route) => {
+      if ((route.config as { methodNotAllowed?: boolean } | undefined)?.methodNotAllowed) return;
       const methods = ([] as string[]).concat(route.method).filter((m) => METHODS.includes(m as HTTPMethod));
       for (const method of methods) {
         try {

@@ -6,7 +6,12 @@ export function toSecondTimestamp(at: Date): string {
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** Parses a full RFC 3339 date-time with an explicit offset; anything else is `null`. */
+/**
+ * Parses a full RFC 3339 date-time with an explicit offset; anything else is `null`.
+ * So is a time outside the years 0001-9999 in UTC, offset applied
+ * (`9999-12-31T23:59:59-23:59` is in the year 10000): it could not be written
+ * back as RFC 3339, and SQLite and PostgreSQL do not store it faithfully.
+ */
 export function parseRfc3339(text: string): Date | null {
   const m = RFC3339.exec(text);
   if (!m) return null;
@@ -15,5 +20,7 @@ export function parseRfc3339(text: string): Date | null {
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day < 1 || day > daysInMonth) return null;
   const at = new Date(text);
-  return Number.isNaN(at.getTime()) ? null : at;
+  if (Number.isNaN(at.getTime())) return null;
+  const utcYear = at.getUTCFullYear();
+  return utcYear < 1 || utcYear > 9999 ? null : at;
 }

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { RecordEvent } from '@svc/application';
 import { ApiKey } from '@svc/domain';
 import { ApiKeyGuard, CurrentKey, KeySources } from '../../http/api-key.guard';
+import { RateLimited } from '../../http/rate-limit.guard';
 import { KeyBody } from '../auth/dto/key-body';
 import { LogEventResponse, logEventResponseOf } from './dto/log-event.response';
 
@@ -14,6 +15,7 @@ export class AnalyticsController {
   @Post('log')
   @HttpCode(202)
   @KeySources('body', 'header')
+  @RateLimited('analytics')
   async log(@CurrentKey() key: ApiKey, @Body() body: KeyBody): Promise<LogEventResponse> {
     return logEventResponseOf(await this.recordEvent.execute({ key, body: body ?? {} }));
   }

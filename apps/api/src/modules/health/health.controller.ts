@@ -1,5 +1,6 @@
-import { Controller, Get, Header, Res, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Controller, Get, Header, Res } from '@nestjs/common';
+import { TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { RateCounter } from '@svc/application';
 import type { FastifyReply } from 'fastify';
 
 /** The API version the health body names (SPEC 9). */
@@ -12,6 +13,15 @@ export interface HealthyResponse {
   readonly timestamp: string;
   readonly version: string;
   readonly database: 'connected';
+}
+
+/** Readiness: the database must answer; Redis, where configured, is reported (its loss degrades, not stops, the service). */
+export interface ReadinessResponse {
+  readonly status: 'ok' | 'degraded' | 'error';
+  readonly checks: {
+    readonly database: { readonly status: 'up' | 'down' };
+    readonly redis?: { readonly status: 'up' | 'down'; readonly rate_limits: 'shared' | 'per-instance' };
+  };
 }
 
 export interface UnhealthyResponse {
@@ -29,8 +39,8 @@ export interface UnhealthyResponse {
 @Controller('api/health')
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
+    private readonly rateCounter: RateCounter,
   ) {}
 
   @Get()
@@ -53,13 +63,16 @@ export class HealthController {
 
   @Get('ready')
   @Header('Cache-Control', 'no-store')
-  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthCheckResult> {
-    try {
-      return await this.health.check([() => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS })]);
-    } catch (error) {
-      if (!(error instanceof ServiceUnavailableException)) throw error;
-      void reply.status(503);
-      return error.getResponse() as HealthCheckResult;
-    }
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessResponse> {
+    const ping = await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
+    const databaseUp = ping.database?.status === 'up';
+    const redis = this.rateCounter.isSharedConfigured()
+      ? { status: this.rateCounter.mode() === 'shared' ? ('up' as const) : ('down' as const), rate_limits: this.rateCounter.mode() }
+      : undefined;
+    if (!databaseUp) void reply.status(503);
+    return {
+      status: !databaseUp ? 'error' : redis?.status === 'down' ? 'degraded' : 'ok',
+      checks: { database: { status: databaseUp ? 'up' : 'down' }, ...(redis ? { redis } : {}) },
+    };
   }
 }

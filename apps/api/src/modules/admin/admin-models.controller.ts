@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import {
+  AdminModelView,
+  CreateModel,
+  DeleteModel,
+  ListAllModels,
+  ReplaceModel,
+  ShowModel,
+  UploadModelFile,
+  adminModelViewOf,
+} from '@svc/application';
+import { AppConfig } from '@svc/config';
+import { Model } from '@svc/domain';
+import type { FastifyRequest } from 'fastify';
+import { AdminTokenGuard } from '../../http/admin-token.guard';
+import { HttpEdgeError } from '../../http/http-error';
+import { StreamedUpload, isUploadStream } from '../../http/streamed-upload';
+import { modelFileBaseFor } from '../models/model-file-base';
+import { ModelRequest } from './dto/model.request';
+
+/**
+ * The operators' model calls of CONTRACT 12, behind the admin bearer token.
+ * `checksum`, `size_mb` and `size_bytes` are never taken from a body (400):
+ * they are computed from the uploaded file's bytes.
+ */
+@Controller('admin/v1/models')
+@UseGuards(AdminTokenGuard)
+export class AdminModelsController {
+  constructor(
+    private readonly createModel: CreateModel,
+    private readonly uploadFile: UploadModelFile,
+    private readonly replaceModel: ReplaceModel,
+    private readonly deleteModel: DeleteModel,
+    private readonly listAll: ListAllModels,
+    private readonly showModel: ShowModel,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async list(@Req() request: FastifyRequest): Promise<{ models: AdminModelView[]; total: number }> {
+    const models = await this.listAll.execute();
+    return { models: models.map((model) => this.view(model, request)), total: models.length };
+  }
+
+  @Post()
+  @HttpCode(201)
+  async create(@Body() body: ModelRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
+    return this.view(await this.createModel.execute({ record: body ?? {} }), request);
+  }
+
+  @Get(':name')
+  async show(@Param('name') name: string, @Req() request: FastifyRequest): Promise<AdminModelView> {
+    return this.view(await this.showModel.execute({ name }), request);
+  }
+
+  @Put(':name')
+  async replace(@Param('name') name: string, @Body() body: ModelRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
+    return this.view(await this.replaceModel.execute({ name, record: body ?? {} }), request);
+  }
+
+  /** The file's bytes as `application/octet-stream`, streamed to the model store (up to 1 GiB). */
+  @Put(':name/file')
+  @StreamedUpload()
+  async upload(@Param('name') name: string, @Body() body: unknown, @Req() request: FastifyRequest): Promise<AdminModelView> {
+    if (!isUploadStream(body)) {
+      throw new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', "Send the model file's bytes as application/octet-stream");
+    }
+    return this.view(await this.uploadFile.execute({ name, file: body }), request);
+  }
+
+  @Delete(':name')
+  @HttpCode(204)
+  async remove(@Param('name') name: string): Promise<void> {
+    await this.deleteModel.execute({ name });
+  }
+
+  private view(model: Model, request: FastifyRequest): AdminModelView {
+    return adminModelViewOf(model, modelFileBaseFor(this.config, request));
+  }
+}

@@ -1,0 +1,24 @@
+import { Controller, Get, Header, Param, StreamableFile } from '@nestjs/common';
+import { MODEL_FILES_PATH, ModelStore } from '@svc/domain';
+import { HttpEdgeError } from '../../http/http-error';
+
+/**
+ * The service as its own model host (CONTRACT 7), mounted only when
+ * MODEL_HOST is unset: `download_url`s of stored files point here. Like a
+ * CDN, it takes no key; stored names carry 96 random bits and are only
+ * shown to keys entitled to the model. A stored name never changes content
+ * (a new upload gets a new name), so answers may be cached for good.
+ */
+@Controller(MODEL_FILES_PATH.slice(1))
+export class ModelFilesController {
+  constructor(private readonly store: ModelStore) {}
+
+  @Get(':file')
+  @Header('Content-Type', 'application/octet-stream')
+  @Header('Cache-Control', 'public, max-age=31536000, immutable')
+  async file(@Param('file') file: string): Promise<StreamableFile> {
+    const opened = await this.store.open(file);
+    if (!opened) throw new HttpEdgeError('NOT_FOUND', 'Not found', 'No such model file');
+    return new StreamableFile(opened.stream, { type: 'application/octet-stream', length: opened.sizeBytes });
+  }
+}

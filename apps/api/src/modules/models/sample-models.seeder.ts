@@ -1,0 +1,40 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ListAllModels, PublishModelFromFile } from '@svc/application';
+import { AppConfig } from '@svc/config';
+import { DomainError } from '@svc/domain';
+import { createReadStream } from 'node:fs';
+import { readSampleCatalog } from './sample-model-catalog';
+
+/**
+ * SAMPLE_MODELS (default on for SQLite): when the registry is empty at
+ * start-up, the sample catalogue (`config/models.json`) is published through
+ * the same use case as the CLI's `models publish`, so checksums and sizes are
+ * computed from the shipped files and a fresh service serves downloads that
+ * verify. A registry with any record is left alone.
+ */
+@Injectable()
+export class SampleModelsSeeder implements OnApplicationBootstrap {
+  private readonly logger = new Logger('SampleModels');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly listAll: ListAllModels,
+    private readonly publish: PublishModelFromFile,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.models.seedSamples) return;
+    if ((await this.listAll.execute()).length > 0) return;
+    const samples = readSampleCatalog(this.config.models.samplesFile);
+    for (const sample of samples) {
+      try {
+        await this.publish.execute({ record: sample.record, file: createReadStream(sample.file) });
+      } catch (error) {
+        // Another instance starting beside this one may have published it first.
+        if (error instanceof DomainError && error.code === 'MODEL_EXISTS') continue;
+        throw error;
+      }
+    }
+    this.logger.log(`Published ${samples.length} sample models (SAMPLE_MODELS is on; the registry was empty)`);
+  }
+}

@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { USE_CASES } from '@svc/application';
+import { AppConfig, AppConfigModule } from '@svc/config';
+import { InfrastructureModule } from '@svc/infrastructure';
+import { AuditCommand } from './commands/audit.command';
+import { CreateKeyCommand } from './commands/create-key.command';
+import { KeysCommand } from './commands/keys.command';
+import { MigrateCommand } from './commands/migrate.command';
+import { ModelsCommand } from './commands/models.command';
+import { ModelsDeleteCommand } from './commands/models-delete.command';
+import { ModelsListCommand } from './commands/models-list.command';
+import { ModelsPublishCommand } from './commands/models-publish.command';
+import { ModelsShowCommand } from './commands/models-show.command';
+import { RevokeKeyCommand } from './commands/revoke-key.command';
+import { ShowKeyCommand } from './commands/show-key.command';
+import { UpdateKeyCommand } from './commands/update-key.command';
+import { CliProgram } from './shared/cli-program';
+
+/** Every command of the CLI, subcommands included (nest-commander finds them among the providers). */
+export const COMMANDS = [
+  KeysCommand,
+  CreateKeyCommand,
+  ShowKeyCommand,
+  UpdateKeyCommand,
+  RevokeKeyCommand,
+  AuditCommand,
+  MigrateCommand,
+  ModelsCommand,
+  ModelsPublishCommand,
+  ModelsListCommand,
+  ModelsShowCommand,
+  ModelsDeleteCommand,
+] as const;
+
+/** The composition root of the operator CLI: the same adapters and use cases as the API, no HTTP. */
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [AppConfigModule.forRoot(config), InfrastructureModule.forRoot(config)],
+      providers: [...USE_CASES, CliProgram, ...COMMANDS],
+    };
+  }
+}

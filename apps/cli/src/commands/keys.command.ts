@@ -1,0 +1,22 @@
+import { Command, CommandRunner } from 'nest-commander';
+import { CliUsageError } from '../shared/cli-usage-error';
+import { CreateKeyCommand } from './create-key.command';
+import { RevokeKeyCommand } from './revoke-key.command';
+import { ShowKeyCommand } from './show-key.command';
+import { UpdateKeyCommand } from './update-key.command';
+
+/**
+ * `keys`: the parent of the key commands. It takes no options of its own, so
+ * that `--json` after a subcommand reaches the subcommand.
+ */
+@Command({
+  name: 'keys',
+  description: 'issue, show, update and revoke API keys',
+  subCommands: [CreateKeyCommand, ShowKeyCommand, UpdateKeyCommand, RevokeKeyCommand],
+})
+export class KeysCommand extends CommandRunner {
+  async run(params: string[]): Promise<void> {
+    this.command.outputHelp({ error: true });
+    throw new CliUsageError(params.length > 0 ? `unknown command 'keys ${params[0]}'` : 'keys needs a command: create, show, update or revoke');
+  }
+}

@@ -1,0 +1,48 @@
+import { UpdateApiKey, UpdateApiKeyInput, keyViewOf } from '@svc/application';
+import { Option, SubCommand } from 'nest-commander';
+import { CliCommand, CommonOptions } from '../shared/cli-command';
+import { expiresAtOption, monthlyLimitOption } from '../shared/option-values';
+import { keySummary } from '../shared/summaries';
+
+interface UpdateKeyOptions extends CommonOptions {
+  readonly licenseType?: string;
+  readonly expiresAt?: string;
+  readonly monthlyLimit?: string;
+}
+
+/** `keys update KEY_ID`: PATCH /admin/v1/keys/{key_id}. A revoked key is refused (KEY_REVOKED). */
+@SubCommand({
+  name: 'update',
+  arguments: '<key_id>',
+  argsDescription: { key_id: 'the key id (key_...)' },
+  description: "change a key's tier, expiry or monthly limit",
+})
+export class UpdateKeyCommand extends CliCommand<UpdateKeyOptions> {
+  constructor(private readonly updateKey: UpdateApiKey) {
+    super();
+  }
+
+  async run([keyId]: string[], options: UpdateKeyOptions = {}): Promise<void> {
+    const input: { -readonly [K in keyof UpdateApiKeyInput]: UpdateApiKeyInput[K] } = { keyId };
+    if (options.licenseType !== undefined) input.licenseType = options.licenseType;
+    if (options.expiresAt !== undefined) input.expiresAt = expiresAtOption(options.expiresAt);
+    if (options.monthlyLimit !== undefined) input.monthlyLimit = monthlyLimitOption(options.monthlyLimit);
+    const view = keyViewOf(await this.updateKey.execute(input));
+    this.print(options, view, () => keySummary(view));
+  }
+
+  @Option({ flags: '--license-type <type>', description: 'free, research, commercial or enterprise' })
+  parseLicenseType(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--expires-at <time>', description: 'RFC 3339 time, e.g. 2027-01-01T00:00:00Z' })
+  parseExpiresAt(value: string): string {
+    return value;
+  }
+
+  @Option({ flags: '--monthly-limit <limit>', description: 'an integer, "unlimited", or "tier" to go back to the tier\'s limit' })
+  parseMonthlyLimit(value: string): string {
+    return value;
+  }
+}

@@ -1,0 +1,77 @@
+import { FixedClock, KeyNotFoundError, KeyRevokedError } from '@svc/domain';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryAuditLog,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+} from '@svc/infrastructure/persistence/in-memory';
+import { DAY_MS, SequentialIdGenerator, T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
+import { KeyRevocation } from '../shared/key-revocation';
+import { RevokeKeyById } from './revoke-key-by-id.use-case';
+import { ShowApiKey } from './show-api-key.use-case';
+
+describe(RevokeKeyById.name, () => {
+  let keys: InMemoryApiKeyRepository;
+  let users: InMemoryUserRepository;
+  let audit: InMemoryAuditLog;
+  let revoke: RevokeKeyById;
+
+  beforeEach(() => {
+    keys = new InMemoryApiKeyRepository();
+    users = new InMemoryUserRepository();
+    audit = new InMemoryAuditLog();
+    const clock = new FixedClock(T0);
+    const show = new ShowApiKey(keys, users, new InMemoryUsageRepository(), shippedTierCatalog(), clock);
+    revoke = new RevokeKeyById(keys, new KeyRevocation(keys, audit, clock, new SequentialIdGenerator()), show);
+  });
+
+  async function given(overrides: Parameters<typeof makeApiKey>[0] = {}) {
+    const user = makeUser();
+    await users.insert(user);
+    const key = makeApiKey({ userId: user.id, ...overrides });
+    await keys.insert(key);
+    return key;
+  }
+
+  it('revokes the key, logs it as done by the operator, and answers its details', async () => {
+    const key = await given();
+
+    const details = await revoke.execute({ keyId: key.id, reason: 'contract ended' });
+
+    expect(details.status).toBe('revoked');
+    expect(details.key.revokedAt).toEqual(T0);
+    expect((await keys.findById(key.id))?.revokedAt).toEqual(T0);
+    await expect(audit.list({ keyId: key.id, limit: 10 })).resolves.toMatchObject([
+      { action: 'key.revoked', reason: 'contract ended', details: { by: 'operator' } },
+    ]);
+  });
+
+  it('revokes an expired key', async () => {
+    const key = await given({ expiresAt: new Date(T0.getTime() - DAY_MS) });
+    await expect(revoke.execute({ keyId: key.id, reason: null })).resolves.toMatchObject({ status: 'revoked' });
+  });
+
+  it('answers KeyRevokedError for a key already revoked, logging nothing more', async () => {
+    const key = await given();
+    await revoke.execute({ keyId: key.id, reason: 'first' });
+
+    await expect(revoke.execute({ keyId: key.id, reason: 'second' })).rejects.toBeInstanceOf(KeyRevokedError);
+
+    await expect(audit.list({ keyId: key.id, limit: 10 })).resolves.toHaveLength(1);
+  });
+
+  it('lets exactly one of 10 concurrent revocations succeed; the others answer KEY_REVOKED', async () => {
+    const key = await given();
+
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => revoke.execute({ keyId: key.id, reason: null })));
+
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) {
+      expect(r.reason).toBeInstanceOf(KeyRevokedError);
+    }
+  });
+
+  it('answers KeyNotFoundError for an unknown key', async () => {
+    await expect(revoke.execute({ keyId: 'key_missing', reason: null })).rejects.toBeInstanceOf(KeyNotFoundError);
+  });
+});

@@ -1,0 +1,60 @@
+import { FixedClock, KeyNotFoundError } from '@svc/domain';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+} from '@svc/infrastructure/persistence/in-memory';
+import { T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
+import { keyViewOf } from '../shared/views';
+import { ShowApiKey } from './show-api-key.use-case';
+
+describe(ShowApiKey.name, () => {
+  let keys: InMemoryApiKeyRepository;
+  let users: InMemoryUserRepository;
+  let usage: InMemoryUsageRepository;
+  let clock: FixedClock;
+  let show: ShowApiKey;
+
+  beforeEach(() => {
+    keys = new InMemoryApiKeyRepository();
+    users = new InMemoryUserRepository();
+    usage = new InMemoryUsageRepository();
+    clock = new FixedClock(T0);
+    show = new ShowApiKey(keys, users, usage, shippedTierCatalog(), clock);
+  });
+
+  it("answers the key's state, owner and this month's quota, and a view without the key", async () => {
+    const user = makeUser({ email: 'op@example.org' });
+    await users.insert(user);
+    const key = makeApiKey({ userId: user.id, licenseType: 'free', displayPrefix: 'svc_live_abc' });
+    await keys.insert(key);
+    await usage.tryConsume(key.id, '2026-02', 500, null);
+    await usage.tryConsume(key.id, '2026-03', 40, null);
+
+    const details = await show.execute(key.id);
+
+    expect(details.status).toBe('active');
+    expect(details.user).toEqual(user);
+    expect(details.quota).toMatchObject({ monthlyLimit: 10000, used: 40, remaining: 9960 });
+    const view = keyViewOf(details);
+    expect(view).toEqual({
+      key_id: key.id,
+      user_id: user.id,
+      email: 'op@example.org',
+      prefix: 'svc_live_abc',
+      license_type: 'free',
+      environment: 'live',
+      status: 'active',
+      expires_at: '2027-03-15T12:00:00Z',
+      revoked_at: null,
+      monthly_limit: 10000,
+      monthly_limit_source: 'tier',
+      quota: { monthly_limit: 10000, used: 40, remaining: 9960, resets_at: '2026-04-01T00:00:00Z' },
+    });
+    expect(JSON.stringify(view)).not.toContain(key.props.digest);
+  });
+
+  it('answers KeyNotFoundError for an unknown key', async () => {
+    await expect(show.execute('key_missing')).rejects.toBeInstanceOf(KeyNotFoundError);
+  });
+});

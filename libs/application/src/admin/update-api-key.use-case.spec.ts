@@ -1,0 +1,162 @@
+import { ApiKey, FixedClock, KeyNotFoundError, KeyRevokedError } from '@svc/domain';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryAuditLog,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+} from '@svc/infrastructure/persistence/in-memory';
+import { DAY_MS, SequentialIdGenerator, T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
+import { ShowApiKey } from './show-api-key.use-case';
+import { UpdateApiKey } from './update-api-key.use-case';
+
+/** A store where the key gets revoked between the use case reading it and saving it. */
+class RevokedMidwayRepository extends InMemoryApiKeyRepository {
+  override async findById(id: string): Promise<ApiKey | null> {
+    const key = await super.findById(id);
+    await this.markRevoked(id, T0);
+    return key;
+  }
+}
+
+describe(UpdateApiKey.name, () => {
+  let keys: InMemoryApiKeyRepository;
+  let users: InMemoryUserRepository;
+  let usage: InMemoryUsageRepository;
+  let audit: InMemoryAuditLog;
+  let clock: FixedClock;
+  let update: UpdateApiKey;
+
+  function build(): UpdateApiKey {
+    const catalog = shippedTierCatalog();
+    const show = new ShowApiKey(keys, users, usage, catalog, clock);
+    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator());
+  }
+
+  beforeEach(() => {
+    keys = new InMemoryApiKeyRepository();
+    users = new InMemoryUserRepository();
+    usage = new InMemoryUsageRepository();
+    audit = new InMemoryAuditLog();
+    clock = new FixedClock(T0);
+    update = build();
+  });
+
+  async function given(overrides: Parameters<typeof makeApiKey>[0] = {}): Promise<ApiKey> {
+    const user = makeUser();
+    await users.insert(user);
+    const key = makeApiKey({ userId: user.id, ...overrides });
+    await keys.insert(key);
+    return key;
+  }
+
+  it('changes the tier; a limit that follows the tier follows it', async () => {
+    const key = await given({ licenseType: 'free', monthlyLimit: { source: 'tier' } });
+    await usage.tryConsume(key.id, '2026-03', 12, null);
+
+    const details = await update.execute({ keyId: key.id, licenseType: 'commercial' });
+
+    expect(details.key.licenseType).toBe('commercial');
+    expect(details.quota).toMatchObject({ monthlyLimit: 500000, used: 12, remaining: 499988 });
+    expect(details.status).toBe('active');
+    expect(details.user.id).toBe(key.userId);
+    const stored = await keys.findById(key.id);
+    expect(stored?.licenseType).toBe('commercial');
+    expect(stored?.props.monthlyLimit).toEqual({ source: 'tier' });
+  });
+
+  it('keeps an override when the tier changes', async () => {
+    const key = await given({ licenseType: 'free', monthlyLimit: { source: 'override', limit: 5 } });
+    const details = await update.execute({ keyId: key.id, licenseType: 'enterprise' });
+    expect(details.quota.monthlyLimit).toBe(5);
+  });
+
+  it.each([
+    ['an integer overrides', 250, { source: 'override', limit: 250 }, 250],
+    ['null makes it unlimited', null, { source: 'override', limit: null }, null],
+    ['"tier" goes back to the tier limit', 'tier' as const, { source: 'tier' }, 50000],
+  ])('monthly_limit: %s', async (_, monthlyLimit, setting, inForce) => {
+    const key = await given({ licenseType: 'research', monthlyLimit: { source: 'override', limit: 3 } });
+
+    const details = await update.execute({ keyId: key.id, monthlyLimit });
+
+    expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual(setting);
+    expect(details.quota.monthlyLimit).toBe(inForce);
+  });
+
+  it('leaves the limit alone when monthly_limit is not given', async () => {
+    const key = await given({ monthlyLimit: { source: 'override', limit: 3 } });
+    await update.execute({ keyId: key.id, licenseType: 'free' });
+    expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual({ source: 'override', limit: 3 });
+  });
+
+  it('changes the expiry, to the past too', async () => {
+    const key = await given();
+    const past = new Date(T0.getTime() - DAY_MS);
+
+    const details = await update.execute({ keyId: key.id, expiresAt: past });
+
+    expect(details.status).toBe('expired');
+    expect((await keys.findById(key.id))?.expiresAt).toEqual(past);
+  });
+
+  it('writes a key.updated audit entry with what changed, from and to', async () => {
+    const key = await given({ licenseType: 'free', expiresAt: new Date('2027-01-01T00:00:00Z') });
+    clock.advance(60_000);
+
+    await update.execute({
+      keyId: key.id,
+      licenseType: 'research',
+      expiresAt: new Date('2027-06-01T00:00:00Z'),
+      monthlyLimit: null,
+    });
+
+    await expect(audit.list({ keyId: key.id, limit: 10 })).resolves.toEqual([
+      {
+        id: expect.stringMatching(/^aud_/),
+        at: new Date(T0.getTime() + 60_000),
+        action: 'key.updated',
+        keyId: key.id,
+        reason: null,
+        details: {
+          license_type: { from: 'free', to: 'research' },
+          expires_at: { from: '2027-01-01T00:00:00Z', to: '2027-06-01T00:00:00Z' },
+          monthly_limit: { from: { source: 'tier' }, to: { source: 'override', limit: null } },
+        },
+      },
+    ]);
+  });
+
+  it('refuses a revoked key with KeyRevokedError, changing nothing', async () => {
+    const key = await given({ licenseType: 'free', revokedAt: T0 });
+
+    await expect(update.execute({ keyId: key.id, licenseType: 'enterprise' })).rejects.toBeInstanceOf(KeyRevokedError);
+
+    expect((await keys.findById(key.id))?.licenseType).toBe('free');
+    await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
+  });
+
+  it('refuses with KeyRevokedError when the key is revoked while being updated', async () => {
+    keys = new RevokedMidwayRepository();
+    update = build();
+    const key = await given({ licenseType: 'free' });
+
+    await expect(update.execute({ keyId: key.id, licenseType: 'enterprise' })).rejects.toMatchObject({ code: 'KEY_REVOKED' });
+
+    expect((await keys.findById(key.id))?.licenseType).toBe('free');
+    await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
+  });
+
+  it('answers KeyNotFoundError for an unknown key', async () => {
+    await expect(update.execute({ keyId: 'key_missing', licenseType: 'free' })).rejects.toBeInstanceOf(KeyNotFoundError);
+  });
+
+  it.each([
+    ['an unknown license type', { licenseType: 'gold' }],
+    ['a negative limit', { monthlyLimit: -5 }],
+    ['a fractional limit', { monthlyLimit: 0.5 }],
+  ])('refuses %s with INVALID_REQUEST, changing nothing', async (_, change) => {
+    const key = await given({ licenseType: 'free' });
+    await expect(update.execute({ keyId: key.id, ...change })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    expect((await keys.findById(key.id))?.props).toEqual(key.props);
+  });
+});

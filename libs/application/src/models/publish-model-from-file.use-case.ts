@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import {
+  Clock,
+  Model,
+  ModelExistsError,
+  ModelRepository,
+  ModelStore,
+  UserRepository,
+  newModel,
+  readModelDescription,
+} from '@svc/domain';
+import { checkModelOwner } from './model-owner';
+import { storeModelFile } from './upload-model-file.use-case';
+
+export interface PublishModelFromFileInput {
+  /** The untrusted record, as for CreateModel. */
+  readonly record: Readonly<Record<string, unknown>>;
+  /** The file's bytes, streamed or given at once. */
+  readonly file: AsyncIterable<Uint8Array | string> | Uint8Array;
+}
+
+/**
+ * The CLI's `models publish` and the sample catalogue: record and file in one.
+ * The file is copied into the model store and `checksum` and size are
+ * computed from its bytes; the record exists only once its file does.
+ */
+@Injectable()
+export class PublishModelFromFile {
+  constructor(
+    private readonly models: ModelRepository,
+    private readonly users: UserRepository,
+    private readonly store: ModelStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: PublishModelFromFileInput): Promise<Model> {
+    const description = readModelDescription(input.record);
+    await checkModelOwner(this.users, description);
+    if (await this.models.findByName(description.name)) throw new ModelExistsError(description.name);
+    const stored = await storeModelFile(this.store, description, input.file);
+    const file = { storedFile: stored.path, checksum: `sha256:${stored.sha256}`, sizeBytes: stored.sizeBytes };
+    const model = newModel(description, file, this.clock.now());
+    if (!(await this.models.insert(model))) {
+      await this.store.remove(stored.path);
+      throw new ModelExistsError(model.name);
+    }
+    return model;
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, Model, ModelNotFoundError, ModelRepository, UserRepository, readModelDescription } from '@svc/domain';
+import { checkModelOwner } from './model-owner';
+
+export interface ReplaceModelInput {
+  readonly name: string;
+  /** The full untrusted record; `name` may be left out and must otherwise match. */
+  readonly record: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * PUT /admin/v1/models/{name} (CONTRACT 12): replaces everything the operator
+ * describes. The uploaded file, its checksum and size stay unless a new file
+ * is uploaded; `download_url` left out means none (the stored file is served).
+ */
+@Injectable()
+export class ReplaceModel {
+  constructor(
+    private readonly models: ModelRepository,
+    private readonly users: UserRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: ReplaceModelInput): Promise<Model> {
+    const existing = await this.models.findByName(input.name);
+    if (!existing) throw new ModelNotFoundError();
+    const description = readModelDescription(input.record, input.name);
+    await checkModelOwner(this.users, description);
+    if (!(await this.models.updateDescription({ ...existing, ...description, updatedAt: this.clock.now() }))) {
+      throw new ModelNotFoundError();
+    }
+    const updated = await this.models.findByName(input.name);
+    if (!updated) throw new ModelNotFoundError();
+    return updated;
+  }
+}

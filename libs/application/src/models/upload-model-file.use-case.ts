@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, InvalidRequestError, Model, ModelNotFoundError, ModelRepository, ModelStore, StoredModelFile } from '@svc/domain';
+
+export interface UploadModelFileInput {
+  readonly name: string;
+  /** The file's bytes, streamed (never held in memory whole) or given at once. */
+  readonly file: AsyncIterable<Uint8Array | string> | Uint8Array;
+}
+
+/**
+ * PUT /admin/v1/models/{name}/file (CONTRACT 12): stores the bytes, computes
+ * `checksum` and size from them, and points the record at the new file; an
+ * older file is removed. Concurrent uploads cannot both win: the record's
+ * file is swapped in one conditional step, and the loser's file is removed.
+ */
+@Injectable()
+export class UploadModelFile {
+  private static readonly SWAP_ATTEMPTS = 5;
+
+  constructor(
+    private readonly models: ModelRepository,
+    private readonly store: ModelStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: UploadModelFileInput): Promise<Model> {
+    let model = await this.models.findByName(input.name);
+    if (!model) throw new ModelNotFoundError();
+    const stored = await storeModelFile(this.store, model, input.file);
+    for (let attempt = 0; attempt < UploadModelFile.SWAP_ATTEMPTS; attempt += 1) {
+      const file = { storedFile: stored.path, checksum: `sha256:${stored.sha256}`, sizeBytes: stored.sizeBytes };
+      if (await this.models.replaceFile(model.name, model.storedFile, file, this.clock.now())) {
+        if (model.storedFile !== null) await this.store.remove(model.storedFile);
+        const updated = await this.models.findByName(model.name);
+        if (!updated) throw new ModelNotFoundError();
+        return updated;
+      }
+      model = await this.models.findByName(input.name);
+      if (!model) {
+        await this.store.remove(stored.path);
+        throw new ModelNotFoundError();
+      }
+    }
+    await this.store.remove(stored.path);
+    throw new Error(`model ${input.name}: the file kept changing during the upload`);
+  }
+}
+
+/** Writes a model's file to the store; an empty file is refused (and not kept). */
+export async function storeModelFile(
+  store: ModelStore,
+  model: { readonly name: string; readonly version: string },
+  source: AsyncIterable<Uint8Array | string> | Uint8Array,
+): Promise<StoredModelFile> {
+  const stored = await store.put(`${model.name}-${model.version}`, source);
+  if (stored.sizeBytes === 0) {
+    await store.remove(stored.path);
+    throw new InvalidRequestError('the model file is empty');
+  }
+  return stored;
+}

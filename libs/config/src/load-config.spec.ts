@@ -1,0 +1,306 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigError } from './config.error';
+import { loadConfig } from './load-config';
+
+/** The repository root: the default TIERS_FILE (config/tiers.json) is relative to it. */
+const ROOT = resolve(__dirname, '../../..');
+
+const PEM = '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAsecretsecretsecret\n-----END RSA PRIVATE KEY-----\n';
+const GITHUB_APP = {
+  GITHUB_APP_ID: '123456',
+  GITHUB_APP_PRIVATE_KEY: PEM,
+  GITHUB_APP_INSTALLATION_ID: '987654',
+  INSTALLER_REPOSITORY: 'neuro-org/svc-core',
+};
+
+function load(env: Record<string, string | undefined>) {
+  return loadConfig(env, ROOT);
+}
+
+/** The ConfigError a bad environment raises (fails the test when none is raised). */
+function configErrorOf(env: Record<string, string | undefined>): ConfigError {
+  try {
+    load(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe(loadConfig.name, () => {
+  describe('defaults', () => {
+    const config = load({});
+
+    it('listens on port 3000 of every interface, with legacy routes and without a trusted proxy', () => {
+      expect(config.http).toMatchObject({ port: 3000, host: '0.0.0.0', legacyRoutes: true, trustProxy: false });
+    });
+
+    it('uses the SQLite file ./data/service.db, resolved against the working folder', () => {
+      expect(config.database).toEqual({ kind: 'sqlite', path: join(ROOT, 'data/service.db'), busyTimeoutMs: 5000 });
+    });
+
+    it('has no Redis, no admin API, no pepper and no installer', () => {
+      expect(config.redisUrl).toBeNull();
+      expect(config.adminToken).toBeNull();
+      expect(config.keys).toEqual({ prefix: 'svc', digestPepper: null });
+      expect(config.installer).toEqual({ staticToken: null, staticTokenExpiresAt: null, githubApp: null });
+    });
+
+    it('serves models from its own store in ./data/models', () => {
+      expect(config.models).toMatchObject({ host: null, storeDir: join(ROOT, 'data/models') });
+    });
+
+    it('reads the tier matrix from config/tiers.json', () => {
+      expect(config.tiersFile).toBe(join(ROOT, 'config/tiers.json'));
+      expect(Object.keys(config.tiers)).toEqual(['free', 'research', 'commercial', 'enterprise']);
+      expect(config.tiers.free).toEqual({ adds: ['batch_inference'], monthly_limit: 10000 });
+    });
+
+    it('guards against brute force with 60 failures a minute, and logs at info', () => {
+      expect(config.rateLimit.authFailuresPerMinute).toBe(60);
+      expect(config.logLevel).toBe('info');
+    });
+
+    it('is frozen all the way down', () => {
+      expect(Object.isFrozen(config)).toBe(true);
+      expect(Object.isFrozen(config.database)).toBe(true);
+      expect(Object.isFrozen(config.tiers.free.adds)).toBe(true);
+    });
+  });
+
+  describe('values given', () => {
+    it('reads a full set of valid values', () => {
+      const config = load({
+        PORT: '8080',
+        DATABASE_URL: 'postgres://svc:pw@127.0.0.1:5432/svc_test',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        ADMIN_TOKEN: 'a-long-admin-token-0123456789',
+        KEY_PREFIX: 'acme',
+        KEY_DIGEST_PEPPER: 'pepper-0123456789abcdef',
+        MODEL_HOST: 'https://cdn.example.org/models///',
+        INSTALLER_GITHUB_TOKEN: 'ghp_static',
+        INSTALLER_GITHUB_TOKEN_EXPIRES_AT: '2027-01-01T00:00:00Z',
+        AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+        LEGACY_ROUTES: 'false',
+        TRUST_PROXY: 'yes',
+        LOG_LEVEL: 'debug',
+      });
+
+      expect(config.http).toMatchObject({ port: 8080, legacyRoutes: false, trustProxy: true });
+      expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://svc:pw@127.0.0.1:5432/svc_test' });
+      expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+      expect(config.adminToken).toBe('a-long-admin-token-0123456789');
+      expect(config.keys).toEqual({ prefix: 'acme', digestPepper: 'pepper-0123456789abcdef' });
+      expect(config.models.host).toBe('https://cdn.example.org/models');
+      expect(config.installer.staticToken).toBe('ghp_static');
+      expect(config.installer.staticTokenExpiresAt).toEqual(new Date('2027-01-01T00:00:00Z'));
+      expect(config.rateLimit.authFailuresPerMinute).toBe(0);
+      expect(config.logLevel).toBe('debug');
+    });
+
+    it.each([
+      ['2028-02-29T23:59:59Z', '2028-02-29T23:59:59.000Z'],
+      ['2027-06-30T12:00:00.250+02:00', '2027-06-30T10:00:00.250Z'],
+      ['2027-01-01t00:00:00z', '2027-01-01T00:00:00.000Z'],
+    ])('reads the static token expiry %s', (text, iso) => {
+      expect(load({ INSTALLER_GITHUB_TOKEN_EXPIRES_AT: text }).installer.staticTokenExpiresAt?.toISOString()).toBe(iso);
+    });
+
+    it('keeps an in-memory SQLite database as is', () => {
+      expect(load({ DATABASE_URL: 'sqlite::memory:' }).database).toMatchObject({ kind: 'sqlite', path: ':memory:' });
+    });
+
+    it('resolves a relative SQLite path against the working folder', () => {
+      expect(loadConfig({ DATABASE_URL: 'sqlite:db/x.sqlite' }, ROOT).database).toMatchObject({ path: join(ROOT, 'db/x.sqlite') });
+    });
+  });
+
+  describe('empty strings count as unset', () => {
+    it.each([
+      ['PORT', (c: ReturnType<typeof load>) => c.http.port, 3000],
+      ['DATABASE_URL', (c: ReturnType<typeof load>) => c.database.kind, 'sqlite'],
+      ['ADMIN_TOKEN', (c: ReturnType<typeof load>) => c.adminToken, null],
+      ['KEY_PREFIX', (c: ReturnType<typeof load>) => c.keys.prefix, 'svc'],
+      ['KEY_DIGEST_PEPPER', (c: ReturnType<typeof load>) => c.keys.digestPepper, null],
+      ['REDIS_URL', (c: ReturnType<typeof load>) => c.redisUrl, null],
+      ['MODEL_HOST', (c: ReturnType<typeof load>) => c.models.host, null],
+      ['INSTALLER_GITHUB_TOKEN', (c: ReturnType<typeof load>) => c.installer.staticToken, null],
+      ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', (c: ReturnType<typeof load>) => c.installer.staticTokenExpiresAt, null],
+      ['AUTH_FAILURE_LIMIT_PER_MINUTE', (c: ReturnType<typeof load>) => c.rateLimit.authFailuresPerMinute, 60],
+      ['LEGACY_ROUTES', (c: ReturnType<typeof load>) => c.http.legacyRoutes, true],
+      ['TRUST_PROXY', (c: ReturnType<typeof load>) => c.http.trustProxy, false],
+      ['LOG_LEVEL', (c: ReturnType<typeof load>) => c.logLevel, 'info'],
+      ['TIERS_FILE', (c: ReturnType<typeof load>) => c.tiersFile, join(ROOT, 'config/tiers.json')],
+    ])('%s=""', (name, read, expected) => {
+      expect(read(load({ [name]: '' }))).toEqual(expected);
+    });
+
+    it('all at once, GitHub App settings included', () => {
+      const config = load({
+        GITHUB_APP_ID: '',
+        GITHUB_APP_PRIVATE_KEY: '',
+        GITHUB_APP_PRIVATE_KEY_FILE: '',
+        GITHUB_APP_INSTALLATION_ID: '',
+        INSTALLER_REPOSITORY: '',
+        GITHUB_API_URL: '',
+        ADMIN_TOKEN: '',
+        PORT: '',
+      });
+      expect(config.installer.githubApp).toBeNull();
+      expect(config.adminToken).toBeNull();
+    });
+
+    it('so a variable set to "" alongside the other GitHub App settings is missing', () => {
+      const error = configErrorOf({ ...GITHUB_APP, GITHUB_APP_INSTALLATION_ID: '' });
+      expect(error.problems).toEqual(['the GitHub App settings come together: GITHUB_APP_INSTALLATION_ID missing']);
+    });
+  });
+
+  describe('bad values', () => {
+    it.each([
+      ['PORT', 'eighty-eighty'],
+      ['PORT', '99999'],
+      ['PORT', '-3000'],
+      ['PORT', '3000.5'],
+      ['DATABASE_URL', 'mysql://root:hunter2-db-secret@db.internal/svc'],
+      ['DATABASE_URL', './data/service.db'],
+      ['DATABASE_POOL_SIZE', '100000'],
+      ['DATABASE_STATEMENT_TIMEOUT_MS', 'fast'],
+      ['SQLITE_BUSY_TIMEOUT_MS', '-250'],
+      ['REDIS_URL', 'http://:redis-s3cret-pass@cache.internal:6379'],
+      ['ADMIN_TOKEN', 'sk-short-s3cret'],
+      ['KEY_PREFIX', 'svc_live'],
+      ['KEY_PREFIX', 'averyveryverylongprefix'],
+      ['KEY_DIGEST_PEPPER', 'pepper-s3cret'],
+      ['MODEL_HOST', 'ftp://models.example.org'],
+      ['MODEL_HOST', 'cdn-without-scheme.example.org'],
+      ['INSTALLER_GITHUB_TOKEN', `ghp_${'S3cret'.repeat(700)}`],
+      ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', 'tomorrow-at-noon'],
+      ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', '2027-01-01T00:00:00'],
+      ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', '2027-13-01T00:00:00Z'],
+      ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', '2027-02-30T00:00:00Z'],
+      ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', '2027-02-29T00:00:00Z'],
+      ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', '2027-04-31T12:00:00+02:00'],
+      ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', '2027-01-01T24:00:00Z'],
+      ['GITHUB_API_URL', 'not a url at all'],
+      ['AUTH_FAILURE_LIMIT_PER_MINUTE', '-60'],
+      ['AUTH_FAILURE_LIMIT_PER_MINUTE', 'sixty'],
+      ['LEGACY_ROUTES', 'perhaps'],
+      ['TRUST_PROXY', 'sometimes'],
+      ['SHUTDOWN_TIMEOUT_MS', '9999999'],
+      ['LOG_LEVEL', 'chatty'],
+      ['TIERS_FILE', 'config/no-such-tiers-file.json'],
+    ])('%s=%j stops start-up with a line naming it, never the value', (name, value) => {
+      const error = configErrorOf({ [name]: value });
+
+      expect(error.problems.length).toBeGreaterThanOrEqual(1);
+      expect(error.problems.some((line) => line.includes(name))).toBe(true);
+      expect(error.problems.filter((line) => line.includes(name))).toHaveLength(1);
+      for (const line of error.problems) expect(line).not.toContain(value);
+      expect(error.message).not.toContain(value);
+      expect(error.message).toContain(name);
+    });
+
+    it.each([
+      ['GITHUB_APP_ID', 'app-s3cret'],
+      ['GITHUB_APP_INSTALLATION_ID', 'inst-s3cret'],
+      ['INSTALLER_REPOSITORY', 'just-a-name-s3cret'],
+      ['GITHUB_APP_PRIVATE_KEY', 'MIIEsecret-but-not-a-PEM'],
+    ])('GitHub App %s=%j is named, never echoed', (name, value) => {
+      const error = configErrorOf({ ...GITHUB_APP, [name]: value });
+      expect(error.problems.some((line) => line.includes(name))).toBe(true);
+      expect(error.message).not.toContain(value);
+    });
+
+    it('names every bad variable, one line each', () => {
+      const error = configErrorOf({ PORT: 'x-port', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short-secret-1' });
+      expect([...error.problems].sort()).toEqual([
+        'ADMIN_TOKEN must be at least 16 characters',
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+        'PORT must be an integer number',
+      ]);
+      expect(error.message.split('\n')).toHaveLength(3);
+      expect(error.message).not.toContain('short-secret-1');
+    });
+
+    it('reads a tiers file that is not a JSON object as a bad TIERS_FILE', () => {
+      const folder = mkdtempSync(join(tmpdir(), 'svc-config-test-'));
+      try {
+        writeFileSync(join(folder, 'tiers.json'), '["free","research"]');
+        const error = configErrorOf({ TIERS_FILE: join(folder, 'tiers.json') });
+        expect(error.problems).toEqual(['TIERS_FILE must hold a JSON object of tiers']);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('GitHub App settings: all or none', () => {
+    it('builds the App settings when all are given, with the public API by default', () => {
+      const app = load(GITHUB_APP).installer.githubApp;
+      expect(app).toEqual({
+        appId: '123456',
+        privateKey: PEM,
+        installationId: '987654',
+        repository: { owner: 'neuro-org', name: 'svc-core' },
+        apiUrl: 'https://api.github.com',
+      });
+    });
+
+    it('takes an API URL for GitHub Enterprise or tests, without a trailing slash', () => {
+      expect(load({ ...GITHUB_APP, GITHUB_API_URL: 'http://127.0.0.1:9999/api/v3/' }).installer.githubApp?.apiUrl).toBe(
+        'http://127.0.0.1:9999/api/v3',
+      );
+    });
+
+    it('reads the private key from a file', () => {
+      const folder = mkdtempSync(join(tmpdir(), 'svc-config-test-'));
+      try {
+        writeFileSync(join(folder, 'app.pem'), PEM);
+        const { GITHUB_APP_PRIVATE_KEY: _, ...rest } = GITHUB_APP;
+        const app = load({ ...rest, GITHUB_APP_PRIVATE_KEY_FILE: join(folder, 'app.pem') }).installer.githubApp;
+        expect(app?.privateKey).toBe(PEM);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('names an unreadable key file', () => {
+      const { GITHUB_APP_PRIVATE_KEY: _, ...rest } = GITHUB_APP;
+      const error = configErrorOf({ ...rest, GITHUB_APP_PRIVATE_KEY_FILE: '/no/such/dir/app-s3cret.pem' });
+      expect(error.problems).toEqual(['GITHUB_APP_PRIVATE_KEY_FILE cannot be read']);
+    });
+
+    it.each(Object.keys(GITHUB_APP))('refuses the settings without %s, naming what is missing', (left) => {
+      const env: Record<string, string> = { ...GITHUB_APP };
+      delete env[left];
+
+      const error = configErrorOf(env);
+
+      const missing = left === 'GITHUB_APP_PRIVATE_KEY' ? 'GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE' : left;
+      expect(error.problems).toEqual([`the GitHub App settings come together: ${missing} missing`]);
+      expect(error.message).not.toContain(PEM.slice(0, 40));
+    });
+
+    it('refuses a single setting alone, listing the three missing', () => {
+      const error = configErrorOf({ GITHUB_APP_ID: '123456' });
+      expect(error.problems).toEqual([
+        'the GitHub App settings come together: GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE, GITHUB_APP_INSTALLATION_ID, INSTALLER_REPOSITORY missing',
+      ]);
+    });
+
+    it('does not count the API URL as an App setting', () => {
+      expect(load({ GITHUB_API_URL: 'https://github.example.org/api/v3' }).installer.githubApp).toBeNull();
+    });
+
+    it('lives beside a static token', () => {
+      const config = load({ ...GITHUB_APP, INSTALLER_GITHUB_TOKEN: 'ghp_static' });
+      expect(config.installer.githubApp).not.toBeNull();
+      expect(config.installer.staticToken).toBe('ghp_static');
+    });
+  });
+});

@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ModelStore, OpenedModelFile, StoredModelFile } from '@svc/domain';
+
+/** Labels the store accepts (a model's name and version): the same alphabet as model names. */
+const LABEL_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}$/;
+/** Names the store gives its files: `<label>-<24 random hex>.bin`. Nothing else is ever opened or removed. */
+const STORED_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}-[0-9a-f]{24}\.bin$/;
+
+/**
+ * The model store on the local disk (MODEL_STORE_DIR). A file is written to a
+ * hidden temporary name, hashed as it streams, flushed, and renamed into place
+ * in one step: a reader sees the whole file or nothing. Stored names carry 96
+ * random bits, so two uploads never collide, and they are checked against a
+ * strict form, so no name can reach outside the folder.
+ */
+export class LocalModelStore extends ModelStore {
+  constructor(private readonly folder: string) {
+    super();
+  }
+
+  async put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile> {
+    if (!LABEL_FORM.test(label)) throw new Error('model store: invalid file label');
+    await mkdir(this.folder, { recursive: true });
+    const name = `${label}-${randomBytes(12).toString('hex')}.bin`;
+    const temporary = join(this.folder, `.upload-${randomBytes(12).toString('hex')}.tmp`);
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    const handle = await open(temporary, 'wx', 0o644);
+    try {
+      try {
+        for await (const chunk of source instanceof Uint8Array ? [source] : source) {
+          const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+          hash.update(bytes);
+          sizeBytes += bytes.length;
+          await handle.write(bytes);
+        }
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, join(this.folder, name));
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+    await this.syncFolder();
+    return { path: name, sha256: hash.digest('hex'), sizeBytes };
+  }
+
+  async open(path: string): Promise<OpenedModelFile | null> {
+    if (!STORED_FORM.test(path)) return null;
+    let handle;
+    try {
+      handle = await open(join(this.folder, path), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      await handle.close();
+      return null;
+    }
+    return { stream: handle.createReadStream({ autoClose: true }), sizeBytes: stat.size };
+  }
+
+  async remove(path: string): Promise<void> {
+    if (!STORED_FORM.test(path)) throw new Error('model store: not a stored file name');
+    await unlink(join(this.folder, path)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
+  /** Makes the rename durable (best effort: not every platform can sync a folder). */
+  private async syncFolder(): Promise<void> {
+    try {
+      const folder = await open(this.folder, 'r');
+      try {
+        await folder.sync();
+      } finally {
+        await folder.close();
+      }
+    } catch {
+      // not supported here; the file itself is already flushed
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import { ApiKey, ApiKeyProps, ApiKeyRepository } from '@svc/domain';
+
+/**
+ * Keys in a map, for use-case tests only (never bound by InfrastructureModule).
+ * Every method checks and changes state within one synchronous step, so
+ * concurrent callers see the same all-or-nothing outcomes as the SQL adapters.
+ */
+export class InMemoryApiKeyRepository extends ApiKeyRepository {
+  private readonly byId = new Map<string, ApiKeyProps>();
+
+  async findByDigest(digest: string): Promise<ApiKey | null> {
+    for (const props of this.byId.values()) {
+      if (props.digest === digest) return toDomain(props);
+    }
+    return null;
+  }
+
+  async findById(id: string): Promise<ApiKey | null> {
+    const props = this.byId.get(id);
+    return props ? toDomain(props) : null;
+  }
+
+  async insert(key: ApiKey): Promise<void> {
+    if (this.byId.has(key.id)) throw new Error(`duplicate api key id ${key.id}`);
+    for (const props of this.byId.values()) {
+      if (props.digest === key.props.digest) throw new Error('duplicate api key digest');
+    }
+    this.byId.set(key.id, copyOf(key.props));
+  }
+
+  async updateTerms(key: ApiKey): Promise<boolean> {
+    const stored = this.byId.get(key.id);
+    if (!stored || stored.revokedAt) return false;
+    const { licenseType, expiresAt, monthlyLimit } = key.props;
+    this.byId.set(key.id, copyOf({ ...stored, licenseType, expiresAt, monthlyLimit }));
+    return true;
+  }
+
+  async markRevoked(id: string, at: Date): Promise<boolean> {
+    const stored = this.byId.get(id);
+    if (!stored || stored.revokedAt) return false;
+    this.byId.set(id, copyOf({ ...stored, revokedAt: at }));
+    return true;
+  }
+
+  /** Everything stored, for tests that check what was (and was not) persisted. */
+  all(): ApiKey[] {
+    return [...this.byId.values()].map(toDomain);
+  }
+}
+
+function copyOf(props: ApiKeyProps): ApiKeyProps {
+  return {
+    ...props,
+    expiresAt: new Date(props.expiresAt.getTime()),
+    revokedAt: props.revokedAt ? new Date(props.revokedAt.getTime()) : null,
+    createdAt: new Date(props.createdAt.getTime()),
+    monthlyLimit: { ...props.monthlyLimit },
+  };
+}
+
+function toDomain(props: ApiKeyProps): ApiKey {
+  return new ApiKey(copyOf(props));
+}

@@ -1,0 +1,27 @@
+import { AuditEntry, AuditLog } from '@svc/domain';
+
+/** The audit trail in an array, for use-case tests only. Newest first, ties by id (as the SQL adapter). */
+export class InMemoryAuditLog extends AuditLog {
+  private readonly entries: AuditEntry[] = [];
+
+  async append(entry: AuditEntry): Promise<void> {
+    if (this.entries.some((e) => e.id === entry.id)) throw new Error(`duplicate audit entry id ${entry.id}`);
+    this.entries.push(copyOf(entry));
+  }
+
+  async list(filter: { keyId?: string; limit: number }): Promise<AuditEntry[]> {
+    return this.entries
+      .filter((e) => filter.keyId === undefined || e.keyId === filter.keyId)
+      .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, filter.limit)
+      .map(copyOf);
+  }
+}
+
+function copyOf(entry: AuditEntry): AuditEntry {
+  return {
+    ...entry,
+    at: new Date(entry.at.getTime()),
+    details: entry.details === null ? null : (JSON.parse(JSON.stringify(entry.details)) as Record<string, unknown>),
+  };
+}

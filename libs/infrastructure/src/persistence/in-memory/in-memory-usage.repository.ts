@@ -1,0 +1,26 @@
+import { UsageRepository } from '@svc/domain';
+
+/**
+ * Usage counters per key and period, for use-case tests only. `tryConsume`
+ * compares and adds within one synchronous step, so no concurrent caller can
+ * slip between the check and the write.
+ */
+export class InMemoryUsageRepository extends UsageRepository {
+  private readonly counters = new Map<string, number>();
+
+  async usedIn(keyId: string, periodKey: string): Promise<number> {
+    return this.counters.get(slot(keyId, periodKey)) ?? 0;
+  }
+
+  async tryConsume(keyId: string, periodKey: string, cost: number, limit: number | null): Promise<number | null> {
+    const at = slot(keyId, periodKey);
+    const next = (this.counters.get(at) ?? 0) + cost;
+    if (limit !== null && next > limit) return null;
+    this.counters.set(at, next);
+    return next;
+  }
+}
+
+function slot(keyId: string, periodKey: string): string {
+  return `${keyId}\u0000${periodKey}`;
+}

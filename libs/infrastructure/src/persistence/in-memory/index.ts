@@ -1,0 +1,5 @@
+/** In-memory adapters of the persistence ports, for use-case tests only (not bound by InfrastructureModule). */
+export * from './in-memory-api-key.repository';
+export * from './in-memory-user.repository';
+export * from './in-memory-usage.repository';
+export * from './in-memory-audit-log';

@@ -1,0 +1,92 @@
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import { RateCounter, RateCounterMode, RateVerdict, secondsUntil } from '@svc/application';
+import Redis from 'ioredis';
+import { InMemoryRateCounter } from './in-memory-rate-counter';
+
+/**
+ * Count and check in one script run: a bucket at its limit is not counted
+ * further; the window's expiry is set by its first hit. Returns
+ * {allowed (1/0), count, ttl ms}.
+ */
+const HIT_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+local limit = tonumber(ARGV[1])
+if count >= limit then
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+  return {0, count, ttl}
+end
+count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+return {1, count, ttl}
+`;
+
+type RedisWithHit = Redis & { rateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]> };
+
+/**
+ * Shared counters in Redis, so any number of instances enforce one limit.
+ * When Redis errors or is unreachable, requests are counted per instance
+ * instead (logged once per incident); shared counting resumes by itself when
+ * Redis answers again.
+ */
+export class RedisRateCounter extends RateCounter implements OnApplicationShutdown {
+  private readonly logger = new Logger('RateLimits');
+  private readonly redis: RedisWithHit;
+  private state: 'connecting' | 'shared' | 'degraded' = 'connecting';
+
+  constructor(
+    url: string,
+    private readonly keyPrefix: string,
+    private readonly fallback: InMemoryRateCounter,
+  ) {
+    super();
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 250,
+      connectTimeout: 1000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+      lazyConnect: false,
+    }) as RedisWithHit;
+    this.redis.defineCommand('rateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.redis.on('ready', () => {
+      this.logger.log('Redis reachable: rate limits are shared across instances');
+      this.state = 'shared';
+    });
+    this.redis.on('error', () => this.degrade());
+    this.redis.on('close', () => this.degrade());
+  }
+
+  async hit(bucket: string, limit: number, windowMs: number): Promise<RateVerdict> {
+    if (this.state === 'shared') {
+      try {
+        const [allowed, count, ttl] = await this.redis.rateHit(this.keyPrefix + bucket, limit, windowMs);
+        const now = Date.now();
+        const resetAtMs = now + Math.max(0, ttl);
+        return { allowed: allowed === 1, remaining: Math.max(0, limit - count), resetAtMs, retryAfterSeconds: secondsUntil(resetAtMs, now) };
+      } catch {
+        this.degrade();
+      }
+    }
+    return this.fallback.hitNow(bucket, limit, windowMs);
+  }
+
+  mode(): RateCounterMode {
+    return this.state === 'shared' ? 'shared' : 'per-instance';
+  }
+
+  isSharedConfigured(): boolean {
+    return true;
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+
+  /** Once per incident: the first failure after Redis was reachable (or at start-up). */
+  private degrade(): void {
+    if (this.state !== 'degraded') this.logger.warn('Redis unreachable: rate limits fall back to per-instance counters');
+    this.state = 'degraded';
+  }
+}

@@ -1,0 +1,105 @@
+import { AuditLog } from '@svc/domain';
+import { T0, makeAuditEntry, uniqueId } from '../factories/domain.factory';
+import { MakePersistence, useFixture } from './persistence-fixture';
+
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+/** The behaviour every AuditLog adapter must share: entries kept whole, newest first, filtered by key. */
+export function describeAuditLogContract(make: MakePersistence): void {
+  describe(`${AuditLog.name} contract`, () => {
+    const fixture = useFixture(make);
+
+    it('answers an empty list when nothing was logged', async () => {
+      await expect(fixture().audit.list({ limit: 10 })).resolves.toEqual([]);
+    });
+
+    it('keeps every field of an entry, details included', async () => {
+      const f = fixture();
+      const entry = makeAuditEntry({
+        at: new Date('2026-03-15T12:34:56.789Z'),
+        action: 'key.revoked',
+        reason: 'Leaked in a notebook — "oops" 🙈',
+        details: { by: 'holder', nested: { list: [1, 'two', null], flag: true } },
+      });
+      await f.audit.append(entry);
+
+      await expect(f.audit.list({ limit: 10 })).resolves.toEqual([entry]);
+    });
+
+    it('keeps entries without a key, reason or details', async () => {
+      const f = fixture();
+      const entry = makeAuditEntry({ keyId: null, reason: null, details: null, action: 'installer.token_issued' });
+      await f.audit.append(entry);
+
+      await expect(f.audit.list({ limit: 10 })).resolves.toEqual([entry]);
+    });
+
+    it('lists newest first, whatever the order of appending', async () => {
+      const f = fixture();
+      const times = [5, 1, 9, 3, 7];
+      for (const s of times) await f.audit.append(makeAuditEntry({ at: at(s), reason: `at ${s}` }));
+
+      const listed = await f.audit.list({ limit: 10 });
+
+      expect(listed.map((e) => e.reason)).toEqual(['at 9', 'at 7', 'at 5', 'at 3', 'at 1']);
+    });
+
+    it('orders by time, not by the text of the time (milliseconds and day boundaries)', async () => {
+      const f = fixture();
+      const instants = [
+        new Date('2026-03-15T23:59:59.999Z'),
+        new Date('2026-03-16T00:00:00.000Z'),
+        new Date('2026-03-15T23:59:59.998Z'),
+        new Date('2025-12-31T23:59:59.999Z'),
+      ];
+      for (const when of instants) await f.audit.append(makeAuditEntry({ at: when }));
+
+      const listed = await f.audit.list({ limit: 10 });
+
+      expect(listed.map((e) => e.at.toISOString())).toEqual([
+        '2026-03-16T00:00:00.000Z',
+        '2026-03-15T23:59:59.999Z',
+        '2026-03-15T23:59:59.998Z',
+        '2025-12-31T23:59:59.999Z',
+      ]);
+    });
+
+    it('filters by key, newest first, leaving other keys and key-less entries out', async () => {
+      const f = fixture();
+      const mine = uniqueId('key');
+      const other = uniqueId('key');
+      await f.audit.append(makeAuditEntry({ keyId: mine, at: at(1), action: 'key.issued' }));
+      await f.audit.append(makeAuditEntry({ keyId: other, at: at(2), action: 'key.issued' }));
+      await f.audit.append(makeAuditEntry({ keyId: null, at: at(3), action: 'installer.token_issued' }));
+      await f.audit.append(makeAuditEntry({ keyId: mine, at: at(4), action: 'key.updated' }));
+      await f.audit.append(makeAuditEntry({ keyId: mine, at: at(5), action: 'key.revoked' }));
+
+      const listed = await f.audit.list({ keyId: mine, limit: 10 });
+
+      expect(listed.map((e) => [e.keyId, e.action])).toEqual([
+        [mine, 'key.revoked'],
+        [mine, 'key.updated'],
+        [mine, 'key.issued'],
+      ]);
+      expect(await f.audit.list({ limit: 10 })).toHaveLength(5);
+      await expect(f.audit.list({ keyId: uniqueId('key'), limit: 10 })).resolves.toEqual([]);
+    });
+
+    it('answers at most `limit` entries, the newest ones', async () => {
+      const f = fixture();
+      for (let s = 1; s <= 6; s += 1) await f.audit.append(makeAuditEntry({ at: at(s), reason: `at ${s}` }));
+
+      const listed = await f.audit.list({ limit: 2 });
+
+      expect(listed.map((e) => e.reason)).toEqual(['at 6', 'at 5']);
+    });
+
+    it('refuses a second entry with the same id', async () => {
+      const f = fixture();
+      const entry = makeAuditEntry();
+      await f.audit.append(entry);
+      await expect(f.audit.append({ ...entry, reason: 'again' })).rejects.toThrow();
+      expect((await f.audit.list({ limit: 10 })).map((e) => e.reason)).toEqual([null]);
+    });
+  });
+}

@@ -1,0 +1,51 @@
+import { ApiKeyRepository, AuditLog, UsageRepository, UserRepository } from '@svc/domain';
+import { makeApiKey, makeUser } from '../factories/domain.factory';
+
+/**
+ * What a contract suite needs from an adapter family: the ports, over a store
+ * that starts empty, and a way to let go of it. The suites know nothing of
+ * the database behind them, so in-memory, SQLite and PostgreSQL specs all
+ * pass the same kind of factory.
+ */
+export interface PersistenceFixture {
+  readonly keys: ApiKeyRepository;
+  readonly users: UserRepository;
+  readonly usage: UsageRepository;
+  readonly audit: AuditLog;
+  /** Closes connections and removes files; called after each test. */
+  dispose(): Promise<void>;
+}
+
+/** Called before each test; must give an empty store. */
+export type MakePersistence = () => Promise<PersistenceFixture>;
+
+/**
+ * Wires the contract's `beforeEach`/`afterEach` and gives each test its fixture.
+ * Use inside a `describe`.
+ */
+export function useFixture(make: MakePersistence): () => PersistenceFixture {
+  let current: PersistenceFixture | undefined;
+  beforeEach(async () => {
+    current = await make();
+  });
+  afterEach(async () => {
+    await current?.dispose();
+    current = undefined;
+  });
+  return () => {
+    if (!current) throw new Error('the fixture is only available inside a test');
+    return current;
+  };
+}
+
+/** Stores a user and a key of theirs through the ports (SQL stores enforce the references). */
+export async function seedKey(
+  f: Pick<PersistenceFixture, 'keys' | 'users'>,
+  overrides: Parameters<typeof makeApiKey>[0] = {},
+): Promise<ReturnType<typeof makeApiKey>> {
+  const user = makeUser();
+  await f.users.insert(user);
+  const key = makeApiKey({ userId: user.id, ...overrides });
+  await f.keys.insert(key);
+  return key;
+}

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseConfig } from '@svc/config';
+import { DataSource } from 'typeorm';
+import { dataSourceOptionsFor } from '@svc/infrastructure/persistence/typeorm/data-source-options';
+import { ApiKeyRecord, AuditEntryRecord, UserRecord } from '@svc/infrastructure/persistence/typeorm/records';
+import { TypeOrmApiKeyRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-api-key.repository';
+import { TypeOrmAuditLog } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-audit-log';
+import { TypeOrmUsageRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-usage.repository';
+import { TypeOrmUserRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-user.repository';
+import { uniqueId } from '../factories/domain.factory';
+import { MakePersistence, PersistenceFixture } from './persistence-fixture';
+
+export interface TypeOrmPersistence extends PersistenceFixture {
+  readonly dataSource: DataSource;
+}
+
+/**
+ * The TypeORM adapters over a real database, with the production options and
+ * migrations (`dataSourceOptionsFor`). Works for any `DatabaseConfig`; the
+ * caller makes sure the database starts empty.
+ */
+export async function openTypeOrmPersistence(database: DatabaseConfig): Promise<TypeOrmPersistence> {
+  const dataSource = await new DataSource(dataSourceOptionsFor(database)).initialize();
+  return {
+    dataSource,
+    keys: new TypeOrmApiKeyRepository(dataSource.getRepository(ApiKeyRecord)),
+    users: new TypeOrmUserRepository(dataSource.getRepository(UserRecord)),
+    usage: new TypeOrmUsageRepository(dataSource),
+    audit: new TypeOrmAuditLog(dataSource.getRepository(AuditEntryRecord)),
+    dispose: async () => {
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
+
+/**
+ * A fresh SQLite file per test, in a temporary folder removed after the file's
+ * tests. Registers its own `beforeAll`/`afterAll`; call inside a `describe`.
+ */
+export function sqliteFilePersistence(): { make: MakePersistence; newPath: () => string } {
+  let folder: string | undefined;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-contract-test-'));
+  });
+  afterAll(() => {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+  const newPath = () => {
+    if (!folder) throw new Error('the temporary folder exists only while the tests run');
+    return join(folder, `${uniqueId('db')}.sqlite`);
+  };
+  return {
+    newPath,
+    make: () => openTypeOrmPersistence({ kind: 'sqlite', path: newPath(), busyTimeoutMs: 5000 }),
+  };
+}

@@ -1,0 +1,292 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * The operator CLI (CONTRACT 12), run as the operator runs it: the BUILT
+ * `dist` entry points as child processes, on a SQLite file of their own, with
+ * the built API started beside it on the same file. Needs `npm run build` first.
+ */
+
+const ROOT = resolve(__dirname, '../..');
+const CLI_MAIN = join(ROOT, 'dist/apps/cli/apps/cli/src/main.js');
+const API_MAIN = join(ROOT, 'dist/apps/api/apps/api/src/main.js');
+const ADMIN_TOKEN = 'cli-e2e-admin-token-0123456789abcdef';
+const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** Bounds every wait: one CLI run, the API's start, the API's stop. */
+const RUN_TIMEOUT_MS = 15000;
+const START_TIMEOUT_MS = 15000;
+const STOP_TIMEOUT_MS = 10000;
+
+interface Ran {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const children = new Set<ChildProcess>();
+
+function start(entry: string, args: readonly string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; ended: Promise<Ran> } {
+  const child = spawn(process.execPath, [entry, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const ended = new Promise<Ran>((done, fail) => {
+    child.once('error', fail);
+    child.once('close', (code, signal) => {
+      children.delete(child);
+      done({ code, signal, stdout, stderr });
+    });
+  });
+  return { child, output: () => stdout + stderr, ended };
+}
+
+/** Resolves `promise`, or fails after `ms` (killing `child` if given). */
+async function within<T>(promise: Promise<T>, ms: number, what: string, child?: ChildProcess): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => {
+      child?.kill('SIGKILL');
+      fail(new Error(`${what} did not finish within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done, fail) => server.once('error', fail).listen(0, '127.0.0.1', done));
+  const address = server.address();
+  await new Promise<void>((done) => server.close(() => done()));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('operator CLI (built), on the database the API serves', () => {
+  let folder: string;
+  let dbPath: string;
+  let env: NodeJS.ProcessEnv;
+  /** Everything the CLI printed after `keys create` handed out the key. */
+  const laterOutput: string[] = [];
+  let api: { child: ChildProcess; output: () => string; ended: Promise<Ran>; baseUrl: string } | undefined;
+  let issued: { key_id: string; api_key: string; user_id: string; expires_at: string };
+
+  async function cli(...args: string[]): Promise<Ran> {
+    return cliWith(env, ...args);
+  }
+
+  async function cliWith(cliEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Ran> {
+    const run = start(CLI_MAIN, args, cliEnv);
+    const ran = await within(run.ended, RUN_TIMEOUT_MS, `cli ${args.join(' ')}`, run.child);
+    if (issued) laterOutput.push(ran.stdout, ran.stderr);
+    return ran;
+  }
+
+  /** Runs a command expected to succeed with `--json`, and answers its JSON. */
+  async function cliJson(...args: string[]): Promise<any> {
+    const ran = await cli(...args, '--json');
+    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    return JSON.parse(ran.stdout);
+  }
+
+  async function http(method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${api!.baseUrl}${path}`, {
+      method,
+      headers: json === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: json === undefined ? undefined : JSON.stringify(json),
+      signal: AbortSignal.timeout(5000),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+  }
+
+  const admin = (method: string, path: string) => http(method, path, undefined, { authorization: `Bearer ${ADMIN_TOKEN}` });
+
+  async function startApi(): Promise<void> {
+    const port = await freePort();
+    const run = start(API_MAIN, [], { ...env, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'info' });
+    api = { ...run, baseUrl: `http://127.0.0.1:${port}` };
+    let exited = false;
+    void run.ended.then(() => (exited = true));
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      if (exited) throw new Error(`the API exited while starting:\n${run.output()}`);
+      const up = await fetch(`${api.baseUrl}/api/health`, { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (up) return;
+      if (Date.now() > deadline) throw new Error(`the API did not answer within ${START_TIMEOUT_MS} ms:\n${run.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** SIGTERM, then the exit, bounded; SIGKILL if it hangs. */
+  async function stopApi(): Promise<Ran | undefined> {
+    if (!api) return undefined;
+    const { child, ended } = api;
+    child.kill('SIGTERM');
+    return within(ended, STOP_TIMEOUT_MS, 'the API after SIGTERM', child);
+  }
+
+  function databaseBytes(): Buffer {
+    return Buffer.concat([dbPath, `${dbPath}-wal`].filter(existsSync).map((file) => readFileSync(file)));
+  }
+
+  beforeAll(() => {
+    const missing = [CLI_MAIN, API_MAIN].filter((file) => !existsSync(file));
+    if (missing.length > 0) {
+      throw new Error(`Built entry points missing (${missing.map((f) => f.slice(ROOT.length + 1)).join(', ')}): run \`npm run build\` first.`);
+    }
+    folder = mkdtempSync(join(tmpdir(), 'svc-cli-test-'));
+    dbPath = join(folder, 'cli.db');
+    env = { PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${dbPath}`, MODEL_STORE_DIR: join(folder, 'models') };
+  });
+
+  afterAll(async () => {
+    await stopApi().catch(() => undefined);
+    for (const child of children) child.kill('SIGKILL');
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('migrate applies the migrations to a fresh database and exits', async () => {
+    const out = await cliJson('migrate');
+    expect(out).toEqual({ applied: expect.any(Array), pending: [] });
+    expect(out.applied.length).toBeGreaterThan(0);
+    expect(existsSync(dbPath)).toBe(true);
+  });
+
+  it('keys create --json issues a key that the running API validates (SPEC 4.1)', async () => {
+    const out = await cliJson(
+      'keys', 'create',
+      '--email', 'ada@example.org',
+      '--name', 'Ada Lovelace',
+      '--organization', 'Analytical Engines Ltd',
+      '--license-type', 'research',
+    );
+    expect(out).toEqual({
+      key_id: expect.stringMatching(/^key_/),
+      api_key: expect.stringMatching(/^svc_live_[0-9a-f]{48}$/),
+      user_id: expect.stringMatching(/^usr_/),
+      license_type: 'research',
+      environment: 'live',
+      expires_at: expect.stringMatching(ISO_SECOND),
+      monthly_limit: 50000,
+    });
+    issued = out;
+
+    await startApi();
+    const res = await http('POST', '/v1/auth/validate', { api_key: issued.api_key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      valid: true,
+      user_id: issued.user_id,
+      email: 'ada@example.org',
+      name: 'Ada Lovelace',
+      organization: 'Analytical Engines Ltd',
+      license_type: 'research',
+      features: ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'],
+      quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
+      expires_at: issued.expires_at,
+    });
+  });
+
+  it('show, update, revoke and audit with --json answer exactly what the admin API answers', async () => {
+    const id = issued.key_id;
+    const [shown, human, second] = await Promise.all([
+      cliJson('keys', 'show', id),
+      cli('keys', 'show', id),
+      cli('keys', 'create', '--email', 'grace@example.org', '--license-type', 'free', '--environment', 'test'),
+    ]);
+    expect(shown).toEqual({
+      key_id: id,
+      user_id: issued.user_id,
+      email: 'ada@example.org',
+      prefix: issued.api_key.slice(0, 12),
+      license_type: 'research',
+      environment: 'live',
+      status: 'active',
+      expires_at: issued.expires_at,
+      revoked_at: null,
+      monthly_limit: 50000,
+      monthly_limit_source: 'tier',
+      quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
+    });
+    expect(await admin('GET', `/admin/v1/keys/${id}`)).toEqual({ status: 200, body: shown });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(id);
+    expect(human.stdout).toContain('research');
+    // without --json, keys create says plainly that the key is shown this once
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/api_key\s+svc_test_[0-9a-f]{48}/);
+    expect(second.stdout).toMatch(/shown this once/i);
+
+    // a tier change with an unlimited override (null), then back to the new tier's limit
+    const unlimited = await cliJson('keys', 'update', id, '--license-type', 'commercial', '--monthly-limit', 'unlimited');
+    expect(unlimited).toMatchObject({ license_type: 'commercial', monthly_limit: null, monthly_limit_source: 'override', status: 'active' });
+    expect(unlimited.quota).toMatchObject({ monthly_limit: null, remaining: null });
+    const back = await cliJson('keys', 'update', id, '--monthly-limit', 'tier');
+    expect(back).toMatchObject({ license_type: 'commercial', monthly_limit: 500000, monthly_limit_source: 'tier' });
+    expect(back.quota).toMatchObject({ monthly_limit: 500000, used: 0, remaining: 500000 });
+    expect(Object.keys(back).sort()).toEqual(Object.keys(shown).sort());
+    // the running service sees the operator's change at once
+    expect((await http('POST', '/v1/auth/validate', { api_key: issued.api_key })).body).toMatchObject({ license_type: 'commercial' });
+
+    const revoked = await cliJson('keys', 'revoke', id, '--reason', 'contract ended');
+    expect(revoked).toMatchObject({ key_id: id, status: 'revoked', revoked_at: expect.stringMatching(ISO_SECOND) });
+    expect(await admin('GET', `/admin/v1/keys/${id}`)).toEqual({ status: 200, body: revoked });
+    expect(await http('POST', '/v1/auth/validate', { api_key: issued.api_key })).toMatchObject({ status: 401, body: { code: 'INVALID_KEY' } });
+
+    const [audit, all] = await Promise.all([cliJson('audit', '--key', id), cliJson('audit')]);
+    expect(audit).toEqual({ entries: expect.any(Array) });
+    expect(audit.entries.map((e: { action: string }) => e.action)).toEqual(['key.revoked', 'key.updated', 'key.updated', 'key.issued']);
+    for (const entry of audit.entries) {
+      expect(entry).toEqual(
+        expect.objectContaining({ id: expect.stringMatching(/^aud_/), at: expect.stringMatching(ISO_MILLIS), key_id: id }),
+      );
+    }
+    expect(audit.entries[0]).toMatchObject({ reason: 'contract ended' });
+    expect(await admin('GET', `/admin/v1/audit?key_id=${id}`)).toEqual({ status: 200, body: audit });
+    expect(all.entries.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining(audit.entries.map((e: { id: string }) => e.id)));
+    expect(all.entries.length).toBeGreaterThan(audit.entries.length);
+  });
+
+  it('refuses with the domain code on stderr and exit status 1', async () => {
+    const [again, unknown, badTier, badUrl] = await Promise.all([
+      cli('keys', 'revoke', issued.key_id, '--json'),
+      cli('keys', 'show', 'key_000000000000000000000000', '--json'),
+      cli('keys', 'create', '--email', 'x@example.org', '--license-type', 'platinum', '--json'),
+      cliWith({ ...env, DATABASE_URL: 'mysql://localhost/keys' }, 'audit', '--json'),
+    ]);
+    expect(again).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_REVOKED: /) });
+    expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_NOT_FOUND: /) });
+    expect(badTier).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*license_type/) });
+    expect(badUrl).toMatchObject({ code: 1, stdout: '' });
+    expect(badUrl.stderr.trim().split('\n')).toEqual([expect.stringContaining('DATABASE_URL')]);
+    expect(badUrl.stderr).not.toContain('mysql://localhost/keys');
+  });
+
+  it('never stores nor prints the plaintext key after issuing it', async () => {
+    const key = issued.api_key;
+    expect(databaseBytes().includes(key)).toBe(false);
+
+    const stopped = await stopApi();
+    expect(stopped!.stdout + stopped!.stderr).toContain('listening');
+    expect(stopped!.stdout + stopped!.stderr).not.toContain(key);
+    expect(databaseBytes().length).toBeGreaterThan(0);
+    expect(databaseBytes().includes(key)).toBe(false);
+
+    expect(laterOutput.length).toBeGreaterThan(0);
+    for (const printed of laterOutput) expect(printed).not.toContain(key);
+  });
+});

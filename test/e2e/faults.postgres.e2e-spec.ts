@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { TestApp } from '../harness/create-test-app';
+import { eventually } from '../harness/services';
+import { TcpProxy } from '../harness/tcp-proxy';
+import { TestDatabase, createTestDatabase, testDatabaseKind } from '../harness/test-database';
+
+/**
+ * CONTRACT 14 on PostgreSQL: a TCP proxy between the service and the database
+ * is cut (connections refused) or black-holed (nothing answers); the service
+ * answers 503 within bounded time, health says unhealthy, and it recovers by
+ * itself when the proxy is restored. Nothing answered 202 is lost.
+ */
+(testDatabaseKind() === 'postgres' ? describe : describe.skip)('PostgreSQL faults', () => {
+  let folder: string;
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let t: TestApp;
+  const accepted: string[] = [];
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-faults-'));
+    database = await createTestDatabase(folder, 'postgres');
+    const real = new URL(database.url);
+    proxy = await new TcpProxy(real.hostname, Number(real.port || 5432)).start();
+    const viaProxy = new URL(database.url);
+    viaProxy.host = proxy.url;
+    t = await TestApp.start({
+      env: { DATABASE_URL: viaProxy.toString(), DATABASE_STATEMENT_TIMEOUT_MS: '1000', DATABASE_POOL_SIZE: '4', SAMPLE_MODELS: 'false' },
+    });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.stop();
+    await database?.drop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function logInference(apiKey: string): Promise<number> {
+    const res = await t.post('/v1/analytics/log', { api_key: apiKey, event_type: 'inference' });
+    if (res.status === 202) accepted.push(res.body.event_id);
+    return res.status;
+  }
+
+  async function expectUnavailable(): Promise<void> {
+    const started = Date.now();
+    const health = await t.get('/api/health');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({ status: 'unhealthy', timestamp: expect.any(String), error: expect.any(String), database: 'disconnected' });
+  }
+
+  it.each(['cut', 'blackhole'] as const)('%s: 503 within bounded time, then recovery without a restart', async (fault) => {
+    const key = await t.issueKey({ monthlyLimit: 1000 });
+    for (let i = 0; i < 5; i++) expect(await logInference(key.api_key)).toBe(202);
+
+    await (fault === 'cut' ? proxy.cut() : proxy.blackhole());
+    await expectUnavailable();
+    for (const call of [
+      () => t.post('/v1/auth/validate', { api_key: key.api_key }),
+      () => t.post('/v1/analytics/log', { api_key: key.api_key, event_type: 'inference' }),
+    ]) {
+      const started = Date.now();
+      const res = await call();
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: 'Service unavailable', code: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect((await t.get('/api/health/live')).status).toBe(200);
+    expect((await t.get('/api/health/ready')).status).toBe(503);
+
+    await proxy.restore();
+    await eventually(async () => (await t.get('/api/health')).status === 200, 15000, 200);
+    expect((await t.post('/v1/auth/validate', { api_key: key.api_key })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect(await logInference(key.api_key)).toBe(202);
+
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const stored = await client.query<{ id: string }>('SELECT id FROM analytics_events WHERE id = ANY($1)', [accepted]);
+      expect(stored.rows.map((r) => r.id).sort()).toEqual([...accepted].sort());
+      const used = await client.query<{ used: string }>('SELECT used FROM usage_counters WHERE key_id = $1', [key.key_id]);
+      expect(Number(used.rows[0].used)).toBe(10);
+    } finally {
+      await client.end();
+    }
+  });
+});

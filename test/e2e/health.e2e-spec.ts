@@ -1,0 +1,160 @@
+import { DataSource } from 'typeorm';
+import { TestApp } from '../harness/create-test-app';
+import { HttpAnswer } from '../harness/http';
+
+/** ISO 8601 / RFC 3339 in UTC, with or without fractional seconds. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const HEALTH_PATHS = ['/api/health', '/api/health/live', '/api/health/ready'];
+
+function expectNoRateLimitHeaders(res: HttpAnswer): void {
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
+    expect(res.headers.get(name)).toBeNull();
+  }
+}
+
+/** Where the database lives (a SQLite path, or a PostgreSQL URL and database name): never shown to callers. */
+function databaseNames(t: TestApp): string[] {
+  const database = t.config.database;
+  return database.kind === 'sqlite' ? [database.path] : [database.url, new URL(database.url).pathname.slice(1)];
+}
+
+function expectRecent(timestamp: string, before: number): void {
+  expect(timestamp).toMatch(ISO_UTC);
+  const at = Date.parse(timestamp);
+  expect(at).toBeGreaterThanOrEqual(before - 1000);
+  expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+}
+
+describe('GET /api/health', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  describe('200', () => {
+    it('answers healthy with exactly status, timestamp, version and database', async () => {
+      const before = Date.now();
+      const res = await t.get('/api/health');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.body).toEqual({ status: 'healthy', timestamp: expect.any(String), version: 'v1', database: 'connected' });
+      expect(Object.keys(res.body).sort()).toEqual(['database', 'status', 'timestamp', 'version']);
+      expectRecent(res.body.timestamp, before);
+    });
+
+    it('needs no key and ignores one given', async () => {
+      const res = await t.get(`/api/health?api_key=svc_live_${'0'.repeat(48)}`, { 'x-api-key': 'garbage' });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('healthy');
+    });
+
+    it('is never rate-limited and carries no rate-limit headers', async () => {
+      const answers = await Promise.all(Array.from({ length: 150 }, () => t.get('/api/health')));
+      for (const res of answers) {
+        expect(res.status).toBe(200);
+        expectNoRateLimitHeaders(res);
+      }
+    });
+
+    it('answers HEAD with 200 and no body', async () => {
+      const res = await t.request('HEAD', '/api/health');
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('');
+      expectNoRateLimitHeaders(res);
+    });
+
+    it('liveness answers 200 while the process runs', async () => {
+      const res = await t.get('/api/health/live');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.body).toEqual({ status: 'ok' });
+      expectNoRateLimitHeaders(res);
+    });
+
+    it('readiness answers 200 with the database up', async () => {
+      const res = await t.get('/api/health/ready');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body.status).toBe('ok');
+      expectNoRateLimitHeaders(res);
+    });
+  });
+
+  describe('404', () => {
+    it.each(['/v1/api/health', '/health', '/api/health/other', '/api/healthz'])('NOT_FOUND for %s', async (path) => {
+      const res = await t.get(path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'Not found', code: 'NOT_FOUND', message: 'No such endpoint' });
+    });
+  });
+
+  describe('405', () => {
+    it.each(HEALTH_PATHS.flatMap((path) => ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((method) => [method, path])))(
+      '%s %s answers METHOD_NOT_ALLOWED with Allow: GET, HEAD',
+      async (method, path) => {
+        const res = await t.request(method, path);
+        expect(res.status).toBe(405);
+        expect(res.headers.get('allow')).toBe('GET, HEAD');
+        expect(res.body).toEqual({
+          error: 'Method not allowed',
+          code: 'METHOD_NOT_ALLOWED',
+          message: 'Allowed methods: GET, HEAD',
+        });
+      },
+    );
+
+    it('POST with a JSON body is still 405', async () => {
+      const res = await t.post('/api/health', { status: 'healthy' });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, HEAD');
+    });
+  });
+
+  describe('503', () => {
+    let down: TestApp;
+    beforeAll(async () => {
+      down = await TestApp.start();
+      expect((await down.get('/api/health')).status).toBe(200);
+      await down.app.get(DataSource).destroy();
+    });
+    afterAll(async () => {
+      await down.close();
+    });
+
+    it('answers unhealthy with status, timestamp, error and database once the database is gone', async () => {
+      const before = Date.now();
+      const res = await down.get('/api/health');
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.body).toEqual({
+        status: 'unhealthy',
+        timestamp: expect.any(String),
+        error: expect.any(String),
+        database: 'disconnected',
+      });
+      expect(res.body.error.length).toBeGreaterThan(0);
+      expectRecent(res.body.timestamp, before);
+      expectNoRateLimitHeaders(res);
+      for (const leak of ['stack', 'statusCode', '<', ...databaseNames(down)]) expect(res.text).not.toContain(leak);
+    });
+
+    it('readiness answers 503, liveness still 200', async () => {
+      const ready = await down.get('/api/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(ready.body.status).toBe('error');
+      expect(ready.text).toContain('database');
+      for (const leak of databaseNames(down)) expect(ready.text).not.toContain(leak);
+
+      const live = await down.get('/api/health/live');
+      expect(live.status).toBe(200);
+      expect(live.body).toEqual({ status: 'ok' });
+    });
+  });
+});

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { TestApp } from '../harness/create-test-app';
+import { request } from '../harness/http';
+import { ServiceProcess } from '../harness/service-process';
+import { serverAvailableSync } from '../harness/services';
+
+const redisUp = serverAvailableSync(6379, 'Redis');
+
+/**
+ * Several instances of the built service, as real processes, on one database
+ * (the project's: a SQLite file, or a PostgreSQL database of this file's own)
+ * and one Redis: quota, revocation and rate limits hold across all of them.
+ */
+describe('Three service instances on one database', () => {
+  const namespace = `svc-test:${randomBytes(6).toString('hex')}:`;
+  let seed: TestApp;
+  let instances: ServiceProcess[] = [];
+
+  beforeAll(async () => {
+    seed = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } });
+    const env = {
+      DATABASE_URL: seed.databaseUrl,
+      SAMPLE_MODELS: 'false',
+      AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+      RATE_LIMIT_ANALYTICS_PER_MINUTE: '100000',
+      RATE_LIMIT_REVOKE_PER_MINUTE: '100000',
+      RATE_LIMIT_VALIDATE_PER_MINUTE: '100000',
+      ...(redisUp ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: namespace } : {}),
+    };
+    instances = await Promise.all([0, 1, 2].map(() => ServiceProcess.start(env)));
+  }, 60000);
+
+  afterAll(async () => {
+    await Promise.all(instances.map((i) => i.stop('SIGKILL')));
+    await seed?.close();
+    if (redisUp) {
+      const redis = new Redis(6379, '127.0.0.1');
+      const keys = await redis.keys(`${namespace}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+  });
+
+  const post = (i: number, path: string, json: unknown) => request(instances[i % 3].baseUrl, 'POST', path, { json });
+
+  it('concurrent inference events spread across them: used ends exactly at the limit, no increment lost', async () => {
+    const key = await seed.issueKey({ monthlyLimit: 60 });
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => post(i, '/v1/analytics/log', { api_key: key.api_key, event_type: 'inference' })),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(60);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(90);
+    const shown = await seed.admin('GET', `/admin/v1/keys/${key.key_id}`);
+    expect(shown.body.quota).toMatchObject({ used: 60, remaining: 0 });
+    const usage = await seed.admin('GET', `/admin/v1/usage?key_id=${key.key_id}`);
+    expect(usage.body.by_event_type.inference).toBe(60);
+  });
+
+  it('unlimited keys: every accepted inference is counted', async () => {
+    const key = await seed.issueKey({ licenseType: 'enterprise' });
+    const answers = await Promise.all(
+      Array.from({ length: 90 }, (_, i) => post(i, '/v1/analytics/log', { api_key: key.api_key, event_type: 'inference' })),
+    );
+    expect(answers.every((a) => a.status === 202)).toBe(true);
+    expect((await seed.admin('GET', `/admin/v1/keys/${key.key_id}`)).body.quota.used).toBe(90);
+  });
+
+  it('concurrent revocations across them: exactly one 200', async () => {
+    const key = await seed.issueKey();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i, '/v1/auth/revoke', { api_key: key.api_key })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 404 && a.body.code === 'KEY_NOT_FOUND')).toHaveLength(29);
+  });
+
+  it('a key revoked through one instance is rejected by the others on the very next request', async () => {
+    const key = await seed.issueKey();
+    for (let i = 0; i < 3; i++) expect((await post(i, '/v1/auth/validate', { api_key: key.api_key })).status).toBe(200);
+    expect((await post(0, '/v1/auth/revoke', { api_key: key.api_key })).status).toBe(200);
+    for (const i of [1, 2, 0]) {
+      const res = await post(i, '/v1/auth/validate', { api_key: key.api_key });
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('INVALID_KEY');
+    }
+  });
+
+  (redisUp ? it : it.skip)('rate limits are one combined limit across the processes', async () => {
+    const key = await seed.issueKey();
+    const limited = { ...instances };
+    void limited;
+    // refresh keeps the SPEC's 10 a minute in these processes
+    const answers = [];
+    for (let i = 0; i < 12; i++) answers.push(await post(i, '/v1/auth/refresh', { api_key: key.api_key }));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(2);
+  });
+
+  it('SIGTERM under load: requests in flight finish, the process exits 0, every 202 event is stored', async () => {
+    const key = await seed.issueKey({ licenseType: 'enterprise' });
+    const target = instances[2];
+    const inFlight = Array.from({ length: 200 }, () =>
+      request(target.baseUrl, 'POST', '/v1/analytics/log', { json: { api_key: key.api_key, event_type: 'inference' } }).catch(
+        () => null,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    const exitCode = await target.stop('SIGTERM');
+    const answers = await Promise.all(inFlight);
+    expect(exitCode).toBe(0);
+    const acceptedIds = answers.filter((a) => a?.status === 202).map((a) => a!.body.event_id as string);
+    expect(acceptedIds.length).toBeGreaterThan(0);
+    for (const a of answers) if (a) expect([202, 503]).toContain(a.status);
+    const usage = await seed.admin('GET', `/admin/v1/usage?key_id=${key.key_id}`);
+    expect(usage.body.by_event_type.inference).toBe(acceptedIds.length);
+    expect(usage.body.used).toBe(acceptedIds.length);
+    expect(target.output).toContain('SIGTERM received');
+    expect(target.output).not.toContain(key.api_key);
+  });
+});

@@ -1,0 +1,189 @@
+import { FixedClock } from '@svc/domain';
+import { TestApp } from '../harness/create-test-app';
+import { HttpAnswer } from '../harness/http';
+
+/** The SPEC 8 limits, set explicitly (the harness raises them for other tests). */
+const SPEC_LIMITS = {
+  RATE_LIMIT_VALIDATE_PER_MINUTE: '100',
+  RATE_LIMIT_REFRESH_PER_MINUTE: '10',
+  RATE_LIMIT_REVOKE_PER_MINUTE: '10',
+  RATE_LIMIT_INSTALLER_PER_MINUTE: '20',
+  RATE_LIMIT_MODELS_PER_MINUTE: '60',
+  RATE_LIMIT_ANALYTICS_PER_MINUTE: '1000',
+  AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+  INSTALLER_GITHUB_TOKEN: 'ghs_static_test_token',
+  SAMPLE_MODELS: 'false',
+};
+
+const START = new Date('2026-11-21T10:00:00Z');
+const START_S = START.getTime() / 1000;
+
+function expectLimitHeaders(res: HttpAnswer, limit: number, remaining: number, resetS: number): void {
+  expect(res.headers.get('x-ratelimit-limit')).toBe(String(limit));
+  expect(res.headers.get('x-ratelimit-remaining')).toBe(String(remaining));
+  expect(res.headers.get('x-ratelimit-reset')).toBe(String(resetS));
+}
+
+function expectNoLimitHeaders(res: HttpAnswer): void {
+  for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
+    expect(res.headers.get(name)).toBeNull();
+  }
+}
+
+type Call = (t: TestApp, apiKey: string) => Promise<HttpAnswer>;
+
+const ENDPOINTS: Array<{ name: string; limit: number; ok: number; call: Call }> = [
+  { name: 'POST /v1/auth/validate', limit: 100, ok: 200, call: (t, k) => t.post('/v1/auth/validate', { api_key: k }) },
+  { name: 'POST /v1/auth/refresh', limit: 10, ok: 200, call: (t, k) => t.post('/v1/auth/refresh', { api_key: k }) },
+  { name: 'GET /v1/installer/github-token', limit: 20, ok: 200, call: (t, k) => t.get('/v1/installer/github-token', { 'x-api-key': k }) },
+  { name: 'POST /v1/installer/github-token', limit: 20, ok: 200, call: (t, k) => t.post('/v1/installer/github-token', { api_key: k }) },
+  { name: 'GET /v1/models/list', limit: 60, ok: 200, call: (t, k) => t.get(`/v1/models/list?api_key=${k}`) },
+  { name: 'POST /v1/analytics/log', limit: 1000, ok: 202, call: (t, k) => t.post('/v1/analytics/log', { api_key: k, event_type: 'model_load' }) },
+];
+
+describe('Rate limits (SPEC 8, CONTRACT 8)', () => {
+  let t: TestApp;
+  const clock = new FixedClock(START);
+  beforeAll(async () => {
+    t = await TestApp.start({ clock, env: SPEC_LIMITS });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  beforeEach(() => clock.set(START));
+
+  describe.each(ENDPOINTS)('$name', ({ limit, ok, call }) => {
+    it(`allows ${limit} a minute per key, announcing the window on every answer, then 429 with Retry-After; the window resets`, async () => {
+      const key = await t.issueKey({ licenseType: 'enterprise' });
+      for (let i = 1; i <= limit; i++) {
+        const res = await call(t, key.api_key);
+        expect(res.status).toBe(ok);
+        expectLimitHeaders(res, limit, limit - i, START_S + 60);
+      }
+      clock.advance(20_000);
+      const over = await call(t, key.api_key);
+      expect(over.status).toBe(429);
+      expect(over.body).toEqual({ error: 'Too many requests', code: 'RATE_LIMIT_EXCEEDED', message: expect.any(String) });
+      expect(over.headers.get('retry-after')).toBe('40');
+      expectLimitHeaders(over, limit, 0, START_S + 60);
+      clock.advance(39_500);
+      expect((await call(t, key.api_key)).headers.get('retry-after')).toBe('1');
+      clock.advance(500);
+      const again = await call(t, key.api_key);
+      expect(again.status).toBe(ok);
+      expectLimitHeaders(again, limit, limit - 1, START_S + 120);
+    });
+  });
+
+  describe('POST /v1/auth/revoke', () => {
+    it('counts per key, with headers on 404 and on 429', async () => {
+      const unknown = `svc_live_${'e'.repeat(48)}`;
+      for (let i = 1; i <= 10; i++) {
+        const res = await t.post('/v1/auth/revoke', { api_key: unknown });
+        expect(res.status).toBe(404);
+        expectLimitHeaders(res, 10, 10 - i, START_S + 60);
+      }
+      const over = await t.post('/v1/auth/revoke', { api_key: unknown });
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe('RATE_LIMIT_EXCEEDED');
+      expect(Number(over.headers.get('retry-after'))).toBe(60);
+      const other = await t.issueKey();
+      expect((await t.post('/v1/auth/revoke', { api_key: other.api_key })).status).toBe(200);
+    });
+  });
+
+  it('rate limiting answers before key checks, with headers on 401 too', async () => {
+    const unknown = `svc_live_${'d'.repeat(48)}`;
+    const first = await t.post('/v1/auth/refresh', { api_key: unknown });
+    expect(first.status).toBe(401);
+    expectLimitHeaders(first, 10, 9, START_S + 60);
+    for (let i = 0; i < 9; i++) await t.post('/v1/auth/refresh', { api_key: unknown });
+    const over = await t.post('/v1/auth/refresh', { api_key: unknown });
+    expect(over.status).toBe(429);
+  });
+
+  it("one key's exhaustion does not touch another key's", async () => {
+    const a = await t.issueKey();
+    const b = await t.issueKey();
+    for (let i = 0; i < 10; i++) await t.post('/v1/auth/refresh', { api_key: a.api_key });
+    expect((await t.post('/v1/auth/refresh', { api_key: a.api_key })).status).toBe(429);
+    const other = await t.post('/v1/auth/refresh', { api_key: b.api_key });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('9');
+  });
+
+  it('without a well-formed key, requests count per client address, apart from keyed ones', async () => {
+    for (let i = 0; i < 10; i++) expect((await t.post('/v1/auth/refresh', {})).status).toBe(400);
+    const over = await t.post('/v1/auth/refresh', { api_key: 'not-a-key' });
+    expect(over.status).toBe(429);
+    const keyed = await t.issueKey();
+    expect((await t.post('/v1/auth/refresh', { api_key: keyed.api_key })).status).toBe(200);
+  });
+
+  it('the unversioned alias shares the counter of its /v1 endpoint', async () => {
+    const key = await t.issueKey();
+    for (let i = 0; i < 5; i++) await t.post('/auth/refresh', { api_key: key.api_key });
+    for (let i = 0; i < 5; i++) await t.post('/v1/auth/refresh', { api_key: key.api_key });
+    expect((await t.post('/auth/refresh', { api_key: key.api_key })).status).toBe(429);
+  });
+
+  it('health is never limited and carries no rate-limit headers', async () => {
+    for (let i = 0; i < 150; i++) {
+      const res = await t.get('/api/health');
+      expect(res.status).toBe(200);
+      expectNoLimitHeaders(res);
+    }
+  });
+
+  it('answers decided by routing or the body (404, 405, 413, 415, malformed JSON) are not counted and carry no headers', async () => {
+    const key = await t.issueKey();
+    const answers = [
+      await t.get('/v1/auth/refresh'),
+      await t.post('/v1/nothing-here', { api_key: key.api_key }),
+      await t.request('POST', '/v1/auth/refresh', { raw: 'x', headers: { 'content-type': 'text/plain' } }),
+      await t.request('POST', '/v1/auth/refresh', { raw: '{', headers: { 'content-type': 'application/json' } }),
+      await t.request('POST', '/v1/auth/refresh', { raw: 'x'.repeat(70_000), headers: { 'content-type': 'application/json' } }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([405, 404, 415, 400, 413]);
+    answers.forEach(expectNoLimitHeaders);
+    const counted = await t.post('/v1/auth/refresh', { api_key: key.api_key });
+    expect(counted.headers.get('x-ratelimit-remaining')).toBe('9');
+  });
+});
+
+describe('Brute-force guard (AUTH_FAILURE_LIMIT_PER_MINUTE)', () => {
+  let t: TestApp;
+  const clock = new FixedClock(START);
+  beforeAll(async () => {
+    t = await TestApp.start({ clock, env: { AUTH_FAILURE_LIMIT_PER_MINUTE: '5' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('trips after the allowed failures from one address, lets valid keys through, and resets with the window', async () => {
+    const valid = await t.issueKey();
+    const expired = await t.issueKey({ expiresAt: new Date('2026-01-01T00:00:00Z') });
+    const failures = [
+      () => t.post('/v1/auth/validate', { api_key: `svc_live_${'a'.repeat(48)}` }),
+      () => t.post('/v1/auth/validate', { api_key: 'malformed' }),
+      () => t.post('/v1/auth/refresh', { api_key: expired.api_key }),
+      () => t.post('/v1/auth/revoke', { api_key: `svc_live_${'b'.repeat(48)}` }),
+      () => t.get('/v1/installer/github-token', { 'x-api-key': `svc_live_${'c'.repeat(48)}` }),
+    ];
+    const codes = [];
+    for (const fail of failures) codes.push((await fail()).body.code);
+    expect(codes).toEqual(['INVALID_KEY', 'INVALID_FORMAT', 'KEY_EXPIRED', 'KEY_NOT_FOUND', 'INVALID_KEY']);
+    const tripped = await t.post('/v1/auth/validate', { api_key: `svc_live_${'a'.repeat(48)}` });
+    expect(tripped.status).toBe(429);
+    expect(tripped.body.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(tripped.headers.get('retry-after')).toBe('60');
+    expect((await t.post('/v1/auth/validate', { api_key: valid.api_key })).status).toBe(200);
+    expect((await t.post('/v1/analytics/log', { api_key: valid.api_key, event_type: 'model_load' })).status).toBe(202);
+    expect((await t.post('/v1/auth/validate', {})).body.code).toBe('MISSING_KEY');
+    clock.advance(60_000);
+    const after = await t.post('/v1/auth/validate', { api_key: `svc_live_${'a'.repeat(48)}` });
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('INVALID_KEY');
+  });
+});

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { TestApp } from '../harness/create-test-app';
+import { eventually, serverAvailableSync } from '../harness/services';
+import { TcpProxy } from '../harness/tcp-proxy';
+
+const REDIS_PORT = 6379;
+const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
+
+/**
+ * Two service instances share the machine's Redis (a key namespace of this
+ * test's own) and one SQLite file, so they enforce one combined limit. Redis
+ * sits behind a TCP proxy the test cuts and restores.
+ */
+(redisUp ? describe : describe.skip)('Rate limits shared through Redis', () => {
+  const namespace = `svc-test:${randomBytes(6).toString('hex')}:`;
+  let proxy: TcpProxy;
+  let a: TestApp;
+  let b: TestApp;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    proxy = await new TcpProxy('127.0.0.1', REDIS_PORT).start();
+    const env = {
+      REDIS_URL: `redis://${proxy.url}`,
+      REDIS_KEY_PREFIX: namespace,
+      RATE_LIMIT_REFRESH_PER_MINUTE: '10',
+      RATE_LIMIT_VALIDATE_PER_MINUTE: '10',
+    };
+    a = await TestApp.start({ env });
+    b = await TestApp.start({ env: { ...env, DATABASE_URL: a.databaseUrl } });
+    redis = new Redis(REDIS_PORT, '127.0.0.1');
+    await eventually(async () => (await a.get('/api/health/ready')).body.checks.redis?.status === 'up');
+    await eventually(async () => (await b.get('/api/health/ready')).body.checks.redis?.status === 'up');
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await proxy?.stop();
+    if (redis) {
+      const keys = await redis.keys(`${namespace}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+  });
+
+  it('two instances enforce one combined limit, counted under the configured namespace', async () => {
+    const key = await a.issueKey();
+    for (let i = 0; i < 5; i++) expect((await a.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await b.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(200);
+    const overA = await a.post('/v1/auth/refresh', { api_key: key.api_key });
+    const overB = await b.post('/v1/auth/refresh', { api_key: key.api_key });
+    expect([overA.status, overB.status]).toEqual([429, 429]);
+    expect(Number(overA.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const keys = await redis.keys(`${namespace}refresh:k:*`);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toContain(key.api_key);
+    expect(await redis.get(keys[0])).toBe('10');
+  });
+
+  it('concurrent requests across both instances never exceed the limit', async () => {
+    const key = await a.issueKey();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).post('/v1/auth/validate', { api_key: key.api_key })),
+    );
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(20);
+  });
+
+  it('Redis cut: requests keep succeeding with per-instance limits and readiness says so; restored: shared again', async () => {
+    const key = await a.issueKey();
+    expect((await a.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(200);
+
+    await proxy.cut();
+    const started = Date.now();
+    const during = await a.post('/v1/auth/refresh', { api_key: key.api_key });
+    expect(during.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    const ready = await a.get('/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({
+      status: 'degraded',
+      checks: { database: { status: 'up' }, redis: { status: 'down', rate_limits: 'per-instance' } },
+    });
+    // per instance now: each instance has its own fresh window of 10
+    for (let i = 0; i < 9; i++) expect((await a.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(200);
+    expect((await a.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(429);
+    expect((await b.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(200);
+    // Nest's static Logger goes to the last app's logger when two run in one process: count both.
+    const warnings = [...a.logger.lines, ...b.logger.lines].filter((l) => l.includes('Redis unreachable'));
+    expect(warnings).toHaveLength(2); // once per incident, per instance
+
+    await proxy.restore();
+    await eventually(async () => (await a.get('/api/health/ready')).body.checks.redis.status === 'up', 10000);
+    await eventually(async () => (await b.get('/api/health/ready')).body.checks.redis.status === 'up', 10000);
+    const fresh = await a.issueKey();
+    for (let i = 0; i < 5; i++) await a.post('/v1/auth/refresh', { api_key: fresh.api_key });
+    for (let i = 0; i < 5; i++) await b.post('/v1/auth/refresh', { api_key: fresh.api_key });
+    expect((await b.post('/v1/auth/refresh', { api_key: fresh.api_key })).status).toBe(429);
+  });
+});

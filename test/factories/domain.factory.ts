@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ApiKey,
+  ApiKeyProps,
+  AuditEntry,
+  IdGenerator,
+  IdKind,
+  KeyEnvironment,
+  RandomSource,
+  TierCatalog,
+  User,
+} from '@svc/domain';
+import shippedTiers from '../../config/tiers.json';
+
+/**
+ * Pure builders with sensible defaults (STYLE 9): `makeApiKey({ revokedAt })`.
+ * Ids and digests are unique across processes, so suites may share a database.
+ */
+
+/** A mid-month instant, far from any period boundary. */
+export const T0 = new Date('2026-03-15T12:00:00.000Z');
+
+export const DAY_MS = 86_400_000;
+
+const RUN = randomBytes(4).toString('hex');
+let counter = 0;
+
+/** `<kind>_<run><counter>`: unique, at most 40 characters (the id columns). */
+export function uniqueId(kind: IdKind | string): string {
+  counter += 1;
+  return `${kind}_${RUN}${counter.toString(36).padStart(6, '0')}`;
+}
+
+/** 64 hex characters, as a SHA-256 digest would be. */
+export function randomDigest(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** A well-formed key plaintext: `<prefix>_<environment>_<48 lowercase hex>`. */
+export function makeSecret(options: { prefix?: string; environment?: KeyEnvironment; hex?: string } = {}): string {
+  const hex = options.hex ?? randomBytes(24).toString('hex');
+  return `${options.prefix ?? 'svc'}_${options.environment ?? 'live'}_${hex}`;
+}
+
+export function makeUser(overrides: Partial<User> = {}): User {
+  return {
+    id: uniqueId('usr'),
+    email: 'ada@example.org',
+    name: 'Ada Lovelace',
+    organization: 'Analytical Engines Ltd',
+    createdAt: T0,
+    ...overrides,
+  };
+}
+
+/** An active research key issued at T0 that expires a year later, following its tier's limit. */
+export function makeApiKey(overrides: Partial<ApiKeyProps> = {}): ApiKey {
+  return new ApiKey({
+    id: uniqueId('key'),
+    userId: uniqueId('usr'),
+    digest: randomDigest(),
+    displayPrefix: 'svc_live_0a1',
+    environment: 'live',
+    licenseType: 'research',
+    expiresAt: new Date(T0.getTime() + 365 * DAY_MS),
+    revokedAt: null,
+    monthlyLimit: { source: 'tier' },
+    createdAt: T0,
+    ...overrides,
+  });
+}
+
+export function makeAuditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    id: uniqueId('aud'),
+    at: T0,
+    action: 'key.issued',
+    keyId: uniqueId('key'),
+    reason: null,
+    details: null,
+    ...overrides,
+  };
+}
+
+/** The tier matrix the service ships with (`config/tiers.json`). */
+export function shippedTierCatalog(): TierCatalog {
+  return TierCatalog.fromSource(shippedTiers);
+}
+
+/** `key_000001`, `key_000002`, ...: predictable ids for use-case tests. */
+export class SequentialIdGenerator extends IdGenerator {
+  private next = 0;
+
+  newId(kind: IdKind): string {
+    this.next += 1;
+    return `${kind}_${String(this.next).padStart(6, '0')}`;
+  }
+}
+
+/**
+ * A predictable stand-in for the cryptographic source: each call answers the
+ * next queued hex string, or else a counter rendered as `bytes` of hex.
+ */
+export class ScriptedRandomSource extends RandomSource {
+  readonly requests: number[] = [];
+  private calls = 0;
+
+  constructor(private readonly queued: string[] = []) {
+    super();
+  }
+
+  hex(bytes: number): string {
+    this.requests.push(bytes);
+    this.calls += 1;
+    return this.queued.shift() ?? this.calls.toString(16).padStart(bytes * 2, '0');
+  }
+}
