@@ -1,16 +1,23 @@
 import {
   InMemoryApiKeyRepository,
   InMemoryAuditLog,
+  InMemoryKeyContextRepository,
   InMemoryUsageRepository,
   InMemoryUserRepository,
 } from '@svc/infrastructure/persistence/in-memory';
 import { MakePersistence } from './persistence-fixture';
 
 /** A fresh set of in-memory adapters per test. */
-export const makeInMemoryPersistence: MakePersistence = async () => ({
-  keys: new InMemoryApiKeyRepository(),
-  users: new InMemoryUserRepository(),
-  usage: new InMemoryUsageRepository(),
-  audit: new InMemoryAuditLog(),
-  dispose: async () => undefined,
-});
+export const makeInMemoryPersistence: MakePersistence = async () => {
+  const keys = new InMemoryApiKeyRepository();
+  const users = new InMemoryUserRepository();
+  const usage = new InMemoryUsageRepository();
+  return {
+    keys,
+    users,
+    usage,
+    audit: new InMemoryAuditLog(),
+    contexts: new InMemoryKeyContextRepository(keys, users, usage),
+    dispose: async () => undefined,
+  };
+};

@@ -1,4 +1,4 @@
-import { ApiKeyRepository, AuditLog, UsageRepository, UserRepository } from '@svc/domain';
+import { ApiKeyRepository, AuditLog, KeyContextRepository, UsageRepository, UserRepository } from '@svc/domain';
 import { makeApiKey, makeUser } from '../factories/domain.factory';
 
 /**
@@ -12,6 +12,8 @@ export interface PersistenceFixture {
   readonly users: UserRepository;
   readonly usage: UsageRepository;
   readonly audit: AuditLog;
+  /** Validate's one read, over the same store as the ports above. */
+  readonly contexts: KeyContextRepository;
   /** Closes connections and removes files; called after each test. */
   dispose(): Promise<void>;
 }

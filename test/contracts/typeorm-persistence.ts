@@ -7,9 +7,11 @@ import { dataSourceOptionsFor } from '@svc/infrastructure/persistence/typeorm/da
 import { ApiKeyRecord, AuditEntryRecord, UserRecord } from '@svc/infrastructure/persistence/typeorm/records';
 import { TypeOrmApiKeyRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-audit-log';
+import { TypeOrmKeyContextRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-key-context.repository';
 import { TypeOrmUsageRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-usage.repository';
 import { TypeOrmUserRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-user.repository';
 import { uniqueId } from '../factories/domain.factory';
+import { TestDatabase, createTestDatabase } from '../harness/test-database';
 import { MakePersistence, PersistenceFixture } from './persistence-fixture';
 
 export interface TypeOrmPersistence extends PersistenceFixture {
@@ -29,6 +31,7 @@ export async function openTypeOrmPersistence(database: DatabaseConfig): Promise<
     users: new TypeOrmUserRepository(dataSource.getRepository(UserRecord)),
     usage: new TypeOrmUsageRepository(dataSource),
     audit: new TypeOrmAuditLog(dataSource.getRepository(AuditEntryRecord)),
+    contexts: new TypeOrmKeyContextRepository(dataSource),
     dispose: async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
     },
@@ -54,5 +57,29 @@ export function sqliteFilePersistence(): { make: MakePersistence; newPath: () =>
   return {
     newPath,
     make: () => openTypeOrmPersistence({ kind: 'sqlite', path: newPath(), busyTimeoutMs: 5000 }),
+  };
+}
+
+/**
+ * The same adapters on a PostgreSQL database of the file's own (the machine's
+ * server, created before the file's tests and dropped after), emptied before
+ * each test. Registers its own `beforeAll`/`afterAll`; call inside a
+ * `describe` that the caller skips when no server answers (serverAvailableSync).
+ */
+export function postgresPersistence(): { make: MakePersistence } {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase('', 'postgres');
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  return {
+    make: async () => {
+      if (!database) throw new Error('the database exists only while the tests run');
+      const store = await openTypeOrmPersistence({ kind: 'postgres', url: database.url, poolSize: 4, statementTimeoutMs: 5000 });
+      await store.dataSource.query('TRUNCATE analytics_events, usage_counters, audit_log, models, api_keys, users');
+      return store;
+    },
   };
 }

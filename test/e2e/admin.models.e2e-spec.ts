@@ -4,6 +4,7 @@ import { ClientRequest, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { HttpAnswer } from '../harness/http';
+import { downloadFile } from '../harness/model-download';
 
 /**
  * The operators' model calls (CONTRACT 12) and the sample catalogue. Bodies
@@ -53,9 +54,9 @@ function upload(t: TestApp, name: string, bytes: Uint8Array, headers: Record<str
 }
 
 async function download(url: string): Promise<Uint8Array> {
-  const res = await fetch(url);
+  const res = await downloadFile(url);
   expect(res.status).toBe(200);
-  return new Uint8Array(await res.arrayBuffer());
+  return new Uint8Array(res.bytes);
 }
 
 /** A raw upload over node:http: chunked, aborted half-way, or with a declared length and no body. */
@@ -276,7 +277,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(second.body.stored_file).not.toBe(first.body.stored_file);
       expect(storedFiles()).not.toContain(first.body.stored_file);
       expect(storedFiles()).toContain(second.body.stored_file);
-      expect((await fetch(first.body.download_url)).status).toBe(404);
+      expect((await downloadFile(first.body.download_url)).status).toBe(404);
       expect(await download(second.body.download_url)).toEqual(new Uint8Array(Buffer.from('a different model file')));
     });
 
@@ -439,7 +440,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(res.text).toBe('');
       expect((await t.admin('GET', '/admin/v1/models/mi_delete_v1')).body).toEqual(MODEL_NOT_FOUND);
       expect(storedFiles()).not.toContain(uploaded.body.stored_file);
-      expect((await fetch(uploaded.body.download_url)).status).toBe(404);
+      expect((await downloadFile(uploaded.body.download_url)).status).toBe(404);
       const key = await t.issueKey({ licenseType: 'enterprise' });
       expect((await t.get(`/v1/models/mi_delete_v1?api_key=${key.api_key}`)).status).toBe(404);
       const again = await t.admin('DELETE', '/admin/v1/models/mi_delete_v1');

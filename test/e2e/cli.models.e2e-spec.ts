@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TestApp } from '../harness/create-test-app';
+import { downloadFile } from '../harness/model-download';
 
 /**
  * The built CLI's `models` commands (CONTRACT 12), on a SQLite file and a
@@ -112,7 +113,7 @@ describe('CLI: models publish, list, show, delete', () => {
       expect(record).toMatchObject({ name: 'p300_cli_v3', size_bytes: 150_000, size_mb: 0.15 });
       const redirect = await t.get(`/v1/models/p300_cli_v3/download?api_key=${key.api_key}`);
       expect(redirect.status).toBe(302);
-      const bytes = new Uint8Array(await (await fetch(redirect.headers.get('location')!)).arrayBuffer());
+      const { bytes } = await downloadFile(redirect.headers.get('location')!);
       expect(sha256(bytes)).toBe(record.checksum);
       expect(bytes.length).toBe(record.size_bytes);
       const shown = await cli(['models', 'show', 'p300_cli_v3', '--json']);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { IssuedKeyView } from '@svc/application';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { HttpAnswer } from '../harness/http';
+import { downloadFile } from '../harness/model-download';
 import { rawRequest } from '../harness/raw-http';
 
 /**
@@ -381,13 +382,12 @@ describe('Model registry (public)', () => {
         const res = await t.get(`/v1/models/${name}/download?api_key=${keys.research.api_key}`);
         expect(res.status).toBe(302);
         expect(res.headers.get('location')).toBe(record.download_url);
-        const file = await fetch(res.headers.get('location')!);
+        const file = await downloadFile(res.headers.get('location')!);
         expect(file.status).toBe(200);
-        expect(file.headers.get('content-type')).toBe('application/octet-stream');
-        const bytes = new Uint8Array(await file.arrayBuffer());
-        expect(sha256(bytes)).toBe(record.checksum);
-        expect(bytes.length).toBe(record.size_bytes);
-        expect(Number(file.headers.get('content-length'))).toBe(record.size_bytes);
+        expect(file.headers['content-type']).toBe('application/octet-stream');
+        expect(sha256(file.bytes)).toBe(record.checksum);
+        expect(file.bytes.length).toBe(record.size_bytes);
+        expect(Number(file.headers['content-length'])).toBe(record.size_bytes);
       }
     });
 
@@ -400,7 +400,7 @@ describe('Model registry (public)', () => {
     it("302 for the owner's commercial key to its custom model", async () => {
       const res = await t.get(`/v1/models/acme_custom_mi_v1/download?api_key=${owner.commercial.api_key}`);
       expect(res.status).toBe(302);
-      const bytes = new Uint8Array(await (await fetch(res.headers.get('location')!)).arrayBuffer());
+      const { bytes } = await downloadFile(res.headers.get('location')!);
       expect(sha256(bytes)).toBe(sha256(files.get('acme_custom_mi_v1')!));
     });
 

@@ -61,7 +61,7 @@ export class TestApp {
     const logger = new CapturingLogger();
     let app: NestFastifyApplication | undefined;
     try {
-      app = await createApiApp(config, { clock: options.clock, logger });
+      app = await createApiApp(config, { clock: options.clock, logDestination: logger });
       await app.listen({ port: 0, host: '127.0.0.1' });
     } catch (error) {
       await app?.close().catch(() => undefined);

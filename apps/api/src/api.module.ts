@@ -15,6 +15,7 @@ import { AnalyticsModule } from './modules/analytics/analytics.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstallerModule } from './modules/installer/installer.module';
 import { ModelsModule } from './modules/models/models.module';
+import { ObservabilityModule } from './observability/observability.module';
 
 /** Use cases, provided once for every feature module of the API. */
 @Module({ providers: [...USE_CASES], exports: [...USE_CASES] })
@@ -36,6 +37,7 @@ export class ApiModule {
         InfrastructureModule.forRoot(config, overrides),
         useCases,
         { module: HttpEdgeModule, global: true },
+        ObservabilityModule.forRoot(config),
         HealthModule,
         AuthModule,
         AnalyticsModule,

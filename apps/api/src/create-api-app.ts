@@ -1,7 +1,7 @@
-import { LoggerService, LogLevel } from '@nestjs/common';
+import { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { AppConfig } from '@svc/config';
 import { InfrastructureOverrides } from '@svc/infrastructure';
@@ -9,21 +9,21 @@ import { ApiModule } from './api.module';
 import { BODY_LIMIT_BYTES, acceptJsonObjectBodies } from './http/request-body';
 import { rewriteLegacyUrl } from './http/legacy-routes';
 import { RouteTable } from './http/route-table';
+import { addResponseHeaders, observeRequests, requestIdOf } from './observability/request-observability';
+import { docsContentSecurityPolicyOf, protectDocsPages, securityHeadersOf } from './observability/security-headers';
+import { LogDestination, PinoNestLogger, createServiceLogger } from './observability/service-logger';
+import { ServiceMetrics } from './observability/service-metrics';
+import { buildOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 
 export interface ApiAppOptions extends InfrastructureOverrides {
-  /** Where Nest's own log lines go; a level-filtered console by default. */
+  /**
+   * Nest's own log lines go to this LoggerService instead of the JSON log
+   * (request lines still go to the JSON log); `false` silences every line.
+   */
   readonly logger?: LoggerService | false;
+  /** Where the JSON log lines go: stdout, asynchronously, by default; tests pass a capturing stream. */
+  readonly logDestination?: LogDestination;
 }
-
-const NEST_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-  silent: [],
-};
 
 /**
  * Builds the HTTP application: the only place that sets the adapter, body
@@ -31,15 +31,19 @@ const NEST_LEVELS: Record<AppConfig['logLevel'], LogLevel[]> = {
  * call it, so they cannot drift apart. Returns an initialised app (migrations applied).
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
+  const log = createServiceLogger(options.logger === false ? 'silent' : config.logLevel, options.logDestination);
+  const [securityHeaders, docsPolicy] = await Promise.all([securityHeadersOf(), docsContentSecurityPolicyOf()]);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.http.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     rewriteUrl: config.http.legacyRoutes ? (request: IncomingMessage) => rewriteLegacyUrl(request.url ?? '/') : undefined,
-    frameworkErrors: (_error: unknown, _request: unknown, reply: FastifyReply) => {
+    genReqId: requestIdOf,
+    frameworkErrors: (_error: unknown, request: FastifyRequest, reply: FastifyReply) => {
       void reply
         .status(400)
+        .header('x-request-id', request.id)
         .type('application/json; charset=utf-8')
         .send(JSON.stringify({ error: 'Bad request', code: 'INVALID_REQUEST', message: 'The request URL is malformed' }));
     },
@@ -54,12 +58,16 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   });
   closeConnectionsWhenClosing(adapter);
   const routes = RouteTable.watch(adapter.getInstance());
+  addResponseHeaders(adapter.getInstance(), securityHeaders);
+  protectDocsPages(adapter.getInstance(), docsPolicy);
   acceptJsonObjectBodies(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, routes, options), adapter, {
-    logger: options.logger ?? NEST_LEVELS[config.logLevel],
+    logger: options.logger ?? new PinoNestLogger(log),
     abortOnError: false,
     bodyParser: false,
   });
+  observeRequests(adapter.getInstance(), log, config.metrics.enabled ? app.get(ServiceMetrics) : null);
+  serveOpenApiDocument(adapter.getInstance(), buildOpenApiDocument(app));
   await app.init();
   return app;
 }
@@ -79,5 +87,10 @@ function closeConnectionsWhenClosing(adapter: FastifyAdapter): void {
   instance.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
     done(null, payload);
+  });
+  // a response whose headers went out before shutdown began (a long download) ends its socket when done
+  instance.addHook('onResponse', (request, _reply, done) => {
+    if (closing) request.raw.socket?.end();
+    done();
   });
 }

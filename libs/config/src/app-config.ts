@@ -62,4 +62,6 @@ export class AppConfig {
     readonly redisKeyPrefix: string;
   };
   readonly logLevel!: LogLevel;
+  /** Prometheus metrics: served at /metrics, on the HTTP port or on `port` when set. */
+  readonly metrics!: { readonly enabled: boolean; readonly port: number | null };
 }

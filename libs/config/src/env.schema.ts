@@ -118,6 +118,12 @@ export class EnvSchema {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_TIMEOUT_MS?: number;
 
+  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'METRICS_ENABLED must be true or false' })
+  METRICS_ENABLED?: string;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(65535)
+  METRICS_PORT?: number;
+
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
   })

@@ -65,6 +65,10 @@ describe(loadConfig.name, () => {
       expect(config.logLevel).toBe('info');
     });
 
+    it('serves metrics on the HTTP port', () => {
+      expect(config.metrics).toEqual({ enabled: true, port: null });
+    });
+
     it('is frozen all the way down', () => {
       expect(Object.isFrozen(config)).toBe(true);
       expect(Object.isFrozen(config.database)).toBe(true);
@@ -108,6 +112,11 @@ describe(loadConfig.name, () => {
       ['2027-01-01t00:00:00z', '2027-01-01T00:00:00.000Z'],
     ])('reads the static token expiry %s', (text, iso) => {
       expect(load({ INSTALLER_GITHUB_TOKEN_EXPIRES_AT: text }).installer.staticTokenExpiresAt?.toISOString()).toBe(iso);
+    });
+
+    it('turns metrics off, or moves them to a port of their own', () => {
+      expect(load({ METRICS_ENABLED: 'false' }).metrics).toEqual({ enabled: false, port: null });
+      expect(load({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, port: 9464 });
     });
 
     it('keeps an in-memory SQLite database as is', () => {
@@ -193,6 +202,8 @@ describe(loadConfig.name, () => {
       ['TRUST_PROXY', 'sometimes'],
       ['SHUTDOWN_TIMEOUT_MS', '9999999'],
       ['LOG_LEVEL', 'chatty'],
+      ['METRICS_ENABLED', 'maybe'],
+      ['METRICS_PORT', '70000'],
       ['TIERS_FILE', 'config/no-such-tiers-file.json'],
     ])('%s=%j stops start-up with a line naming it, never the value', (name, value) => {
       const error = configErrorOf({ [name]: value });

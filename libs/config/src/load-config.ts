@@ -91,6 +91,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       redisKeyPrefix: schema.REDIS_KEY_PREFIX ?? 'svc:rl:',
     },
     logLevel: (schema.LOG_LEVEL ?? 'info') as LogLevel,
+    metrics: { enabled: isTrue(schema.METRICS_ENABLED, true), port: schema.METRICS_PORT ?? null },
   };
   return deepFreeze(config);
 }

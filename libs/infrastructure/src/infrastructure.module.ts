@@ -8,6 +8,7 @@ import {
   AuditLog,
   Clock,
   IdGenerator,
+  KeyContextRepository,
   ModelRepository,
   ModelStore,
   RandomSource,
@@ -21,6 +22,7 @@ import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { dataSourceOptionsFor } from './persistence/typeorm/data-source-options';
 import { RECORDS } from './persistence/typeorm/records';
 import { TypeOrmApiKeyRepository } from './persistence/typeorm/repositories/typeorm-api-key.repository';
+import { TypeOrmKeyContextRepository } from './persistence/typeorm/repositories/typeorm-key-context.repository';
 import { TypeOrmAuditLog } from './persistence/typeorm/repositories/typeorm-audit-log';
 import { TypeOrmUsageRepository } from './persistence/typeorm/repositories/typeorm-usage.repository';
 import { TypeOrmAnalyticsEventRepository } from './persistence/typeorm/repositories/typeorm-analytics-event.repository';
@@ -32,6 +34,7 @@ import { GithubAppRepoTokenIssuer } from './repo-tokens/github-app-repo-token-is
 import { NotConfiguredRepoTokenIssuer } from './repo-tokens/not-configured-repo-token-issuer';
 import { StaticRepoTokenIssuer } from './repo-tokens/static-repo-token-issuer';
 import { SystemClock } from './time/system-clock';
+import { LoggingAuditLog } from './audit/logging-audit-log';
 import { InMemoryRateCounter } from './rate-limit/in-memory-rate-counter';
 import { RedisRateCounter } from './rate-limit/redis-rate-counter';
 import { RateCounter } from '@svc/application';
@@ -66,10 +69,12 @@ export class InfrastructureModule {
             : new InMemoryRateCounter(clock),
       },
       { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
+      { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
       { provide: UserRepository, useClass: TypeOrmUserRepository },
       { provide: UsageRepository, useClass: TypeOrmUsageRepository },
       { provide: AnalyticsEventRepository, useClass: TypeOrmAnalyticsEventRepository },
-      { provide: AuditLog, useClass: TypeOrmAuditLog },
+      { provide: TypeOrmAuditLog, useClass: TypeOrmAuditLog },
+      { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },
       { provide: ModelRepository, useClass: TypeOrmModelRepository },
       { provide: ModelStore, useValue: new LocalModelStore(config.models.storeDir) },
       repoTokenIssuerOf(config),

@@ -13,10 +13,12 @@ export { KEY_SOURCES, KeySource, KeySources, presentedKey };
 /**
  * Authenticates the key through the AuthenticateApiKey use case (missing,
  * malformed, unknown or revoked, expired, in that order) and attaches it to
- * the request for `@CurrentKey()`.
+ * the request for `@CurrentKey()`. A route's key sources are read once per handler.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  private readonly sourcesByHandler = new WeakMap<object, readonly KeySource[]>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticate: AuthenticateApiKey,
@@ -24,7 +26,12 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const sources = this.reflector.getAllAndOverride<KeySource[]>(KEY_SOURCES, [context.getHandler(), context.getClass()]) ?? [];
+    const handler = context.getHandler();
+    let sources = this.sourcesByHandler.get(handler);
+    if (!sources) {
+      sources = this.reflector.getAllAndOverride<KeySource[]>(KEY_SOURCES, [handler, context.getClass()]) ?? [];
+      this.sourcesByHandler.set(handler, sources);
+    }
     const request = context.switchToHttp().getRequest<KeyedRequest>();
     const presented = presentedKey(request, sources);
     request.apiKey = await this.failures.watch(request.ip, () => this.authenticate.execute(presented));

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundE
 import { DomainError } from '@svc/domain';
 import { isDatabaseUnavailable } from '@svc/infrastructure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
 import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from './error-status.map';
 import { HttpEdgeError } from './http-error';
 import { RouteTable } from './route-table';
@@ -48,7 +49,10 @@ interface Rendered {
 export class ErrorEnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorEnvelope');
 
-  constructor(private readonly routes: RouteTable) {}
+  constructor(
+    private readonly routes: RouteTable,
+    private readonly metrics: ServiceMetrics,
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
@@ -56,10 +60,12 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     if (reply.sent) return;
     const rendered = this.render(exception, request);
+    const route = request.routeOptions?.url ?? UNMATCHED_ROUTE;
+    this.metrics.errorAnswered(rendered.body.code, route);
     if (rendered.body.code === 'SERVICE_UNAVAILABLE' && !(exception instanceof HttpException)) {
-      this.logger.warn(`${request.method} ${request.routeOptions?.url ?? 'unmatched route'}: database unavailable (${describeBriefly(exception)})`);
+      this.logger.warn({ msg: `${request.method} ${route}: database unavailable (${describeBriefly(exception)})`, req_id: request.id });
     } else if (rendered.status >= 500 && rendered.body.code === 'SERVER_ERROR') {
-      this.logger.error(`${request.method} ${request.routeOptions?.url ?? 'unmatched route'} failed`, (exception as Error)?.stack);
+      this.logger.error({ msg: `${request.method} ${route} failed`, req_id: request.id }, (exception as Error)?.stack);
     }
     void reply
       .status(rendered.status)

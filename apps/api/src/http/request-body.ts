@@ -16,8 +16,9 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  * before its body is read, so routing wins over every body check (CONTRACT 2, step 1).
  */
 export function acceptJsonObjectBodies(instance: FastifyInstance): void {
-  instance.addHook('preParsing', async (request) => {
-    if (request.is404) throw new NotFoundException();
+  instance.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.is404) done(new NotFoundException());
+    else done(null, payload);
   });
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser(

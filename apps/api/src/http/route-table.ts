@@ -10,6 +10,7 @@ const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
  */
 export class RouteTable {
   private readonly router = FindMyWay();
+  private readonly registered: Array<{ readonly method: string; readonly url: string }> = [];
 
   /** Must be called before the routes are registered (before `app.init()`). */
   static watch(instance: FastifyInstance): RouteTable {
@@ -20,12 +21,18 @@ export class RouteTable {
       for (const method of methods) {
         try {
           table.router.on(method as HTTPMethod, route.url, () => undefined);
+          table.registered.push({ method, url: route.url });
         } catch {
           // the same route registered twice (e.g. an automatic HEAD): already known
         }
       }
     });
     return table;
+  }
+
+  /** Every route registered (method and URL pattern), in registration order. */
+  list(): ReadonlyArray<{ readonly method: string; readonly url: string }> {
+    return this.registered;
   }
 
   /** The methods the path answers to, or an empty list for an unknown path. */

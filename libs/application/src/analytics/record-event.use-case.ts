@@ -21,6 +21,8 @@ export interface RecordEventInput {
 export interface RecordEventOutput {
   readonly eventId: string;
   readonly quota: Quota;
+  /** The quota units the event consumed (1 for an inference, else 0). */
+  readonly unitsConsumed: number;
 }
 
 /**
@@ -43,12 +45,13 @@ export class RecordEvent {
     const period = BillingPeriod.containing(now);
     const limit = input.key.monthlyLimitUnder(this.catalog);
     const eventId = this.ids.newId('evt');
+    const cost = Quota.costOf(report.eventType);
     const used = await this.events.appendConsuming(
       { ...report, id: eventId, keyId: input.key.id, environment: input.key.props.environment, period: period.key, receivedAt: now },
-      Quota.costOf(report.eventType),
+      cost,
       limit,
     );
     if (used === null) throw new QuotaExceededError(period, now);
-    return { eventId, quota: new Quota(limit, used, period) };
+    return { eventId, quota: new Quota(limit, used, period), unitsConsumed: cost };
   }
 }

@@ -2,6 +2,7 @@ import { ApiKeyFormat, FixedClock, MonthlyLimitSetting, QuotaExceededError, Lice
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import {
   InMemoryApiKeyRepository,
+  InMemoryKeyContextRepository,
   InMemoryUsageRepository,
   InMemoryUserRepository,
 } from '@svc/infrastructure/persistence/in-memory';
@@ -27,8 +28,7 @@ describe(ValidateApiKey.name, () => {
     const catalog = shippedTierCatalog();
     validate = new ValidateApiKey(
       new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, clock),
-      users,
-      usage,
+      new InMemoryKeyContextRepository(keys, users, usage),
       catalog,
       clock,
     );

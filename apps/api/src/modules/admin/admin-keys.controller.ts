@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   AuditEntryView,
   IssueApiKey,
@@ -16,11 +17,16 @@ import {
 } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
+import { ADMIN_BEARER } from '../../openapi/openapi';
+import { ALWAYS, ApiErrors, BODY } from '../../openapi/api-errors.decorator';
 import { CreateKeyRequest } from './dto/create-key.request';
+import { AuditListResponse, IssuedKeyResponse, KeyResponse } from './dto/key.response';
 import { AdminRevokeKeyRequest } from './dto/revoke-key.request';
 import { UpdateKeyRequest } from './dto/update-key.request';
 
 /** The operators' key calls of CONTRACT 12, behind the admin bearer token. */
+@ApiTags('admin')
+@ApiBearerAuth(ADMIN_BEARER)
 @Controller('admin/v1')
 @UseGuards(AdminTokenGuard)
 export class AdminKeysController {
@@ -34,6 +40,10 @@ export class AdminKeysController {
 
   @Post('keys')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Issue a key', description: 'The plaintext key is in this answer only. Creates the user unless user_id names one.' })
+  @ApiBody({ type: CreateKeyRequest })
+  @ApiCreatedResponse({ type: IssuedKeyResponse, description: 'The key, its plaintext shown this once' })
+  @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', ...ALWAYS)
   async create(@Body() body: CreateKeyRequest = new CreateKeyRequest()): Promise<IssuedKeyView> {
     const input: IssueApiKeyInput = {
       email: body.email,
@@ -49,11 +59,18 @@ export class AdminKeysController {
   }
 
   @Get('keys/:key_id')
+  @ApiOperation({ summary: 'Show a key', description: 'Its state, terms and current quota; never the whole key.' })
+  @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
+  @ApiErrors('UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
   async show(@Param('key_id') keyId: string): Promise<KeyView> {
     return keyViewOf(await this.showKey.execute(keyId));
   }
 
   @Patch('keys/:key_id')
+  @ApiOperation({ summary: 'Change a key\'s tier, expiry or monthly limit', description: 'An audit event (key.updated) records the change.' })
+  @ApiBody({ type: UpdateKeyRequest })
+  @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
+  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', ...ALWAYS)
   async update(@Param('key_id') keyId: string, @Body() body: UpdateKeyRequest = new UpdateKeyRequest()): Promise<KeyView> {
     const input: { -readonly [K in keyof UpdateApiKeyInput]: UpdateApiKeyInput[K] } = { keyId };
     if (body.license_type !== undefined) input.licenseType = body.license_type as string;
@@ -64,11 +81,19 @@ export class AdminKeysController {
 
   @Post('keys/:key_id/revoke')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke a key by id', description: 'Permanent; an audit event (key.revoked) records the reason.' })
+  @ApiBody({ type: AdminRevokeKeyRequest, required: false })
+  @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
+  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', ...ALWAYS)
   async revoke(@Param('key_id') keyId: string, @Body() body: AdminRevokeKeyRequest = new AdminRevokeKeyRequest()): Promise<KeyView> {
     return keyViewOf(await this.revokeKey.execute({ keyId, reason: body.reason ?? null }));
   }
 
   @Get('audit')
+  @ApiOperation({ summary: 'The audit log', description: 'Issuance, changes, revocations and installer tokens, newest first.' })
+  @ApiQuery({ name: 'key_id', required: false, type: String, description: "Only this key's entries" })
+  @ApiOkResponse({ type: AuditListResponse, description: 'Audit entries, newest first' })
+  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
   async audit(@Query('key_id') keyId?: unknown): Promise<{ entries: AuditEntryView[] }> {
     if (keyId !== undefined && typeof keyId !== 'string') throw new InvalidRequestError('key_id must be given once');
     const entries = await this.listAudit.execute({ keyId: keyId as string | undefined });

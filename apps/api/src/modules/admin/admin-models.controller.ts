@@ -1,5 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
   AdminModelView,
   CreateModel,
   DeleteModel,
@@ -15,6 +25,9 @@ import type { FastifyRequest } from 'fastify';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { HttpEdgeError } from '../../http/http-error';
 import { StreamedUpload, isUploadStream } from '../../http/streamed-upload';
+import { ALWAYS, ApiErrors, BODY } from '../../openapi/api-errors.decorator';
+import { ADMIN_BEARER } from '../../openapi/openapi';
+import { AdminModelListResponse, AdminModelResponse, ModelRecordRequest } from '../models/dto/model-record.response';
 import { modelFileBaseFor } from '../models/model-file-base';
 import { ModelRequest } from './dto/model.request';
 
@@ -23,6 +36,8 @@ import { ModelRequest } from './dto/model.request';
  * `checksum`, `size_mb` and `size_bytes` are never taken from a body (400):
  * they are computed from the uploaded file's bytes.
  */
+@ApiTags('admin')
+@ApiBearerAuth(ADMIN_BEARER)
 @Controller('admin/v1/models')
 @UseGuards(AdminTokenGuard)
 export class AdminModelsController {
@@ -37,6 +52,9 @@ export class AdminModelsController {
   ) {}
 
   @Get()
+  @ApiOperation({ summary: 'Every model record', description: 'Published or not, custom models included.' })
+  @ApiOkResponse({ type: AdminModelListResponse, description: 'Every record' })
+  @ApiErrors('UNAUTHORIZED', ...ALWAYS)
   async list(@Req() request: FastifyRequest): Promise<{ models: AdminModelView[]; total: number }> {
     const models = await this.listAll.execute();
     return { models: models.map((model) => this.view(model, request)), total: models.length };
@@ -44,16 +62,30 @@ export class AdminModelsController {
 
   @Post()
   @HttpCode(201)
+  @ApiOperation({
+    summary: 'Register a model',
+    description: 'checksum, size_mb and size_bytes are never taken from a body (400): they are computed from the uploaded file.',
+  })
+  @ApiBody({ type: ModelRecordRequest })
+  @ApiCreatedResponse({ type: AdminModelResponse, description: 'The new record' })
+  @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_EXISTS', ...ALWAYS)
   async create(@Body() body: ModelRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
     return this.view(await this.createModel.execute({ record: body ?? {} }), request);
   }
 
   @Get(':name')
+  @ApiOperation({ summary: 'One model record' })
+  @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
+  @ApiErrors('UNAUTHORIZED', 'MODEL_NOT_FOUND', ...ALWAYS)
   async show(@Param('name') name: string, @Req() request: FastifyRequest): Promise<AdminModelView> {
     return this.view(await this.showModel.execute({ name }), request);
   }
 
   @Put(':name')
+  @ApiOperation({ summary: 'Replace a model record', description: 'An uploaded file stays unless replaced.' })
+  @ApiBody({ type: ModelRecordRequest })
+  @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
+  @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_NOT_FOUND', ...ALWAYS)
   async replace(@Param('name') name: string, @Body() body: ModelRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
     return this.view(await this.replaceModel.execute({ name, record: body ?? {} }), request);
   }
@@ -61,6 +93,14 @@ export class AdminModelsController {
   /** The file's bytes as `application/octet-stream`, streamed to the model store (up to 1 GiB). */
   @Put(':name/file')
   @StreamedUpload()
+  @ApiOperation({
+    summary: "Upload a model's file",
+    description: 'Streamed into the model store (up to 1 GiB); checksum and size are computed from the bytes, download_url is set.',
+  })
+  @ApiConsumes('application/octet-stream')
+  @ApiBody({ schema: { type: 'string', format: 'binary' } })
+  @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
+  @ApiErrors('INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'UNAUTHORIZED', 'MODEL_NOT_FOUND', ...ALWAYS)
   async upload(@Param('name') name: string, @Body() body: unknown, @Req() request: FastifyRequest): Promise<AdminModelView> {
     if (!isUploadStream(body)) {
       throw new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', "Send the model file's bytes as application/octet-stream");
@@ -70,6 +110,9 @@ export class AdminModelsController {
 
   @Delete(':name')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a model record' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors('UNAUTHORIZED', 'MODEL_NOT_FOUND', ...ALWAYS)
   async remove(@Param('name') name: string): Promise<void> {
     await this.deleteModel.execute({ name });
   }

@@ -1,17 +1,13 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ReportUsage, UsageReport } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
+import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
+import { ADMIN_BEARER } from '../../openapi/openapi';
+import { UsageReportResponse } from './dto/key.response';
 
-export interface UsageReportResponse {
-  readonly key_id: string;
-  readonly period: string;
-  readonly used: number;
-  readonly monthly_limit: number | null;
-  readonly by_event_type: Readonly<Record<string, number>>;
-  readonly by_model: Readonly<Record<string, number>>;
-  readonly by_outcome: Readonly<Record<string, number>>;
-}
+export { UsageReportResponse };
 
 export function usageReportResponseOf(report: UsageReport): UsageReportResponse {
   return {
@@ -26,12 +22,19 @@ export function usageReportResponseOf(report: UsageReport): UsageReportResponse 
 }
 
 /** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12). */
+@ApiTags('admin')
+@ApiBearerAuth(ADMIN_BEARER)
 @Controller('admin/v1')
 @UseGuards(AdminTokenGuard)
 export class AdminUsageController {
   constructor(private readonly reportUsage: ReportUsage) {}
 
   @Get('usage')
+  @ApiOperation({ summary: "A key's usage in one period", description: 'Events by type, model and outcome, and the quota used.' })
+  @ApiQuery({ name: 'key_id', required: true, type: String })
+  @ApiQuery({ name: 'period', required: false, type: String, description: 'YYYY-MM; default: the current month (UTC)' })
+  @ApiOkResponse({ type: UsageReportResponse, description: 'The usage report' })
+  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
   async usage(@Query('key_id') keyId?: unknown, @Query('period') period?: unknown): Promise<UsageReportResponse> {
     if (typeof keyId !== 'string' || keyId === '') throw new InvalidRequestError('key_id is required');
     if (period !== undefined && typeof period !== 'string') throw new InvalidRequestError('period must be a month, YYYY-MM');

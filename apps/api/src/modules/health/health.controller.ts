@@ -1,41 +1,24 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { RateCounter } from '@svc/application';
 import type { FastifyReply } from 'fastify';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { HealthyResponse, LivenessResponse, ReadinessResponse, UnhealthyResponse } from './dto/health.response';
+
+export { HealthyResponse, LivenessResponse, ReadinessResponse, UnhealthyResponse };
 
 /** The API version the health body names (SPEC 9). */
 export const API_VERSION = 'v1';
 /** How long the database may take to answer a health ping. */
 export const DATABASE_PING_TIMEOUT_MS = 1500;
 
-export interface HealthyResponse {
-  readonly status: 'healthy';
-  readonly timestamp: string;
-  readonly version: string;
-  readonly database: 'connected';
-}
-
-/** Readiness: the database must answer; Redis, where configured, is reported (its loss degrades, not stops, the service). */
-export interface ReadinessResponse {
-  readonly status: 'ok' | 'degraded' | 'error';
-  readonly checks: {
-    readonly database: { readonly status: 'up' | 'down' };
-    readonly redis?: { readonly status: 'up' | 'down'; readonly rate_limits: 'shared' | 'per-instance' };
-  };
-}
-
-export interface UnhealthyResponse {
-  readonly status: 'unhealthy';
-  readonly timestamp: string;
-  readonly error: string;
-  readonly database: 'disconnected';
-}
-
 /**
  * SPEC 4.7 and CONTRACT 10: `/api/health` (no key, never rate-limited), plus
  * Kubernetes probes: liveness (the process answers) and readiness (its
  * dependencies answer).
  */
+@ApiTags('health')
 @Controller('api/health')
 export class HealthController {
   constructor(
@@ -45,6 +28,10 @@ export class HealthController {
 
   @Get()
   @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'Service health', description: 'No key, never rate-limited. Not under /v1.' })
+  @ApiOkResponse({ type: HealthyResponse, description: 'The database answers' })
+  @ApiServiceUnavailableResponse({ type: UnhealthyResponse, description: 'The database did not answer within 1.5 s' })
+  @ApiErrors('METHOD_NOT_ALLOWED', 'SERVER_ERROR')
   async status(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthyResponse | UnhealthyResponse> {
     const result = await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
     const timestamp = new Date().toISOString();
@@ -57,12 +44,22 @@ export class HealthController {
 
   @Get('live')
   @Header('Cache-Control', 'no-store')
-  live(): { status: 'ok' } {
+  @ApiOperation({ summary: 'Liveness probe', description: 'The process answers; nothing else is checked.' })
+  @ApiOkResponse({ type: LivenessResponse, description: 'The process answers' })
+  @ApiErrors('METHOD_NOT_ALLOWED', 'SERVER_ERROR')
+  live(): LivenessResponse {
     return { status: 'ok' };
   }
 
   @Get('ready')
   @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Readiness probe',
+    description: 'The database must answer (else 503); Redis, where configured, is reported: its loss degrades rate limits to per-instance counters (200).',
+  })
+  @ApiOkResponse({ type: ReadinessResponse, description: 'Ready (status ok), or degraded: Redis down, rate limits per instance' })
+  @ApiServiceUnavailableResponse({ type: ReadinessResponse, description: 'The database did not answer' })
+  @ApiErrors('METHOD_NOT_ALLOWED', 'SERVER_ERROR')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessResponse> {
     const ping = await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
     const databaseUp = ping.database?.status === 'up';

@@ -1,21 +1,28 @@
 import { Controller, Get, Header, Param, Query, Redirect, Req, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { GetModel, ListModels, ModelRecordView, modelRecordViewOf } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { ApiKey, ModelNotFoundError, downloadUrlOf } from '@svc/domain';
+import { ApiKey, MODEL_TYPES, ModelNotFoundError, downloadUrlOf } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard, CurrentKey, KeySources } from '../../http/api-key.guard';
+import { ApiKeyGuard, CurrentKey } from '../../http/api-key.guard';
 import { RateLimited } from '../../http/rate-limit.guard';
-import { ModelListResponse } from './dto/model-list.response';
+import { AcceptsKeyFrom } from '../../openapi/accepts-key.decorator';
+import { ALWAYS, ApiErrors, KEY_CHECKS } from '../../openapi/api-errors.decorator';
+import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
+import { ModelListResponse, ModelRecordResponse } from './dto/model-record.response';
 import { modelFileBaseFor } from './model-file-base';
+
+const ONE_MODEL_ERRORS = [...KEY_CHECKS, 'RATE_LIMIT_EXCEEDED', 'INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND', ...ALWAYS] as const;
 
 /**
  * SPEC 4.6 and CONTRACT 7: the registry as a key sees it. The key is read
  * from X-API-Key, then the `api_key` query parameter; key errors win over
  * every other answer because the guard runs first.
  */
+@ApiTags('models')
 @Controller('v1/models')
 @UseGuards(ApiKeyGuard)
-@KeySources('header', 'query')
+@AcceptsKeyFrom('header', 'query')
 @RateLimited('models')
 export class ModelsController {
   constructor(
@@ -26,6 +33,14 @@ export class ModelsController {
 
   @Get('list')
   @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: "List the models the key's tier may load",
+    description: 'Sorted by paradigm, then name. The three model calls share 60 requests per minute.',
+  })
+  @ApiQuery({ name: 'paradigm', required: false, type: String, description: 'Exact match; an open list (motor_imagery, p300, ssvep, ...)' })
+  @ApiQuery({ name: 'type', required: false, enum: [...MODEL_TYPES], description: 'Any other value: 400 INVALID_PARAMETER' })
+  @ApiOkResponse({ type: ModelListResponse, headers: RATE_LIMIT_HEADERS, description: 'The models the key may load' })
+  @ApiErrors(...KEY_CHECKS, 'INVALID_PARAMETER', 'INVALID_REQUEST', 'RATE_LIMIT_EXCEEDED', ...ALWAYS)
   async list(
     @CurrentKey() key: ApiKey,
     @Query('paradigm') paradigm: unknown,
@@ -39,6 +54,10 @@ export class ModelsController {
 
   @Get(':name')
   @Header('Cache-Control', 'no-store')
+  @ApiOperation({ summary: 'One model record', description: "403 when the model needs a higher tier than the key's." })
+  @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
+  @ApiOkResponse({ type: ModelRecordResponse, headers: RATE_LIMIT_HEADERS, description: 'The model record' })
+  @ApiErrors(...ONE_MODEL_ERRORS)
   async show(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<ModelRecordView> {
     return modelRecordViewOf(await this.getModel.execute({ key, name }), modelFileBaseFor(this.config, request));
   }
@@ -46,6 +65,14 @@ export class ModelsController {
   @Get(':name/download')
   @Header('Cache-Control', 'no-store')
   @Redirect(undefined, 302)
+  @ApiOperation({ summary: "Download a model's file", description: "The same rules as the record, then a redirect to its download_url." })
+  @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
+  @ApiResponse({
+    status: 302,
+    description: "Redirect to the record's download_url; verify the file's SHA-256 against checksum",
+    headers: { Location: { description: 'The download_url', schema: { type: 'string', format: 'uri' } }, ...RATE_LIMIT_HEADERS },
+  })
+  @ApiErrors(...ONE_MODEL_ERRORS)
   async download(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<{ url: string }> {
     const url = downloadUrlOf(await this.getModel.execute({ key, name }), modelFileBaseFor(this.config, request));
     if (url === null) throw new ModelNotFoundError();

@@ -3,3 +3,4 @@ export * from './in-memory-api-key.repository';
 export * from './in-memory-user.repository';
 export * from './in-memory-usage.repository';
 export * from './in-memory-audit-log';
+export * from './in-memory-key-context.repository';

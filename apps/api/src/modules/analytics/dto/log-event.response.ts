@@ -1,10 +1,24 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { RecordEventOutput } from '@svc/application';
 
 /** SPEC 4.5: the reduced quota carries only `used` and `remaining` (null when unlimited). */
-export interface LogEventResponse {
-  readonly logged: true;
-  readonly event_id: string;
-  readonly quota: { readonly used: number; readonly remaining: number | null };
+export class ReducedQuotaResponse {
+  @ApiProperty({ type: 'integer', example: 1201 })
+  readonly used!: number;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null: unlimited', example: 48799 })
+  readonly remaining!: number | null;
+}
+
+export class LogEventResponse {
+  @ApiProperty({ type: Boolean, enum: [true], description: 'The event is stored before this answer leaves' })
+  readonly logged!: true;
+
+  @ApiProperty({ type: String, example: 'evt_3f1c9a0b7d2e4c5a8b6f0e1d' })
+  readonly event_id!: string;
+
+  @ApiProperty({ type: () => ReducedQuotaResponse })
+  readonly quota!: ReducedQuotaResponse;
 }
 
 export function logEventResponseOf(output: RecordEventOutput): LogEventResponse {

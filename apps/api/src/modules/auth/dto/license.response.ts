@@ -1,19 +1,44 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { LicenseSnapshot, QuotaView, quotaViewOf } from '@svc/application';
-import { LicenseType, toSecondTimestamp } from '@svc/domain';
+import { LICENSE_TYPES, LicenseType, toSecondTimestamp } from '@svc/domain';
 
 /** SPEC 2.3. `monthly_limit` and `remaining` are null for an unlimited key. */
-export type QuotaResponse = QuotaView;
-export const quotaResponseOf = quotaViewOf;
+export class QuotaResponse implements QuotaView {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Inferences allowed per month; null: unlimited', example: 50000 })
+  readonly monthly_limit!: number | null;
 
-export interface LicenseResponse {
-  readonly valid: true;
-  readonly license_type: LicenseType;
-  readonly features: readonly string[];
-  readonly quota: QuotaResponse;
-  readonly expires_at: string;
+  @ApiProperty({ type: 'integer', description: 'Used in the current period', example: 1200 })
+  readonly used!: number;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'monthly_limit minus used; null: unlimited', example: 48800 })
+  readonly remaining!: number | null;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'End of the period: the first instant of the next month (UTC)', example: '2026-12-01T00:00:00Z' })
+  readonly resets_at!: string;
 }
 
+export const quotaResponseOf: (quota: Parameters<typeof quotaViewOf>[0]) => QuotaResponse = quotaViewOf;
+
+export const FEATURES_EXAMPLE = ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'];
+
 /** SPEC 4.2, the body of refresh; validate adds the user record. */
+export class LicenseResponse {
+  @ApiProperty({ type: Boolean, enum: [true], description: 'Always true: failures answer the error envelope' })
+  readonly valid!: true;
+
+  @ApiProperty({ type: String, enum: [...LICENSE_TYPES], example: 'research' })
+  readonly license_type!: LicenseType;
+
+  @ApiProperty({ type: String, isArray: true, description: "The tier's features", example: FEATURES_EXAMPLE })
+  readonly features!: readonly string[];
+
+  @ApiProperty({ type: () => QuotaResponse })
+  readonly quota!: QuotaResponse;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the key expires (UTC, to the second)', example: '2027-11-21T17:33:54Z' })
+  readonly expires_at!: string;
+}
+
 export function licenseResponseOf(snapshot: LicenseSnapshot): LicenseResponse {
   return {
     valid: true,

@@ -1,18 +1,36 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { ValidateApiKeyOutput } from '@svc/application';
-import { toSecondTimestamp } from '@svc/domain';
-import { QuotaResponse, quotaResponseOf } from './license.response';
+import { LICENSE_TYPES, toSecondTimestamp } from '@svc/domain';
+import { FEATURES_EXAMPLE, QuotaResponse, quotaResponseOf } from './license.response';
 
 /** SPEC 4.1, field for field. */
-export interface ValidateKeyResponse {
-  readonly valid: true;
-  readonly user_id: string;
-  readonly email: string;
-  readonly name: string | null;
-  readonly organization: string | null;
-  readonly license_type: string;
-  readonly features: readonly string[];
-  readonly quota: QuotaResponse;
-  readonly expires_at: string;
+export class ValidateKeyResponse {
+  @ApiProperty({ type: Boolean, enum: [true], description: 'Always true: failures answer the error envelope' })
+  readonly valid!: true;
+
+  @ApiProperty({ type: String, example: 'usr_3f1c9a0b7d2e4c5a8b6f0e1d' })
+  readonly user_id!: string;
+
+  @ApiProperty({ type: String, example: 'ada@example.org' })
+  readonly email!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'null when unknown', example: 'Ada Lovelace' })
+  readonly name!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'null when unknown', example: 'Analytical Engines Ltd' })
+  readonly organization!: string | null;
+
+  @ApiProperty({ type: String, enum: [...LICENSE_TYPES], example: 'research' })
+  readonly license_type!: string;
+
+  @ApiProperty({ type: String, isArray: true, example: FEATURES_EXAMPLE })
+  readonly features!: readonly string[];
+
+  @ApiProperty({ type: () => QuotaResponse })
+  readonly quota!: QuotaResponse;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the key expires (UTC, to the second)', example: '2027-11-21T17:33:54Z' })
+  readonly expires_at!: string;
 }
 
 export function validateKeyResponseOf(output: ValidateApiKeyOutput): ValidateKeyResponse {

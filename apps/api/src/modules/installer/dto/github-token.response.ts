@@ -1,12 +1,20 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IssueRepoTokenOutput } from '@svc/application';
 import { toSecondTimestamp } from '@svc/domain';
 
 /** SPEC 4.4 with CONTRACT 6's message. `expires_at` is null for a token that does not expire. */
-export interface GithubTokenResponse {
-  readonly success: true;
-  readonly github_token: string;
-  readonly expires_at: string | null;
-  readonly message: string;
+export class GithubTokenResponse {
+  @ApiProperty({ type: Boolean, enum: [true] })
+  readonly success!: true;
+
+  @ApiProperty({ type: String, description: 'A read-only token for the core package repository; opaque, never assume its format', example: '<ACCESS_TOKEN>' })
+  readonly github_token!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null: the token does not expire', example: '2026-11-21T18:33:54Z' })
+  readonly expires_at!: string | null;
+
+  @ApiProperty({ type: String, example: 'GitHub token retrieved successfully' })
+  readonly message!: string;
 }
 
 export function githubTokenResponseOf(output: IssueRepoTokenOutput): GithubTokenResponse {

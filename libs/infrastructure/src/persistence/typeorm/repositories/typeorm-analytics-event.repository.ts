@@ -3,9 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AnalyticsEvent, AnalyticsEventRepository, EVENT_TYPES, EventType, UsageBreakdown } from '@svc/domain';
 import type { Database, Statement } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { PreparedQuery } from '../prepared-query';
 
 const EVENT_COLUMNS =
   'id, key_id, environment, event_type, model_name, inference_type, duration_ms, success, error_message, metadata, period, received_at';
+const EVENT_PLACEHOLDERS = EVENT_COLUMNS.split(',').map(() => '?').join(', ');
 
 /**
  * Events and their quota consumption, atomically. On SQLite: one synchronous
@@ -16,6 +18,7 @@ const EVENT_COLUMNS =
 @Injectable()
 export class TypeOrmAnalyticsEventRepository extends AnalyticsEventRepository {
   private sqlite?: SqliteStatements;
+  private postgres?: PostgresStatements;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
@@ -49,38 +52,55 @@ export class TypeOrmAnalyticsEventRepository extends AnalyticsEventRepository {
   }
 
   private async appendConsumingPostgres(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
+    this.postgres ??= new PostgresStatements(this.dataSource);
     const values = [
       event.id, event.keyId, event.environment, event.eventType, event.modelName, event.inferenceType, event.durationMs,
       event.success, event.errorMessage, event.metadata === null ? null : JSON.stringify(event.metadata), event.period, event.receivedAt,
     ];
-    const insertValues = values.map((_, i) => `$${i + 1}`).join(', ');
-    if (cost === 0) {
-      const rows: Array<{ used: string }> = await this.dataSource.query(
-        `WITH stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${insertValues}) RETURNING 1)
-         SELECT COALESCE((SELECT used FROM usage_counters WHERE key_id = $2 AND period = $11), 0) AS used,
-                (SELECT COUNT(*) FROM stored) AS stored`,
-        values,
-      );
-      return Number(rows[0].used);
-    }
-    const n = values.length;
-    const guard = limit === null ? '' : `WHERE usage_counters.used + excluded.used <= $${n + 2}`;
-    const rows: Array<{ used: string }> = await this.dataSource.query(
-      `WITH consumed AS (
-         INSERT INTO usage_counters (key_id, period, used) VALUES ($2, $11, $${n + 1})
-         ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used ${guard}
-         RETURNING used),
-       stored AS (
-         INSERT INTO analytics_events (${EVENT_COLUMNS}) SELECT ${insertValues} FROM consumed RETURNING 1)
-       SELECT used, (SELECT COUNT(*) FROM stored) AS stored FROM consumed`,
-      limit === null ? [...values, cost] : [...values, cost, limit],
-    );
-    return rows.length === 0 ? null : Number(rows[0].used);
+    if (cost === 0) return Number((await this.postgres.appendFree.first(values))?.used ?? 0);
+    const row =
+      limit === null
+        ? await this.postgres.appendConsumingUnlimited.first([...values, cost])
+        : await this.postgres.appendConsuming.first([...values, cost, limit]);
+    return row === undefined ? null : Number(row.used);
   }
 
   private sqliteStatements(): SqliteStatements {
     this.sqlite ??= new SqliteStatements((this.dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection);
     return this.sqlite;
+  }
+}
+
+/**
+ * PostgreSQL only (written with `$n` placeholders). Prepared once (named
+ * statements, see PreparedQuery); each is one statement whose CTE consumes
+ * and inserts together. Parameters: the 12 event columns
+ * (the key id is the 2nd, the period the 11th), then the cost, then the limit.
+ */
+class PostgresStatements {
+  readonly appendFree: PreparedQuery<{ used: string }>;
+  readonly appendConsuming: PreparedQuery<{ used: string }>;
+  readonly appendConsumingUnlimited: PreparedQuery<{ used: string }>;
+
+  constructor(dataSource: DataSource) {
+    const insertValues = EVENT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ');
+    this.appendFree = new PreparedQuery(
+      dataSource,
+      'event_append_free',
+      `WITH stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${insertValues}) RETURNING 1)
+       SELECT COALESCE((SELECT used FROM usage_counters WHERE key_id = $2 AND period = $11), 0) AS used,
+              (SELECT COUNT(*) FROM stored) AS stored`,
+    );
+    const consuming = (guard: string) =>
+      `WITH consumed AS (
+         INSERT INTO usage_counters (key_id, period, used) VALUES ($2, $11, $13)
+         ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used ${guard}
+         RETURNING used),
+       stored AS (
+         INSERT INTO analytics_events (${EVENT_COLUMNS}) SELECT ${insertValues} FROM consumed RETURNING 1)
+       SELECT used, (SELECT COUNT(*) FROM stored) AS stored FROM consumed`;
+    this.appendConsuming = new PreparedQuery(dataSource, 'event_append_consuming', consuming('WHERE usage_counters.used + excluded.used <= $14'));
+    this.appendConsumingUnlimited = new PreparedQuery(dataSource, 'event_append_consuming_unlimited', consuming(''));
   }
 }
 
@@ -99,7 +119,7 @@ class SqliteStatements {
     this.consume = db.prepare(`${upsert} WHERE usage_counters.used + excluded.used <= ? RETURNING used`);
     this.consumeUnlimited = db.prepare(`${upsert} RETURNING used`);
     this.used = db.prepare('SELECT used FROM usage_counters WHERE key_id = ? AND period = ?');
-    this.insert = db.prepare(`INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?').join(', ')})`);
+    this.insert = db.prepare(`INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_PLACEHOLDERS})`);
     this.appendConsuming = db.transaction((event: AnalyticsEvent, cost: number, limit: number | null): number | null => {
       let used: number;
       if (cost > 0) {

@@ -3,17 +3,28 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { ApiKey, ApiKeyRepository } from '@svc/domain';
 import { IsNull, Repository } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
+import { PreparedQuery, RecordHydrator } from '../prepared-query';
 import { ApiKeyRecord } from '../records/api-key.record';
 
 @Injectable()
 export class TypeOrmApiKeyRepository extends ApiKeyRepository {
+  private readonly keyRows: RecordHydrator<ApiKeyRecord>;
+  private byDigest?: PreparedQuery;
+
   constructor(@InjectRepository(ApiKeyRecord) private readonly records: Repository<ApiKeyRecord>) {
     super();
+    this.keyRows = new RecordHydrator(records.manager.connection, ApiKeyRecord);
   }
 
+  /** Every authenticated request's read: one prepared statement on the unique digest index. */
   async findByDigest(digest: string): Promise<ApiKey | null> {
-    const record = await this.records.findOneBy({ digest });
-    return record ? ApiKeyMapper.toDomain(record) : null;
+    this.byDigest ??= new PreparedQuery(
+      this.records.manager.connection,
+      'api_key_by_digest',
+      `SELECT ${this.keyRows.selectList('k')} FROM api_keys k WHERE k.digest = ?`,
+    );
+    const row = await this.byDigest.first([digest]);
+    return row ? ApiKeyMapper.toDomain(this.keyRows.hydrate(row)) : null;
   }
 
   async findById(id: string): Promise<ApiKey | null> {

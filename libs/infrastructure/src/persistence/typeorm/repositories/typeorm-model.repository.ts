@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Model, ModelFile, ModelRepository } from '@svc/domain';
 import { IsNull, QueryFailedError, Repository } from 'typeorm';
 import { ModelMapper } from '../mappers/model.mapper';
+import { PreparedQuery, RecordHydrator } from '../prepared-query';
 import { ModelRecord } from '../records/model.record';
 
 /** Unique-key violations: PostgreSQL's SQLSTATE and SQLite's extended codes. */
@@ -10,17 +11,34 @@ const DUPLICATE_KEY_CODES = ['23505', 'SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_CO
 
 @Injectable()
 export class TypeOrmModelRepository extends ModelRepository {
+  private readonly modelRows: RecordHydrator<ModelRecord>;
+  private reads?: { byName: PreparedQuery; all: PreparedQuery };
+
   constructor(@InjectRepository(ModelRecord) private readonly records: Repository<ModelRecord>) {
     super();
+    this.modelRows = new RecordHydrator(records.manager.connection, ModelRecord);
+  }
+
+  /** The two reads keys make (list, one record): prepared statements, see PreparedQuery. */
+  private prepared(): { byName: PreparedQuery; all: PreparedQuery } {
+    if (!this.reads) {
+      const columns = this.modelRows.selectList('m');
+      const connection = this.records.manager.connection;
+      this.reads = {
+        byName: new PreparedQuery(connection, 'model_by_name', `SELECT ${columns} FROM models m WHERE m.name = ?`),
+        all: new PreparedQuery(connection, 'models_all', `SELECT ${columns} FROM models m ORDER BY m.paradigm ASC, m.name ASC`),
+      };
+    }
+    return this.reads;
   }
 
   async findByName(name: string): Promise<Model | null> {
-    const record = await this.records.findOneBy({ name });
-    return record ? ModelMapper.toDomain(record) : null;
+    const row = await this.prepared().byName.first([name]);
+    return row ? ModelMapper.toDomain(this.modelRows.hydrate(row)) : null;
   }
 
   async list(): Promise<Model[]> {
-    return (await this.records.find({ order: { paradigm: 'ASC', name: 'ASC' } })).map(ModelMapper.toDomain);
+    return (await this.prepared().all.all([])).map((row) => ModelMapper.toDomain(this.modelRows.hydrate(row)));
   }
 
   async insert(model: Model): Promise<boolean> {

@@ -1,0 +1,121 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/application';
+import { LICENSE_TYPES } from '@svc/domain';
+import { API_KEY_EXAMPLE } from '../../auth/dto/key.request';
+import { QuotaResponse } from '../../auth/dto/license.response';
+
+const ENVIRONMENTS = ['live', 'test'];
+
+/** POST /admin/v1/keys 201: the plaintext key, shown this once. */
+export class IssuedKeyResponse implements IssuedKeyView {
+  @ApiProperty({ type: String, example: 'key_3f1c9a0b7d2e4c5a8b6f0e1d' })
+  readonly key_id!: string;
+
+  @ApiProperty({ type: String, description: 'The plaintext key: shown this once, never again', example: API_KEY_EXAMPLE })
+  readonly api_key!: string;
+
+  @ApiProperty({ type: String })
+  readonly user_id!: string;
+
+  @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
+  readonly license_type!: string;
+
+  @ApiProperty({ type: String, enum: ENVIRONMENTS })
+  readonly environment!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  readonly expires_at!: string;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null: unlimited' })
+  readonly monthly_limit!: number | null;
+}
+
+/** GET, PATCH and revoke of /admin/v1/keys/{key_id}: never the whole key. */
+export class KeyResponse implements KeyView {
+  @ApiProperty({ type: String })
+  readonly key_id!: string;
+
+  @ApiProperty({ type: String })
+  readonly user_id!: string;
+
+  @ApiProperty({ type: String })
+  readonly email!: string;
+
+  @ApiProperty({ type: String, description: "The key's first 12 characters", example: 'svc_live_012' })
+  readonly prefix!: string;
+
+  @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
+  readonly license_type!: string;
+
+  @ApiProperty({ type: String, enum: ENVIRONMENTS })
+  readonly environment!: string;
+
+  @ApiProperty({ type: String, enum: ['active', 'expired', 'revoked'] })
+  readonly status!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  readonly expires_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  readonly revoked_at!: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'null: unlimited' })
+  readonly monthly_limit!: number | null;
+
+  @ApiProperty({ type: String, enum: ['tier', 'override'] })
+  readonly monthly_limit_source!: 'tier' | 'override';
+
+  @ApiProperty({ type: () => QuotaResponse })
+  readonly quota!: QuotaResponse;
+}
+
+export class AuditEntryResponse implements AuditEntryView {
+  @ApiProperty({ type: String })
+  readonly id!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  readonly at!: string;
+
+  @ApiProperty({ type: String, enum: ['key.issued', 'key.updated', 'key.revoked', 'installer.token_issued'] })
+  readonly action!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly key_id!: string | null;
+
+  @ApiPropertyOptional({ type: String })
+  readonly reason?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'e.g. the provider and expiry of an installer token (never the token)' })
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export class AuditListResponse {
+  @ApiProperty({ type: () => AuditEntryResponse, isArray: true, description: 'Newest first' })
+  readonly entries!: AuditEntryView[];
+}
+
+const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
+
+/** GET /admin/v1/usage. */
+export class UsageReportResponse {
+  @ApiProperty({ type: String })
+  readonly key_id!: string;
+
+  @ApiProperty({ type: String, description: 'YYYY-MM', example: '2026-11' })
+  readonly period!: string;
+
+  @ApiProperty({ type: 'integer' })
+  readonly used!: number;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  readonly monthly_limit!: number | null;
+
+  @ApiProperty({ ...COUNTS, description: 'Events by event_type' })
+  readonly by_event_type!: Readonly<Record<string, number>>;
+
+  @ApiProperty({ ...COUNTS, description: 'Events by model_name' })
+  readonly by_model!: Readonly<Record<string, number>>;
+
+  @ApiProperty({ ...COUNTS, description: 'Events by outcome: success, failure, unreported' })
+  readonly by_outcome!: Readonly<Record<string, number>>;
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { redactUrl } from './redaction';
+import { ServiceLogger } from './service-logger';
+import { ServiceMetrics, UNMATCHED_ROUTE } from './service-metrics';
+
+/** An incoming X-Request-Id is kept when it is this sane: no spaces, quotes or control characters. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+/** Fastify's `genReqId`: the caller's X-Request-Id when sane, else a new UUID. */
+export function requestIdOf(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * Headers every answer carries: the security headers (computed once at
+ * start-up) and X-Request-Id. One synchronous hook, no per-request allocation.
+ */
+export function addResponseHeaders(instance: FastifyInstance, headers: ReadonlyArray<readonly [string, string]>): void {
+  instance.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    for (let i = 0; i < headers.length; i++) reply.header(headers[i][0], headers[i][1]);
+    reply.header('x-request-id', request.id);
+    done();
+  });
+}
+
+/**
+ * One JSON line per answered request and the request metrics, after the
+ * answer has left (onResponse): request id, method, the URL as the caller sent
+ * it with credentials redacted, the route pattern, status and duration. No
+ * headers and no bodies are logged. `metrics` is null when metrics are off.
+ */
+export function observeRequests(instance: FastifyInstance, logger: ServiceLogger, metrics: ServiceMetrics | null): void {
+  const logInfo = logger.isLevelEnabled('info');
+  const logErrors = logger.isLevelEnabled('error');
+  if (!logInfo && !logErrors && metrics === null) return;
+  instance.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const status = reply.statusCode;
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const elapsedMs = reply.elapsedTime;
+    if (metrics !== null) metrics.observeRequest(request.method, route, status, elapsedMs / 1000);
+    if (status >= 500 ? logErrors : logInfo) {
+      const line = {
+        event: 'request',
+        req_id: request.id,
+        method: request.method,
+        url: redactUrl(request.originalUrl),
+        route,
+        status,
+        duration_ms: Math.round(elapsedMs * 100) / 100,
+        ip: request.ip,
+      };
+      if (status >= 500) logger.error(line, 'request failed');
+      else logger.info(line, 'request');
+    }
+    done();
+  });
+}

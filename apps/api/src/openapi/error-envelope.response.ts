@@ -1,0 +1,17 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from '../http/error-status.map';
+
+/** Every error code the service answers with, in the order of ERROR_STATUS. */
+export const ALL_ERROR_CODES = Object.keys(ERROR_STATUS) as HttpErrorCode[];
+
+/** The one error body (SPEC 7): `{ error, code, message? }`, never anything else. */
+export class ErrorEnvelopeResponse implements ErrorEnvelope {
+  @ApiProperty({ type: String, description: 'A short description of the failure', example: 'Invalid or inactive API key' })
+  readonly error!: string;
+
+  @ApiProperty({ type: String, enum: ALL_ERROR_CODES, description: 'The stable error code (SPEC 7, CONTRACT)', example: 'INVALID_KEY' })
+  readonly code!: HttpErrorCode;
+
+  @ApiPropertyOptional({ type: String, description: 'More to say, when there is: a hint, or the field at fault' })
+  readonly message?: string;
+}

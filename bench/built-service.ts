@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Config from '@svc/config';
+import type * as Domain from '@svc/domain';
+import type * as Infrastructure from '@svc/infrastructure';
+import type * as DataSourceOptions from '@svc/infrastructure/persistence/typeorm/data-source-options';
+import type * as ApiKeyMappers from '@svc/infrastructure/persistence/typeorm/mappers/api-key.mapper';
+import type * as UserMappers from '@svc/infrastructure/persistence/typeorm/mappers/user.mapper';
+import type * as Records from '@svc/infrastructure/persistence/typeorm/records';
+
+/**
+ * The benchmark measures the service as `npm run build` leaves it, and seeds
+ * keys with the same built code. The bench itself is compiled by tsc
+ * (tsconfig.bench.json, to dist/bench), which does not rewrite the `@svc/*`
+ * aliases; so the libraries are loaded from the built API (where nest build
+ * did rewrite them), and only their types come from the sources.
+ */
+export const ROOT = join(__dirname, '..', '..', '..');
+export const BUILT_API_DIR = join(ROOT, 'dist/apps/api');
+export const BUILT_API_MAIN = join(BUILT_API_DIR, 'apps/api/src/main.js');
+export const CEILING_SERVER = join(__dirname, 'ceiling-server.js');
+
+export function assertBuilt(): void {
+  for (const file of [BUILT_API_MAIN, CEILING_SERVER]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build && npm run build:bench" first (npm run bench does)`);
+  }
+}
+
+function built<T>(relative: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(join(BUILT_API_DIR, relative)) as T;
+}
+
+export interface BuiltLibraries {
+  readonly config: typeof Config;
+  readonly domain: typeof Domain;
+  readonly infrastructure: typeof Infrastructure;
+  readonly dataSourceOptions: typeof DataSourceOptions;
+  readonly records: typeof Records;
+  readonly apiKeyMapper: typeof ApiKeyMappers;
+  readonly userMapper: typeof UserMappers;
+}
+
+export function builtLibraries(): BuiltLibraries {
+  const typeorm = 'libs/infrastructure/src/persistence/typeorm';
+  return {
+    config: built('libs/config/src'),
+    domain: built('libs/domain/src'),
+    infrastructure: built('libs/infrastructure/src'),
+    dataSourceOptions: built(`${typeorm}/data-source-options`),
+    records: built(`${typeorm}/records`),
+    apiKeyMapper: built(`${typeorm}/mappers/api-key.mapper`),
+    userMapper: built(`${typeorm}/mappers/user.mapper`),
+  };
+}

@@ -1,0 +1,91 @@
+import autocannon from 'autocannon';
+import { SeededKeys } from './seed-keys';
+
+export type EndpointName = 'validate' | 'analytics' | 'models' | 'health';
+export const ENDPOINT_NAMES: readonly EndpointName[] = ['validate', 'analytics', 'models', 'health'];
+
+export const ENDPOINT_LABELS: Record<EndpointName, string> = {
+  validate: 'POST /v1/auth/validate',
+  analytics: 'POST /v1/analytics/log',
+  models: 'GET /v1/models/list',
+  health: 'GET /api/health',
+};
+
+/** What one load run measured. Latencies in ms. */
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+  /** Connection errors and timeouts. */
+  readonly errors: number;
+  readonly non2xx: number;
+  readonly seconds: number;
+}
+
+export interface LoadOptions {
+  readonly baseUrl: string;
+  readonly endpoint: EndpointName;
+  readonly keys: SeededKeys;
+  readonly connections: number;
+  readonly seconds: number;
+  /** Hard cap on requests, whatever the duration. */
+  readonly maxRequests: number;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/**
+ * The request of each endpoint. Keys rotate round-robin (one counter per
+ * endpoint, across runs), so each request presents the next seeded key:
+ * every key for validate and the model list, the unlimited ones for
+ * inference events (they never run out of quota).
+ */
+function requestOf(endpoint: EndpointName, keys: SeededKeys): autocannon.Request {
+  const rotate = (list: readonly string[]) => {
+    if (list.length === 0) throw new Error(`no keys to present to ${endpoint}`);
+    return () => list[(cursor[endpoint] = (cursor[endpoint] + 1) % list.length)];
+  };
+  switch (endpoint) {
+    case 'validate': {
+      const next = rotate(keys.all);
+      return { method: 'POST', path: '/v1/auth/validate', headers: JSON_HEADERS, setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}"}` }) };
+    }
+    case 'analytics': {
+      const next = rotate(keys.unlimited);
+      const rest = '"event_type":"inference","model_name":"motor_imagery_4class_v1","inference_type":"batch","duration_ms":12.5,"success":true,"metadata":{"trials":40,"mean_confidence":0.82}';
+      return { method: 'POST', path: '/v1/analytics/log', headers: JSON_HEADERS, setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}",${rest}}` }) };
+    }
+    case 'models': {
+      const next = rotate(keys.all);
+      return { method: 'GET', path: '/v1/models/list', setupRequest: (req) => ({ ...req, path: `/v1/models/list?api_key=${next()}` }) };
+    }
+    case 'health':
+      return { method: 'GET', path: '/api/health' };
+  }
+}
+const cursor: Record<EndpointName, number> = { validate: -1, analytics: -1, models: -1, health: -1 };
+
+/** One autocannon run against one server, bounded by time and by count. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const started = process.hrtime.bigint();
+  const result = await autocannon({
+    url: options.baseUrl,
+    connections: options.connections,
+    duration: options.seconds,
+    maxOverallRequests: Math.max(options.maxRequests, options.connections),
+    timeout: 10,
+    requests: [requestOf(options.endpoint, options.keys)],
+  });
+  const seconds = result.duration > 0 ? result.duration : Number(process.hrtime.bigint() - started) / 1e9;
+  const requests = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+  return {
+    requestsPerSecond: requests / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    seconds,
+  };
+}

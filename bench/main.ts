@@ -1,0 +1,385 @@
+/**
+ * `npm run bench [-- options]`: the built service against a bare Fastify
+ * ceiling on the same database, interleaved, with autocannon (issue 6).
+ * See docs/PERFORMANCE.md for what it measures and the results.
+ *
+ *   --pg                 PostgreSQL: a fresh database on 127.0.0.1:5432 (or on the server of a
+ *                        postgres:// DATABASE_URL / BENCH_POSTGRES_ADMIN_URL), dropped afterwards
+ *   --keys N             keys to seed (default 10000)
+ *   --rounds N           interleaved rounds; the table shows medians (default 3)
+ *   --duration S         seconds per measurement (default 10)
+ *   --warmup S           seconds of warm-up per endpoint and server before round 1 (default 3)
+ *   --connections N      concurrent connections (default 50)
+ *   --endpoints a,b      a subset of validate,analytics,models,health
+ *   --start-samples N    service starts timed (default 3: the run's own start and N-1 restarts)
+ *   --service-env K=V    extra environment for the service (repeatable), e.g. LOG_LEVEL=debug
+ *   --node-arg ARG       an extra node flag for the service (repeatable), e.g. --cpu-prof
+ *   --quiet-wait S       before each measured pair, wait up to S s for other work on the machine to
+ *                        stop (default 30; 0 in smoke mode)
+ *   --retries N          measure a pair again when other work used > 0.25 cores during it (default 2)
+ *   --json FILE          also write the results as JSON
+ *   --keep               keep the run's folder (database, logs)
+ *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { BenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, postgresBenchDatabase, sqliteBenchDatabase } from './bench-database';
+import { BenchProcess, RssSampler } from './bench-process';
+import { CpuMonitor } from './cpu-monitor';
+import { BUILT_API_MAIN, CEILING_SERVER, ROOT, assertBuilt, builtLibraries } from './built-service';
+import { ENDPOINT_LABELS, ENDPOINT_NAMES, EndpointName, LoadResult, runLoad } from './load';
+import { seedKeys } from './seed-keys';
+
+interface Options {
+  smoke: boolean;
+  postgres: boolean;
+  keys: number;
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  endpoints: EndpointName[];
+  startSamples: number;
+  serviceEnv: Record<string, string>;
+  nodeArgs: string[];
+  quietWaitSeconds: number;
+  retries: number;
+  json?: string;
+  keep: boolean;
+}
+
+type Server = 'service' | 'ceiling';
+interface Measurement {
+  readonly round: number;
+  readonly endpoint: EndpointName;
+  readonly server: Server;
+  readonly result: LoadResult;
+  /** Cores other work on the machine used meanwhile (see CpuMonitor). */
+  readonly otherCores: number;
+}
+
+/** Other work above this many cores makes a measurement suspect: it is taken again (--retries). */
+const BUSY_CORES = 0.25;
+
+function parseOptions(argv: readonly string[]): Options {
+  const smoke = argv.includes('--smoke');
+  const options: Options = {
+    smoke,
+    postgres: !smoke && (argv.includes('--pg') || /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')),
+    keys: smoke ? 100 : 10_000,
+    rounds: smoke ? 1 : 3,
+    seconds: smoke ? 0.5 : 10,
+    warmupSeconds: smoke ? 0 : 3,
+    connections: smoke ? 10 : 50,
+    endpoints: [...ENDPOINT_NAMES],
+    startSamples: smoke ? 1 : 3,
+    serviceEnv: {},
+    nodeArgs: [],
+    quietWaitSeconds: smoke ? 0 : 30,
+    retries: smoke ? 0 : 2,
+    keep: argv.includes('--keep'),
+  };
+  const number = (flag: string, value: string | undefined, min: number, max: number): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min || n > max) throw new Error(`${flag} must be a number from ${min} to ${max}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    switch (flag) {
+      case '--smoke':
+      case '--pg':
+      case '--keep':
+        break;
+      case '--keys':
+        options.keys = Math.round(number(flag, value, 4, 5_000_000));
+        i++;
+        break;
+      case '--rounds':
+        options.rounds = Math.round(number(flag, value, 1, 20));
+        i++;
+        break;
+      case '--duration':
+        options.seconds = number(flag, value, 0.2, 120);
+        i++;
+        break;
+      case '--warmup':
+        options.warmupSeconds = number(flag, value, 0, 60);
+        i++;
+        break;
+      case '--connections':
+        options.connections = Math.round(number(flag, value, 1, 1000));
+        i++;
+        break;
+      case '--start-samples':
+        options.startSamples = Math.round(number(flag, value, 1, 10));
+        i++;
+        break;
+      case '--endpoints': {
+        const names = (value ?? '').split(',').filter(Boolean);
+        if (names.length === 0 || names.some((n) => !(ENDPOINT_NAMES as readonly string[]).includes(n))) {
+          throw new Error(`--endpoints takes a comma-separated subset of ${ENDPOINT_NAMES.join(',')}`);
+        }
+        options.endpoints = names as EndpointName[];
+        i++;
+        break;
+      }
+      case '--service-env': {
+        const m = /^([A-Z][A-Z0-9_]*)=(.*)$/s.exec(value ?? '');
+        if (!m) throw new Error('--service-env takes NAME=value');
+        options.serviceEnv[m[1]] = m[2];
+        i++;
+        break;
+      }
+      case '--quiet-wait':
+        options.quietWaitSeconds = number(flag, value, 0, 600);
+        i++;
+        break;
+      case '--retries':
+        options.retries = Math.round(number(flag, value, 0, 10));
+        i++;
+        break;
+      case '--node-arg':
+        if (!value?.startsWith('--')) throw new Error('--node-arg takes a node flag, e.g. --node-arg --cpu-prof');
+        options.nodeArgs.push(value);
+        i++;
+        break;
+      case '--json':
+        if (!value) throw new Error('--json takes a file name');
+        options.json = value;
+        i++;
+        break;
+      default:
+        throw new Error(`unknown option ${flag} (see bench/main.ts for the list)`);
+    }
+  }
+  return options;
+}
+
+/** Limits raised by configuration only (README "Rate limits"): the benchmark measures throughput, not refusals. */
+const BENCH_LIMITS: Record<string, string> = {
+  RATE_LIMIT_VALIDATE_PER_MINUTE: '1000000000',
+  RATE_LIMIT_ANALYTICS_PER_MINUTE: '1000000000',
+  RATE_LIMIT_MODELS_PER_MINUTE: '1000000000',
+  RATE_LIMIT_REFRESH_PER_MINUTE: '1000000000',
+  RATE_LIMIT_REVOKE_PER_MINUTE: '1000000000',
+  RATE_LIMIT_INSTALLER_PER_MINUTE: '1000000000',
+  AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
+};
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const fixed = (n: number, digits = 0) => n.toFixed(digits);
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  assertBuilt();
+  const lib = builtLibraries();
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const folder = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const cleanUp = async () => {
+    for (const step of cleanups.splice(0).reverse()) await step().catch((e: unknown) => out(`cleanup: ${(e as Error).message}`));
+    if (!options.keep) rmSync(folder, { recursive: true, force: true });
+  };
+  // Every run is bounded in time as well as in requests.
+  const boundSeconds =
+    120 + options.keys / 10_000 + (options.rounds + 1) * options.endpoints.length * 2 * (options.seconds + options.warmupSeconds + 15) + options.startSamples * 35;
+  const watchdog = setTimeout(() => {
+    out(`bench: exceeded its time bound of ${fixed(boundSeconds)} s; stopping`);
+    void cleanUp().finally(() => process.exit(2));
+  }, boundSeconds * 1000);
+  watchdog.unref();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  }
+
+  try {
+    const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : DEFAULT_POSTGRES_ADMIN_URL);
+    const database: BenchDatabase = options.postgres ? await postgresBenchDatabase(adminUrl) : sqliteBenchDatabase(folder);
+    cleanups.push(() => database.drop());
+
+    const cpu = cpus();
+    out('svc-licensing benchmark (issue 6): the built service against a bare Fastify ceiling on the same database');
+    out(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${fixed(totalmem() / 2 ** 30, 1)} GiB RAM, Linux ${release()}, Node ${process.version}`);
+    out(`date: ${new Date().toISOString()}`);
+    out(`mode: ${options.smoke ? 'smoke' : 'full'}; database: ${database.label}`);
+
+    const keys = await seedKeys(lib, database.url, options.keys, out);
+    out(`keys: ${keys.all.length} seeded in ${fixed(keys.seconds, 1)} s (${fixed(keys.all.length / Math.max(keys.seconds, 0.001))} keys/s), ${keys.unlimited.length} of them unlimited (enterprise)`);
+
+    const serviceEnv: Record<string, string> = {
+      DATABASE_URL: database.url,
+      MODEL_STORE_DIR: join(folder, 'models'),
+      SAMPLE_MODELS: 'true',
+      ...BENCH_LIMITS,
+      ...options.serviceEnv,
+    };
+    const startTimes: number[] = [];
+    const startService = async (): Promise<BenchProcess> => {
+      const service = await BenchProcess.start('service', [...options.nodeArgs, BUILT_API_MAIN], serviceEnv, join(folder, 'service.log'), ROOT);
+      startTimes.push(service.startToHealthyMs);
+      return service;
+    };
+    let service = await startService();
+    cleanups.push(() => service.stop());
+    const ceiling = await BenchProcess.start(
+      'ceiling',
+      [CEILING_SERVER],
+      { DATABASE_URL: database.url, TIERS_FILE: join(ROOT, 'config/tiers.json') },
+      join(folder, 'ceiling.log'),
+      ROOT,
+    );
+    cleanups.push(() => ceiling.stop());
+    out(
+      `load: autocannon, ${options.connections} connections, warm-up ${options.warmupSeconds} s per endpoint and server, ` +
+        `${options.rounds} round(s) of ${options.seconds} s per endpoint and server, interleaved (the order alternates each round)`,
+    );
+    out(`service environment beyond defaults: ${Object.entries({ ...BENCH_LIMITS, SAMPLE_MODELS: 'true', ...options.serviceEnv }).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    if (options.nodeArgs.length > 0) out(`service node flags: ${options.nodeArgs.join(' ')}`);
+    out();
+
+    const servers: Record<Server, BenchProcess> = { service, ceiling };
+    const serviceRss = new RssSampler(service);
+    const ceilingRss = new RssSampler(ceiling);
+    const maxRequests = Math.ceil(options.seconds * 100_000);
+    const monitor = new CpuMonitor(() => [servers.service.pid, servers.ceiling.pid]);
+    const load = async (server: Server, endpoint: EndpointName, seconds: number): Promise<{ result: LoadResult; otherCores: number }> => {
+      const sampler = server === 'service' ? serviceRss : ceilingRss;
+      sampler.start();
+      monitor.start();
+      try {
+        const result = await runLoad({ baseUrl: servers[server].baseUrl, endpoint, keys, connections: options.connections, seconds, maxRequests });
+        return { result, otherCores: monitor.foreignCores() };
+      } finally {
+        sampler.stop();
+      }
+    };
+    /** Waits (bounded) until other work on the machine has used under 0.15 cores for a second. */
+    const quiet = async (): Promise<void> => {
+      const deadline = Date.now() + options.quietWaitSeconds * 1000;
+      let said = false;
+      while (Date.now() < deadline) {
+        monitor.start();
+        await new Promise((r) => setTimeout(r, 1000));
+        const busy = monitor.foreignCores();
+        if (busy < 0.15) return;
+        if (!said) out(`  (other work on the machine is using ${fixed(busy, 2)} cores: waiting up to ${options.quietWaitSeconds} s for it to stop)`);
+        said = true;
+      }
+    };
+
+    let warmupFailures = 0;
+    if (options.warmupSeconds > 0) {
+      for (const endpoint of options.endpoints) {
+        for (const server of ['service', 'ceiling'] as const) {
+          const { result } = await load(server, endpoint, options.warmupSeconds);
+          warmupFailures += result.errors + result.non2xx;
+        }
+      }
+    }
+
+    const measurements: Measurement[] = [];
+    let failures = warmupFailures;
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const endpoint of options.endpoints) {
+        const order: Server[] = round % 2 === 1 ? ['service', 'ceiling'] : ['ceiling', 'service'];
+        for (let attempt = 0; ; attempt++) {
+          if (options.quietWaitSeconds > 0) await quiet();
+          const pair: Measurement[] = [];
+          for (const server of order) {
+            const { result, otherCores } = await load(server, endpoint, options.seconds);
+            pair.push({ round, endpoint, server, result, otherCores });
+            out(
+              `round ${round} ${ENDPOINT_LABELS[endpoint].padEnd(23)} ${server.padEnd(7)} ${fixed(result.requestsPerSecond).padStart(6)} req/s` +
+                `  p50 ${fixed(result.p50, 1)} ms  p99 ${fixed(result.p99, 1)} ms  errors ${result.errors}  non-2xx ${result.non2xx}` +
+                `  other work ${fixed(otherCores, 2)} cores`,
+            );
+          }
+          const busiest = Math.max(...pair.map((m) => m.otherCores));
+          // Errors always count, even in a pair measured again.
+          failures += pair.reduce((n, m) => n + m.result.errors + m.result.non2xx, 0);
+          if (busiest <= BUSY_CORES || attempt >= options.retries) {
+            measurements.push(...pair);
+            break;
+          }
+          out(`  (other work used ${fixed(busiest, 2)} cores during this pair: measuring it again)`);
+        }
+      }
+    }
+    const rssPeak = serviceRss.peak;
+    const ceilingRssPeak = ceilingRss.peak;
+
+    // Restarts, timed, after the load (the run's own start was the first sample).
+    for (let i = 1; i < options.startSamples; i++) {
+      await service.stop();
+      service = await startService();
+    }
+
+    out();
+    out(`medians of ${options.rounds} interleaved round(s); latency in ms; ratio = median over rounds of service req/s / ceiling req/s`);
+    out();
+    out('| endpoint | service req/s | p50 | p99 | errors / non-2xx | ceiling req/s | p50 | p99 | errors / non-2xx | service/ceiling |');
+    out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    const summary: Record<string, unknown> = {};
+    for (const endpoint of options.endpoints) {
+      const of = (server: Server) => measurements.filter((m) => m.endpoint === endpoint && m.server === server).map((m) => m.result);
+      const stats = (runs: LoadResult[]) => ({
+        rps: median(runs.map((r) => r.requestsPerSecond)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        errors: runs.reduce((n, r) => n + r.errors, 0),
+        non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+        requests: runs.reduce((n, r) => n + r.requests, 0),
+      });
+      const s = stats(of('service'));
+      const c = stats(of('ceiling'));
+      const ratios = of('service').map((r, i) => r.requestsPerSecond / Math.max(of('ceiling')[i]?.requestsPerSecond ?? 0, 1e-9));
+      const ratio = median(ratios);
+      summary[endpoint] = { service: s, ceiling: c, ratio, ratios };
+      out(
+        `| ${ENDPOINT_LABELS[endpoint]} | ${fixed(s.rps)} | ${fixed(s.p50, 1)} | ${fixed(s.p99, 1)} | ${s.errors} / ${s.non2xx} ` +
+          `| ${fixed(c.rps)} | ${fixed(c.p50, 1)} | ${fixed(c.p99, 1)} | ${c.errors} / ${c.non2xx} | ${fixed(ratio, 2)} |`,
+      );
+    }
+    out();
+    out(`service RSS under load: peak ${rssPeak === null ? 'n/a' : `${fixed(rssPeak, 1)} MiB`} (${serviceRss.count} samples of /proc/${service.pid}/status VmRSS)` +
+      `; ceiling peak ${ceilingRssPeak === null ? 'n/a' : `${fixed(ceilingRssPeak, 1)} MiB`}`);
+    out(`service start to healthy (spawn of the built main.js to the first 200 of /api/health): ${startTimes.map((t) => `${fixed(t)} ms`).join(', ')}` +
+      ` (first: the run's start, which publishes the sample models; then restarts); median ${fixed(median(startTimes))} ms`);
+    const other = measurements.map((m) => m.otherCores);
+    out(`other work on the machine during the measurements: median ${fixed(median(other), 2)} cores, max ${fixed(Math.max(...other), 2)} cores` +
+      (Math.max(...other) > BUSY_CORES ? ' (WARNING: the machine was shared; ratios are less reliable)' : ''));
+    if (warmupFailures > 0) out(`warm-up: ${warmupFailures} errors or non-2xx answers`);
+    out(failures === 0 ? 'result: no errors, no non-2xx answers' : `result: FAILED, ${failures} errors or non-2xx answers (see ${options.keep ? folder : 'the logs; rerun with --keep'})`);
+
+    if (options.json) {
+      writeFileSync(
+        options.json,
+        JSON.stringify(
+          { date: new Date().toISOString(), options, database: database.kind, seeding_seconds: keys.seconds, measurements, summary, rss_peak_mib: rssPeak, start_to_healthy_ms: startTimes, failures },
+          null,
+          2,
+        ),
+      );
+    }
+    return failures === 0 ? 0 : 1;
+  } finally {
+    clearTimeout(watchdog);
+    await cleanUp();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

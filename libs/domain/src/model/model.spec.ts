@@ -1,0 +1,185 @@
+import { InvalidRequestError } from '../shared/domain-error';
+import {
+  Model,
+  compareModels,
+  downloadUrlOf,
+  isModelName,
+  isPublished,
+  modelFileBaseOf,
+  readModelDescription,
+  readModelFilter,
+  requiredTierOf,
+  sizeMbOf,
+  visibilityOf,
+} from './model';
+import { InvalidParameterError } from './model.errors';
+
+/** The public hint of the domain error `run` throws (its `message` is only the description). */
+function hintOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    return (error as InvalidRequestError).hint;
+  }
+  throw new Error('expected an InvalidRequestError');
+}
+
+const AT = new Date('2026-03-15T12:00:00Z');
+
+function makeModel(overrides: Partial<Model> = {}): Model {
+  return {
+    name: 'motor_imagery_4class_v1',
+    version: '1.0.0',
+    type: 'SvcLDA',
+    paradigm: 'motor_imagery',
+    nFeatures: 24,
+    nClasses: 4,
+    downloadUrl: null,
+    requiresLicense: 'free',
+    ownerUserId: null,
+    metadata: { description: 'd', training_subjects: 9, accuracy: '0.70-0.80', feature_type: 'csp', recommended_use: 'r' },
+    storedFile: 'motor_imagery_4class_v1-1.0.0-000000000000000000000000.bin',
+    checksum: `sha256:${'a'.repeat(64)}`,
+    sizeBytes: 1234567,
+    createdAt: AT,
+    updatedAt: AT,
+    ...overrides,
+  };
+}
+
+const RECORD = {
+  name: 'p300_binary_v1',
+  version: '2.0',
+  type: 'SvcProbit',
+  paradigm: 'p300',
+  n_features: 120,
+  n_classes: 2,
+  requires_license: 'research',
+  metadata: { description: 'd', training_subjects: 15, accuracy: '0.80-0.90', feature_type: 'erp', recommended_use: 'r' },
+};
+
+describe('model rules', () => {
+  describe(isModelName.name, () => {
+    it.each(['a', 'motor_imagery_4class_v1', 'p300.v2', 'x-1', '9lives', 'a'.repeat(100)])('accepts %j', (name) => {
+      expect(isModelName(name)).toBe(true);
+    });
+    it.each(['', 'list', 'Upper', '_x', '.x', '-x', 'a/b', 'a b', 'a'.repeat(101), 42, null])('refuses %j', (name) => {
+      expect(isModelName(name)).toBe(false);
+    });
+  });
+
+  describe(visibilityOf.name, () => {
+    const viewer = (licenseType: 'free' | 'research' | 'commercial' | 'enterprise', userId = 'usr_a') => ({ licenseType, userId });
+
+    it('a published model at or below the tier is visible; above it, insufficient', () => {
+      const research = makeModel({ requiresLicense: 'research' });
+      expect(visibilityOf(research, viewer('free'))).toBe('insufficient');
+      expect(visibilityOf(research, viewer('research'))).toBe('visible');
+      expect(visibilityOf(research, viewer('enterprise'))).toBe('visible');
+    });
+
+    it('an unpublished model is not found, whatever the tier', () => {
+      expect(visibilityOf(makeModel({ storedFile: null }), viewer('enterprise'))).toBe('not-found');
+    });
+
+    it('an explicit address alone publishes a model', () => {
+      const byUrl = makeModel({ storedFile: null, checksum: null, sizeBytes: null, downloadUrl: 'https://cdn.example.com/m.bin' });
+      expect(isPublished(byUrl)).toBe(true);
+      expect(visibilityOf(byUrl, viewer('free'))).toBe('visible');
+    });
+
+    it("a custom model: another user's keys never find it; the owner's need commercial", () => {
+      const custom = makeModel({ ownerUserId: 'usr_a', requiresLicense: 'free' });
+      expect(requiredTierOf(custom)).toBe('commercial');
+      expect(visibilityOf(custom, viewer('enterprise', 'usr_b'))).toBe('not-found');
+      expect(visibilityOf(custom, viewer('research', 'usr_a'))).toBe('insufficient');
+      expect(visibilityOf(custom, viewer('commercial', 'usr_a'))).toBe('visible');
+      expect(visibilityOf(makeModel({ ownerUserId: 'usr_a', requiresLicense: 'enterprise' }), viewer('commercial', 'usr_a'))).toBe('insufficient');
+    });
+  });
+
+  it('size_mb is bytes / 1,000,000, unrounded', () => {
+    expect(sizeMbOf(makeModel({ sizeBytes: 1234567 }))).toBe(1.234567);
+    expect(sizeMbOf(makeModel({ sizeBytes: null }))).toBeNull();
+  });
+
+  it('sorts by paradigm, then name, in code-unit order', () => {
+    const names = [
+      makeModel({ paradigm: 'ssvep', name: 'a' }),
+      makeModel({ paradigm: 'motor_imagery', name: 'motor_imagery_b' }),
+      makeModel({ paradigm: 'motor_imagery', name: 'motor_imagery_A' }),
+      makeModel({ paradigm: 'p300', name: 'z' }),
+    ]
+      .sort(compareModels)
+      .map((m) => `${m.paradigm}/${m.name}`);
+    expect(names).toEqual(['motor_imagery/motor_imagery_A', 'motor_imagery/motor_imagery_b', 'p300/z', 'ssvep/a']);
+  });
+
+  describe(readModelFilter.name, () => {
+    it('takes any paradigm and one of the three types', () => {
+      expect(readModelFilter({})).toEqual({});
+      expect(readModelFilter({ paradigm: 'anything at all', type: 'SvcQDA' })).toEqual({ paradigm: 'anything at all', type: 'SvcQDA' });
+    });
+    it.each([
+      [{ type: 'Bogus' }],
+      [{ type: ['SvcLDA', 'SvcQDA'] }],
+      [{ paradigm: ['p300', 'ssvep'] }],
+      [{ type: '' }],
+    ])('refuses %j with INVALID_PARAMETER', (query) => {
+      expect(() => readModelFilter(query)).toThrow(InvalidParameterError);
+    });
+  });
+
+  describe(readModelDescription.name, () => {
+    it('reads a full record, keeping extra metadata fields and ignoring unknown fields', () => {
+      const description = readModelDescription({ ...RECORD, surprise: 1, metadata: { ...RECORD.metadata, channels: 8 } });
+      expect(description).toEqual({
+        name: 'p300_binary_v1',
+        version: '2.0',
+        type: 'SvcProbit',
+        paradigm: 'p300',
+        nFeatures: 120,
+        nClasses: 2,
+        downloadUrl: null,
+        requiresLicense: 'research',
+        ownerUserId: null,
+        metadata: { ...RECORD.metadata, channels: 8 },
+      });
+    });
+
+    it.each(['checksum', 'size_mb', 'size_bytes'])('refuses %s: it is computed from the file', (field) => {
+      expect(hintOf(() => readModelDescription({ ...RECORD, [field]: 1 }))).toBe(`${field} is computed from the uploaded model file and cannot be set`);
+    });
+
+    it('takes the name from the path when left out, and refuses another', () => {
+      const { name: _, ...unnamed } = RECORD;
+      expect(readModelDescription(unnamed, 'p300_binary_v1').name).toBe('p300_binary_v1');
+      expect(hintOf(() => readModelDescription(RECORD, 'other_v1'))).toMatch(/^name must match/);
+    });
+
+    it.each([
+      ['version', { version: '1.0-beta' }],
+      ['n_classes', { n_classes: 1 }],
+      ['metadata.training_subjects', { metadata: { ...RECORD.metadata, training_subjects: 1.5 } }],
+      ['download_url', { download_url: 'javascript:alert(1)' }],
+    ])('names %s when it breaks its rule', (field, extra) => {
+      expect(hintOf(() => readModelDescription({ ...RECORD, ...extra }))).toMatch(new RegExp(`^${field.replace('.', '\\.')} `));
+    });
+
+    it('a custom model must require commercial or above', () => {
+      expect(hintOf(() => readModelDescription({ ...RECORD, owner_user_id: 'usr_a' }))).toMatch(/^requires_license must be commercial or enterprise/);
+      expect(readModelDescription({ ...RECORD, owner_user_id: 'usr_a', requires_license: 'enterprise' }).ownerUserId).toBe('usr_a');
+    });
+  });
+
+  describe(downloadUrlOf.name, () => {
+    it('prefers the explicit address, else the stored file under the file base', () => {
+      const stored = makeModel();
+      expect(downloadUrlOf(stored, modelFileBaseOf(null, 'http://127.0.0.1:3000'))).toBe(`http://127.0.0.1:3000/model-files/${stored.storedFile}`);
+      expect(downloadUrlOf(stored, modelFileBaseOf('https://cdn.example.com/m', 'http://ignored'))).toBe(`https://cdn.example.com/m/${stored.storedFile}`);
+      expect(downloadUrlOf(makeModel({ downloadUrl: 'https://x.example/y.bin' }), 'https://cdn')).toBe('https://x.example/y.bin');
+      expect(downloadUrlOf(makeModel({ storedFile: null }), 'https://cdn')).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,185 @@
+import 'reflect-metadata';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadAll } from 'js-yaml';
+import { loadConfig } from '@svc/config';
+import { TestApp } from '../harness/create-test-app';
+
+/**
+ * Packaging, checked without a container engine (none runs here): the
+ * Kubernetes manifests parse and point at probe paths the running service
+ * answers, their configuration is one the service accepts, and the Dockerfile
+ * and the migration Job run the entry points package.json names, which
+ * `npm run build` produces.
+ */
+const ROOT = join(__dirname, '..', '..');
+const MANIFESTS = join(ROOT, 'deploy', 'kubernetes');
+const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+type Manifest = { apiVersion: string; kind: string; metadata: { name: string }; [key: string]: any };
+type Container = {
+  name: string;
+  command?: string[];
+  ports?: Array<{ name: string; containerPort: number }>;
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
+  envFrom?: Array<{ configMapRef?: { name: string } }>;
+  livenessProbe?: { httpGet: { path: string; port: string | number } };
+  readinessProbe?: { httpGet: { path: string; port: string | number } };
+  startupProbe?: { httpGet: { path: string; port: string | number } };
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+};
+
+function manifests(): Manifest[] {
+  return readdirSync(MANIFESTS)
+    .filter((file) => /\.ya?ml$/.test(file))
+    .flatMap((file) => loadAll(readFileSync(join(MANIFESTS, file), 'utf8')) as Manifest[])
+    .filter((doc) => doc !== null && doc !== undefined);
+}
+
+function one(kind: string, name?: string): Manifest {
+  const found = manifests().filter((doc) => doc.kind === kind && (name === undefined || doc.metadata.name === name));
+  expect({ kind, name, count: found.length }).toEqual({ kind, name, count: 1 });
+  return found[0];
+}
+
+/** The entry script of a package.json script such as `node dist/…/main.js`. */
+function entryOf(script: string): string {
+  const match = /node (dist\/\S+\.js)/.exec(PACKAGE.scripts[script] ?? '');
+  if (!match) throw new Error(`package.json script ${script} does not run node dist/….js`);
+  return match[1];
+}
+
+/** Every variable the configuration schema knows. */
+function knownVariables(): Set<string> {
+  const schema = readFileSync(join(ROOT, 'libs/config/src/env.schema.ts'), 'utf8');
+  return new Set([...schema.matchAll(/^\s+([A-Z][A-Z0-9_]*)\?:/gm)].map((match) => match[1]));
+}
+
+describe('Packaging: Dockerfile and Kubernetes manifests', () => {
+  describe('Kubernetes manifests', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await TestApp.start();
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('every file parses as YAML, every document is a named Kubernetes object', () => {
+      const docs = manifests();
+      expect(docs.map((doc) => doc.kind).sort()).toEqual(
+        ['ConfigMap', 'Deployment', 'Job', 'Kustomization', 'Secret', 'Secret', 'Service'].sort(),
+      );
+      for (const doc of docs) {
+        expect(doc).toEqual(expect.objectContaining({ apiVersion: expect.any(String), kind: expect.any(String) }));
+        if (doc.kind !== 'Kustomization') expect(doc.metadata.name).toMatch(/^[a-z0-9-]+$/);
+      }
+      const kustomization = one('Kustomization');
+      for (const file of kustomization.resources as string[]) expect(existsSync(join(MANIFESTS, file))).toBe(true);
+      expect(kustomization.resources).not.toContain('secret.example.yaml');
+    });
+
+    it('the Deployment probes paths the running service answers 200: liveness /api/health/live, readiness /api/health/ready', async () => {
+      const container: Container = one('Deployment').spec.template.spec.containers[0];
+      expect(container.livenessProbe?.httpGet.path).toBe('/api/health/live');
+      expect(container.readinessProbe?.httpGet.path).toBe('/api/health/ready');
+      const portNames = (container.ports ?? []).map((port) => port.name);
+      for (const probe of [container.livenessProbe, container.readinessProbe, container.startupProbe]) {
+        expect(portNames).toContain(probe?.httpGet.port);
+        const res = await t.get(probe!.httpGet.path);
+        expect({ path: probe!.httpGet.path, status: res.status }).toEqual({ path: probe!.httpGet.path, status: 200 });
+      }
+      expect(container.resources?.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
+      expect(container.resources?.limits).toEqual(expect.objectContaining({ memory: expect.any(String) }));
+    });
+
+    it('the ConfigMap is a configuration the service accepts, with the secrets kept out of it', () => {
+      const configMap = one('ConfigMap', 'svc-licensing-config');
+      const data = configMap.data as Record<string, string>;
+      for (const secret of ['DATABASE_URL', 'ADMIN_TOKEN', 'REDIS_URL', 'INSTALLER_GITHUB_TOKEN', 'GITHUB_APP_PRIVATE_KEY', 'KEY_DIGEST_PEPPER']) {
+        expect(Object.keys(data)).not.toContain(secret);
+      }
+      const known = knownVariables();
+      expect(Object.keys(data).filter((name) => !known.has(name))).toEqual([]);
+      const config = loadConfig({ ...data, DATABASE_URL: 'postgres://svc:secret@postgres:5432/svc', ADMIN_TOKEN: 'x'.repeat(32) }, ROOT);
+      expect(config.http.port).toBe(3000);
+      expect(config.metrics).toEqual({ enabled: true, port: 9464 });
+    });
+
+    it('the Deployment reads the secrets from Secrets, the rest from the ConfigMap, and names only known variables', () => {
+      const deployment = one('Deployment');
+      const container: Container = deployment.spec.template.spec.containers[0];
+      expect(container.envFrom).toEqual([{ configMapRef: { name: 'svc-licensing-config' } }]);
+      const env = new Map((container.env ?? []).map((variable) => [variable.name, variable]));
+      for (const name of ['DATABASE_URL', 'ADMIN_TOKEN', 'REDIS_URL', 'INSTALLER_GITHUB_TOKEN', 'GITHUB_APP_ID', 'GITHUB_APP_INSTALLATION_ID']) {
+        expect({ name, secret: env.get(name)?.valueFrom?.secretKeyRef?.name }).toEqual({ name, secret: 'svc-licensing-secrets' });
+      }
+      const known = knownVariables();
+      expect([...env.keys()].filter((name) => !known.has(name))).toEqual([]);
+      const mounted = deployment.spec.template.spec.volumes.find((volume: { name: string }) => volume.name === 'github-app');
+      expect(mounted.secret.secretName).toBe('svc-licensing-github-app');
+      expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+      expect(deployment.spec.template.metadata.annotations['prometheus.io/port']).toBe(String(one('ConfigMap').data.METRICS_PORT));
+      const ports = new Map((container.ports ?? []).map((port) => [port.name, port.containerPort]));
+      expect(ports.get('http')).toBe(Number(one('ConfigMap').data.PORT));
+      expect(ports.get('metrics')).toBe(Number(one('ConfigMap').data.METRICS_PORT));
+      const service = one('Service');
+      expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+      for (const port of service.spec.ports) expect([...ports.keys()]).toContain(port.targetPort);
+    });
+
+    it('the migration Job runs the CLI\'s migrate command, with the image and database of the Deployment', () => {
+      const job = one('Job');
+      const container: Container = job.spec.template.spec.containers[0];
+      expect(container.command).toEqual(['node', entryOf('cli'), 'migrate']);
+      expect(job.spec.template.spec.restartPolicy).toBe('Never');
+      const api: Container & { image: string } = one('Deployment').spec.template.spec.containers[0];
+      expect((container as Container & { image: string }).image).toBe(api.image);
+      expect(container.env?.find((variable) => variable.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe('svc-licensing-secrets');
+      expect(api.command).toEqual(['node', entryOf('start:built')]);
+    });
+  });
+
+  describe('Dockerfile', () => {
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const instructions = dockerfile
+      .replace(/\\\n/g, ' ')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+
+    it('builds on node:20-bookworm-slim with the tools better-sqlite3 needs, npm ci, npm run build, then prunes dev dependencies', () => {
+      expect(instructions.filter((line) => line.startsWith('FROM '))).toEqual([
+        'FROM node:20-bookworm-slim AS build',
+        'FROM node:20-bookworm-slim AS runtime',
+      ]);
+      expect(dockerfile).toMatch(/apt-get install[^\n]*\\\n?[^\n]*python3 make g\+\+|python3 make g\+\+/);
+      const runs = instructions.filter((line) => line.startsWith('RUN ')).join('\n');
+      expect(runs).toContain('npm ci');
+      expect(runs).toContain('npm run build');
+      expect(runs).toContain('npm prune --omit=dev');
+    });
+
+    it('runs as a non-root user, exposes 3000, checks /api/health/live and starts the entry point of start:built, which the build produces', () => {
+      const runtime = instructions.slice(instructions.findIndex((line) => line.startsWith('FROM node:20-bookworm-slim AS runtime')));
+      expect(runtime.filter((line) => line.startsWith('USER '))).toEqual(['USER node']);
+      expect(runtime).toContain('EXPOSE 3000');
+      expect(runtime.find((line) => line.startsWith('HEALTHCHECK '))).toContain('/api/health/live');
+      const cmd = JSON.parse(runtime.find((line) => line.startsWith('CMD '))!.slice(4)) as string[];
+      expect(cmd).toEqual(['node', entryOf('start:built')]);
+      for (const entry of [entryOf('start:built'), entryOf('cli')]) {
+        expect({ entry, built: existsSync(join(ROOT, entry)) }).toEqual({ entry, built: true });
+      }
+      const copies = runtime.filter((line) => line.startsWith('COPY ')).join('\n');
+      for (const part of ['/app/dist', '/app/node_modules', 'config']) expect(copies).toContain(part);
+    });
+
+    it('copies only files that exist, and .dockerignore keeps dependencies, builds and secrets out of the context', () => {
+      for (const line of instructions.filter((l) => l.startsWith('COPY ') && !l.includes('--from='))) {
+        const sources = line.split(/\s+/).slice(1, -1);
+        for (const source of sources) expect({ source, exists: existsSync(join(ROOT, source)) }).toEqual({ source, exists: true });
+      }
+      const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+      for (const entry of ['node_modules', 'dist', 'data', '.git', '.env']) expect(ignored).toContain(entry);
+    });
+  });
+});
