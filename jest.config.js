@@ -1,10 +1,14 @@
 /** Two projects: fast unit tests beside the code, and e2e tests over real HTTP and real databases. */
-const swc = ['@swc/jest', JSON.parse(require('fs').readFileSync(`${__dirname}/.swcrc`, 'utf8'))];
+/**
+ * ts-jest in transpile-only mode (isolatedModules in tsconfig.jest.json): TypeScript's own emitter with decorator metadata,
+ * no type checking per file (`npm run typecheck` does that once), and no native binaries to install.
+ */
+const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }];
 const moduleNameMapper = {
   '^@svc/(domain|application|infrastructure|config)$': '<rootDir>/libs/$1/src',
   '^@svc/(domain|application|infrastructure|config)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
-const common = { rootDir: __dirname, transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node' };
+const common = { rootDir: __dirname, transform: { '^.+\\.ts$': tsJest }, moduleNameMapper, testEnvironment: 'node' };
 
 /**
  * The e2e suite runs twice: on SQLite files, and on PostgreSQL (127.0.0.1:5432, a database per test

@@ -189,8 +189,13 @@ async function main(): Promise<number> {
     if (!options.keep) rmSync(folder, { recursive: true, force: true });
   };
   // Every run is bounded in time as well as in requests.
+  const pairs = options.rounds * options.endpoints.length;
   const boundSeconds =
-    120 + options.keys / 10_000 + (options.rounds + 1) * options.endpoints.length * 2 * (options.seconds + options.warmupSeconds + 15) + options.startSamples * 35;
+    120 +
+    options.keys / 5_000 +
+    options.endpoints.length * 2 * (options.warmupSeconds + 5) +
+    pairs * (options.retries + 1) * (options.quietWaitSeconds + 2 * (options.seconds + 5)) +
+    options.startSamples * 35;
   const watchdog = setTimeout(() => {
     out(`bench: exceeded its time bound of ${fixed(boundSeconds)} s; stopping`);
     void cleanUp().finally(() => process.exit(2));
