@@ -39,8 +39,9 @@ module.exports = {
             ...e2e,
             displayName: 'e2e-pg',
             setupFiles: ['<rootDir>/test/harness/use-postgres.ts'],
-            // the CLI's own tests drive the built CLI on a SQLite file of their own
-            testPathIgnorePatterns: ['/node_modules/', '/test/e2e/cli[^/]*\\.e2e-spec\\.ts$'],
+            // the CLI's own tests drive the built CLI on a SQLite file of their own; the bench's
+            // smoke run is SQLite by definition (its PostgreSQL mode is `npm run bench -- --pg`)
+            testPathIgnorePatterns: ['/node_modules/', '/test/e2e/cli[^/]*\\.e2e-spec\\.ts$', '/test/e2e/bench-smoke\\.e2e-spec\\.ts$'],
           },
         ]
       : []),

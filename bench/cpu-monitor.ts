@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ; 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -21,18 +21,38 @@ function processTicks(pid: number): number {
   }
 }
 
+/** The processes whose command line `matches` (e.g. the PostgreSQL backends serving the bench database). */
+function pidsMatching(matches: (commandLine: string) => boolean): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (matches(readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' '))) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
 /**
  * How busy the machine was with work other than the benchmark's own
- * processes (this one, the service, the ceiling) during a measurement, in
- * cores. On a shared machine a measurement taken beside other work is not
- * comparable: the report flags it.
+ * processes (this one, the service, the ceiling, and the database server
+ * processes working for them) during a measurement, in cores. On a shared
+ * machine a measurement taken beside other work is not comparable: the
+ * report flags it.
  */
 export class CpuMonitor {
   private startTicks = 0;
   private startOwn = 0;
   private startedAt = 0;
+  private startPids: readonly number[] = [];
 
-  constructor(private readonly pids: () => readonly number[]) {}
+  constructor(
+    private readonly pids: () => readonly number[],
+    /** Other processes that work for the benchmark, by command line. */
+    private readonly alsoOwn?: (commandLine: string) => boolean,
+  ) {}
 
   static available(): boolean {
     try {
@@ -44,19 +64,26 @@ export class CpuMonitor {
   }
 
   start(): void {
+    this.startPids = [process.pid, ...this.pids(), ...(this.alsoOwn ? pidsMatching(this.alsoOwn) : [])];
     this.startTicks = machineBusyTicks();
-    this.startOwn = this.ownTicks();
+    this.startOwn = this.ticksOf(this.startPids);
     this.startedAt = Date.now();
   }
 
-  /** Cores used by other work since `start()`. */
+  /**
+   * Cores used by other work since `start()`. Own processes that appeared
+   * meanwhile (e.g. new pool connections' backends) count in full.
+   */
   foreignCores(): number {
     const seconds = Math.max((Date.now() - this.startedAt) / 1000, 0.001);
-    const foreign = machineBusyTicks() - this.startTicks - (this.ownTicks() - this.startOwn);
-    return Math.max(0, foreign) / TICKS_PER_SECOND / seconds;
+    const busy = machineBusyTicks() - this.startTicks;
+    const now = new Set([process.pid, ...this.pids(), ...(this.alsoOwn ? pidsMatching(this.alsoOwn) : [])]);
+    for (const pid of this.startPids) now.add(pid);
+    const own = this.ticksOf([...now]) - this.startOwn;
+    return Math.max(0, busy - own) / TICKS_PER_SECOND / seconds;
   }
 
-  private ownTicks(): number {
-    return [process.pid, ...this.pids()].reduce((sum, pid) => sum + processTicks(pid), 0);
+  private ticksOf(pids: readonly number[]): number {
+    return pids.reduce((sum, pid) => sum + processTicks(pid), 0);
   }
 }

@@ -254,7 +254,12 @@ async function main(): Promise<number> {
     const serviceRss = new RssSampler(service);
     const ceilingRss = new RssSampler(ceiling);
     const maxRequests = Math.ceil(options.seconds * 100_000);
-    const monitor = new CpuMonitor(() => [servers.service.pid, servers.ceiling.pid]);
+    // PostgreSQL's backends for the bench database and its background writers work for the benchmark.
+    const databaseName = database.kind === 'postgres' ? new URL(database.url).pathname.slice(1) : null;
+    const monitor = new CpuMonitor(
+      () => [servers.service.pid, servers.ceiling.pid],
+      databaseName ? (line) => line.startsWith('postgres:') && (line.includes(` ${databaseName} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line)) : undefined,
+    );
     const load = async (server: Server, endpoint: EndpointName, seconds: number): Promise<{ result: LoadResult; otherCores: number }> => {
       const sampler = server === 'service' ? serviceRss : ceilingRss;
       sampler.start();

@@ -15,7 +15,12 @@ export interface UploadModelFileInput {
  */
 @Injectable()
 export class UploadModelFile {
-  private static readonly SWAP_ATTEMPTS = 5;
+  /**
+   * A swap fails only because another upload's swap succeeded in between, so
+   * every retry follows progress; the bound only guards against a pathological
+   * stream of uploads to one model (each retry re-reads the record).
+   */
+  private static readonly SWAP_ATTEMPTS = 100;
 
   constructor(
     private readonly models: ModelRepository,

@@ -12,6 +12,14 @@ describe(toSecondTimestamp.name, () => {
   it('writes an instant given with an offset in UTC', () => {
     expect(toSecondTimestamp(new Date('2026-01-01T01:30:00+02:00'))).toBe('2025-12-31T23:30:00Z');
   });
+
+  it.each([
+    ['0001-01-01T00:00:00.999Z', '0001-01-01T00:00:00Z'],
+    ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59Z'],
+    ['+010000-01-01T00:00:00.000Z', '+010000-01-01T00:00:00Z'],
+  ])('writes the edges of the calendar too: %s as %s', (at, text) => {
+    expect(toSecondTimestamp(new Date(at))).toBe(text);
+  });
 });
 
 describe(parseRfc3339.name, () => {

@@ -1,6 +1,9 @@
 /** RFC 3339 UTC to the second with a `Z` suffix: `2026-12-01T00:00:00Z` (CONTRACT 3). */
 export function toSecondTimestamp(at: Date): string {
-  return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = at.toISOString();
+  // `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0-9999, all this service stores) loses its milliseconds
+  // by slicing; the extended years of toISOString (`+YYYYYY-…`) by the pattern.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 const RFC3339 =

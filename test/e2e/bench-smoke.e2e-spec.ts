@@ -1,0 +1,76 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILT_API } from '../harness/service-process';
+
+const ROOT = join(__dirname, '..', '..');
+const BENCH_MAIN = join(ROOT, 'dist/bench/bench/main.js');
+
+/** The compiled bench, rebuilt here when missing or older than its sources (tsc, a few seconds). */
+function ensureBenchBuilt(): void {
+  const sources = readdirSync(join(ROOT, 'bench')).filter((f) => f.endsWith('.ts'));
+  const builtAt = existsSync(BENCH_MAIN) ? statSync(BENCH_MAIN).mtimeMs : 0;
+  if (sources.every((f) => statSync(join(ROOT, 'bench', f)).mtimeMs <= builtAt)) return;
+  const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.bench.json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (tsc.status !== 0) throw new Error(`tsc -p tsconfig.bench.json failed: ${tsc.stdout}${tsc.stderr}`);
+}
+
+function runSmoke(): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BENCH_MAIN, '--smoke'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/**
+ * `npm run bench -- --smoke` (issue 6): the benchmark itself is not part of
+ * the tests, but its smoke mode is, so it cannot rot. It needs the built
+ * service (npm test builds it first) and nothing else: SQLite, 100 keys, one
+ * short round against the built service and the ceiling fixture.
+ */
+describe('npm run bench -- --smoke', () => {
+  let run: { code: number | null; output: string };
+
+  beforeAll(async () => {
+    if (!existsSync(BUILT_API)) throw new Error(`${BUILT_API} is missing: run "npm run build" first (npm test does)`);
+    ensureBenchBuilt();
+    run = await runSmoke();
+  }, 60_000);
+
+  it('exits 0 and reports no errors and no non-2xx answers', () => {
+    expect(run.output).toContain('result: no errors, no non-2xx answers');
+    expect(run.code).toBe(0);
+  });
+
+  it('prints the table: each endpoint, service and ceiling, with no errors on either side', () => {
+    expect(run.output).toContain('| endpoint | service req/s | p50 | p99 | errors / non-2xx | ceiling req/s | p50 | p99 | errors / non-2xx | service/ceiling |');
+    for (const endpoint of ['POST /v1/auth/validate', 'POST /v1/analytics/log', 'GET /v1/models/list', 'GET /api/health']) {
+      const row = run.output.split('\n').find((line) => line.startsWith(`| ${endpoint} |`));
+      expect(row).toBeDefined();
+      const cells = row!.split('|').map((cell) => cell.trim());
+      // | endpoint | rps | p50 | p99 | errors | rps | p50 | p99 | errors | ratio |
+      expect(Number(cells[2])).toBeGreaterThan(0);
+      expect(cells[5]).toBe('0 / 0');
+      expect(Number(cells[6])).toBeGreaterThan(0);
+      expect(cells[9]).toBe('0 / 0');
+      expect(Number(cells[10])).toBeGreaterThan(0);
+    }
+  });
+
+  it('reports the service memory under load and its start-to-healthy time', () => {
+    expect(run.output).toMatch(/service RSS under load: peak \d+(\.\d+)? MiB/);
+    expect(run.output).toMatch(/start to healthy .*: \d+ ms/);
+  });
+});
