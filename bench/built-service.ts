@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Config from '@svc/config';
 import type * as Domain from '@svc/domain';
@@ -24,6 +24,34 @@ export function assertBuilt(): void {
   for (const file of [BUILT_API_MAIN, CEILING_SERVER]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run "npm run build && npm run build:bench" first (npm run bench does)`);
   }
+}
+
+/** How production starts the service: environment assignments and node flags before the entry point. */
+export interface ServiceCommand {
+  readonly env: Record<string, string>;
+  readonly nodeFlags: readonly string[];
+  readonly text: string;
+}
+
+/**
+ * The service's command line in production: `npm run start:built`
+ * (`[NAME=value …] node [--flags …] dist/apps/api/apps/api/src/main.js`),
+ * read from package.json so the benchmark measures the service as it is
+ * started, not a variant of it (the Dockerfile sets the same NODE_OPTIONS).
+ */
+export function serviceCommand(): ServiceCommand {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const text = (pkg.scripts?.['start:built'] ?? '').trim();
+  const words = text.split(/\s+/);
+  const main = 'dist/apps/api/apps/api/src/main.js';
+  const node = words.indexOf('node');
+  const assignments = words.slice(0, Math.max(node, 0));
+  const flags = words.slice(node + 1, -1);
+  if (node < 0 || words[words.length - 1] !== main || !assignments.every((w) => /^[A-Z_][A-Z0-9_]*=\S*$/.test(w)) || !flags.every((w) => w.startsWith('--'))) {
+    throw new Error(`package.json's start:built must read "[NAME=value …] node [--flags …] ${main}" (the benchmark starts the service the same way)`);
+  }
+  const env = Object.fromEntries(assignments.map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+  return { env, nodeFlags: flags, text };
 }
 
 function built<T>(relative: string): T {

@@ -13,7 +13,8 @@
  *   --endpoints a,b      a subset of validate,analytics,models,health
  *   --start-samples N    service starts timed (default 3: the run's own start and N-1 restarts)
  *   --service-env K=V    extra environment for the service (repeatable), e.g. LOG_LEVEL=debug
- *   --node-arg ARG       an extra node flag for the service (repeatable), e.g. --cpu-prof
+ *   --node-arg ARG       an extra node flag for the service (repeatable), e.g. --cpu-prof; the service
+ *                        is always started as `npm run start:built` starts it, then these
  *   --quiet-wait S       before each measured pair, wait up to S s for other work on the machine to
  *                        stop (default 30; 0 in smoke mode)
  *   --retries N          measure a pair again when other work used > 0.25 cores during it (default 2)
@@ -27,7 +28,7 @@ import { join } from 'node:path';
 import { BenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, postgresBenchDatabase, sqliteBenchDatabase } from './bench-database';
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor } from './cpu-monitor';
-import { BUILT_API_MAIN, CEILING_SERVER, ROOT, assertBuilt, builtLibraries } from './built-service';
+import { BUILT_API_MAIN, CEILING_SERVER, ROOT, assertBuilt, builtLibraries, serviceCommand } from './built-service';
 import { ENDPOINT_LABELS, ENDPOINT_NAMES, EndpointName, LoadResult, runLoad } from './load';
 import { seedKeys } from './seed-keys';
 
@@ -219,16 +220,19 @@ async function main(): Promise<number> {
     const keys = await seedKeys(lib, database.url, options.keys, out);
     out(`keys: ${keys.all.length} seeded in ${fixed(keys.seconds, 1)} s (${fixed(keys.all.length / Math.max(keys.seconds, 0.001))} keys/s), ${keys.unlimited.length} of them unlimited (enterprise)`);
 
+    const command = serviceCommand();
     const serviceEnv: Record<string, string> = {
+      ...command.env,
       DATABASE_URL: database.url,
       MODEL_STORE_DIR: join(folder, 'models'),
       SAMPLE_MODELS: 'true',
       ...BENCH_LIMITS,
       ...options.serviceEnv,
     };
+    const nodeFlags = [...command.nodeFlags, ...options.nodeArgs];
     const startTimes: number[] = [];
     const startService = async (): Promise<BenchProcess> => {
-      const service = await BenchProcess.start('service', [...options.nodeArgs, BUILT_API_MAIN], serviceEnv, join(folder, 'service.log'), ROOT);
+      const service = await BenchProcess.start('service', [...nodeFlags, BUILT_API_MAIN], serviceEnv, join(folder, 'service.log'), ROOT);
       startTimes.push(service.startToHealthyMs);
       return service;
     };
@@ -247,7 +251,7 @@ async function main(): Promise<number> {
         `${options.rounds} round(s) of ${options.seconds} s per endpoint and server, interleaved (the order alternates each round)`,
     );
     out(`service environment beyond defaults: ${Object.entries({ ...BENCH_LIMITS, SAMPLE_MODELS: 'true', ...options.serviceEnv }).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-    if (options.nodeArgs.length > 0) out(`service node flags: ${options.nodeArgs.join(' ')}`);
+    out(`service command: ${command.text} (npm run start:built)${options.nodeArgs.length > 0 ? `, with node flags ${options.nodeArgs.join(' ')}` : ''}`);
     out();
 
     const servers: Record<Server, BenchProcess> = { service, ceiling };

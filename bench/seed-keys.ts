@@ -1,5 +1,8 @@
-import { DataSource } from 'typeorm';
-import type { LicenseType, User } from '@svc/domain';
+import type { Database, Statement } from 'better-sqlite3';
+import { randomFillSync } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
+import type { IdKind, LicenseType, User } from '@svc/domain';
 import { BuiltLibraries } from './built-service';
 
 /** The plaintext keys the load generator presents, as issuance returned them. */
@@ -12,70 +15,159 @@ export interface SeededKeys {
 }
 
 const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];
-/** Rows per INSERT (keys have 11 columns: 22,000 parameters, under both engines' limits). */
+/** Rows per multi-row INSERT on PostgreSQL (keys have 11 columns: 22,000 parameters, under its 65,535). */
 const ROWS_PER_INSERT = 2000;
 /** Keys per transaction. */
 const KEYS_PER_TRANSACTION = 50_000;
 
 /**
+ * The same cryptographic bytes as the service's CryptoRandomSource and
+ * RandomIdGenerator (node's CSPRNG), drawn from a pool filled 64 KiB at a time
+ * instead of one call per key: a million keys need three million draws.
+ */
+class PooledRandom {
+  private pool = Buffer.alloc(0);
+  private at = 0;
+
+  hex(bytes: number): string {
+    if (this.at + bytes > this.pool.length) {
+      this.pool = randomFillSync(Buffer.allocUnsafe(64 * 1024));
+      this.at = 0;
+    }
+    const hex = this.pool.toString('hex', this.at, this.at + bytes);
+    this.at += bytes;
+    return hex;
+  }
+}
+
+/** Writes rows of one table, in the column order of `columns`. */
+interface TableWriter {
+  begin(): Promise<void>;
+  insert(table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>;
+  commit(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** better-sqlite3 on the same file: one prepared INSERT per table, run row by row inside a transaction. */
+function sqliteWriter(dataSource: DataSource): TableWriter {
+  const db = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  // This connection only (the service opens its own): room for the digest index's random inserts.
+  db.pragma('cache_size = -262144');
+  db.pragma('synchronous = OFF');
+  const statements = new Map<string, Statement<unknown[]>>();
+  return {
+    begin: async () => void db.exec('BEGIN'),
+    insert: async (table, columns, rows) => {
+      let statement = statements.get(table);
+      if (!statement) {
+        statement = db.prepare<unknown[]>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+        statements.set(table, statement);
+      }
+      for (const row of rows) statement.run(...row);
+    },
+    commit: async () => void db.exec('COMMIT'),
+    close: async () => undefined,
+  };
+}
+
+/** One pg connection: multi-row INSERTs inside a transaction. */
+async function postgresWriter(url: string): Promise<TableWriter> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  return {
+    begin: async () => void (await client.query('BEGIN')),
+    insert: async (table, columns, rows) => {
+      for (let from = 0; from < rows.length; from += ROWS_PER_INSERT) {
+        const chunk = rows.slice(from, from + ROWS_PER_INSERT);
+        const values = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
+        await client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`, chunk.flat());
+      }
+    },
+    commit: async () => void (await client.query('COMMIT')),
+    close: () => client.end(),
+  };
+}
+
+/** A record's column values as the driver stores them (TypeORM's own conversion, e.g. a Date to SQLite's UTC text). */
+function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: ObjectLiteral): unknown[] {
+  return metadata.columns.map((column) => dataSource.driver.preparePersistentValue(record[column.propertyName], column));
+}
+
+/**
  * Issues `count` keys the way IssueApiKey does, in bulk: each a new user, a
  * key from ApiKeyFormat.generate over the crypto random source, its digest
  * from the configured SecretHasher, the domain's default expiry and display
- * prefix, and the TypeORM mappers' rows (so the stored form is the
- * adapters'). Only the writes differ: multi-row INSERTs in large transactions
- * instead of one use-case call per key, and no audit entry per key, so a
- * million keys take seconds rather than minutes. The database's migrations are
- * applied here, as the service would apply them.
+ * prefix, and the TypeORM mappers' records, converted to column values by
+ * TypeORM's driver (so the stored form is exactly the adapters'). Only the
+ * writes differ: prepared or multi-row INSERTs in large transactions instead
+ * of one use-case call per key, and no audit entry per key, so a million keys
+ * take seconds rather than minutes. The database's migrations are applied
+ * here, as the service would apply them.
  */
 export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: number, progress: (line: string) => void): Promise<SeededKeys> {
   const started = Date.now();
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
   const dataSource = await new DataSource(lib.dataSourceOptions.dataSourceOptionsFor(config.database)).initialize();
+  const writer = config.database.kind === 'postgres' ? await postgresWriter(config.database.url) : sqliteWriter(dataSource);
   const { ApiKey, ApiKeyFormat, defaultExpiryFrom } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
   const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);
-  const random = new lib.infrastructure.CryptoRandomSource();
-  const ids = new lib.infrastructure.RandomIdGenerator();
-  const { ApiKeyRecord, UserRecord } = lib.records;
+  // The domain's ports, over the pooled source; ids have RandomIdGenerator's form (`<kind>_` and 96 random bits).
+  const pooled = new PooledRandom();
+  const random = new (class extends lib.domain.RandomSource {
+    hex(bytes: number): string {
+      return pooled.hex(bytes);
+    }
+  })();
+  const ids = new (class extends lib.domain.IdGenerator {
+    newId(kind: IdKind): string {
+      return `${kind}_${pooled.hex(12)}`;
+    }
+  })();
+  const userTable = dataSource.getMetadata(lib.records.UserRecord);
+  const keyTable = dataSource.getMetadata(lib.records.ApiKeyRecord);
+  const userColumns = userTable.columns.map((c) => c.databaseName);
+  const keyColumns = keyTable.columns.map((c) => c.databaseName);
   const all: string[] = new Array(count);
   const unlimited: string[] = [];
   const now = new Date();
   try {
     for (let first = 0; first < count; first += KEYS_PER_TRANSACTION) {
       const last = Math.min(count, first + KEYS_PER_TRANSACTION);
-      await dataSource.transaction(async (manager) => {
-        for (let from = first; from < last; from += ROWS_PER_INSERT) {
-          const users = [];
-          const keys = [];
-          for (let i = from; i < Math.min(last, from + ROWS_PER_INSERT); i++) {
-            const licenseType = TIERS[i % TIERS.length];
-            const user: User = { id: ids.newId('usr'), email: `bench-${i}@example.org`, name: `Bench user ${i}`, organization: 'Benchmark', createdAt: now };
-            const secret = format.generate('live', random);
-            const key = new ApiKey({
-              id: ids.newId('key'),
-              userId: user.id,
-              digest: hasher.digest(secret),
-              displayPrefix: ApiKeyFormat.displayPrefixOf(secret),
-              environment: 'live',
-              licenseType,
-              expiresAt: defaultExpiryFrom(now),
-              revokedAt: null,
-              monthlyLimit: { source: 'tier' },
-              createdAt: now,
-            });
-            users.push(lib.userMapper.UserMapper.toRecord(user));
-            keys.push(lib.apiKeyMapper.ApiKeyMapper.toRecord(key));
-            all[i] = secret;
-            if (licenseType === 'enterprise') unlimited.push(secret);
-          }
-          await manager.createQueryBuilder().insert().into(UserRecord).values(users).updateEntity(false).execute();
-          await manager.createQueryBuilder().insert().into(ApiKeyRecord).values(keys).updateEntity(false).execute();
-        }
-      });
-      if (count >= 200_000) progress(`  seeded ${last} of ${count} keys (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      const users: unknown[][] = [];
+      const keys: unknown[][] = [];
+      for (let i = first; i < last; i++) {
+        const licenseType = TIERS[i % TIERS.length];
+        const user: User = { id: ids.newId('usr'), email: `bench-${i}@example.org`, name: `Bench user ${i}`, organization: 'Benchmark', createdAt: now };
+        const secret = format.generate('live', random);
+        const key = new ApiKey({
+          id: ids.newId('key'),
+          userId: user.id,
+          digest: hasher.digest(secret),
+          displayPrefix: ApiKeyFormat.displayPrefixOf(secret),
+          environment: 'live',
+          licenseType,
+          expiresAt: defaultExpiryFrom(now),
+          revokedAt: null,
+          monthlyLimit: { source: 'tier' },
+          createdAt: now,
+        });
+        users.push(rowOf(dataSource, userTable, lib.userMapper.UserMapper.toRecord(user)));
+        keys.push(rowOf(dataSource, keyTable, lib.apiKeyMapper.ApiKeyMapper.toRecord(key)));
+        all[i] = secret;
+        if (licenseType === 'enterprise') unlimited.push(secret);
+      }
+      await writer.begin();
+      await writer.insert(userTable.tableName, userColumns, users);
+      await writer.insert(keyTable.tableName, keyColumns, keys);
+      await writer.commit();
+      if (count >= 200_000 && (last % 200_000 === 0 || last === count)) {
+        progress(`  seeded ${last} of ${count} keys (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      }
     }
     if (config.database.kind === 'postgres') await dataSource.query('ANALYZE');
   } finally {
+    await writer.close();
     await dataSource.destroy();
   }
   return { all, unlimited, seconds: (Date.now() - started) / 1000 };

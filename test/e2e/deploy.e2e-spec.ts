@@ -159,7 +159,7 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       expect(runs).toContain('npm prune --omit=dev');
     });
 
-    it('runs as a non-root user, exposes 3000, checks /api/health/live and starts the entry point of start:built, which the build produces', () => {
+    it('runs as a non-root user, exposes 3000, checks /api/health/live and starts the entry point of start:built, with its NODE_OPTIONS, which the build produces', () => {
       const runtime = instructions.slice(instructions.findIndex((line) => line.startsWith('FROM node:20-bookworm-slim AS runtime')));
       expect(runtime.filter((line) => line.startsWith('USER '))).toEqual(['USER node']);
       expect(runtime).toContain('EXPOSE 3000');
@@ -169,6 +169,8 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       for (const entry of [entryOf('start:built'), entryOf('cli')]) {
         expect({ entry, built: existsSync(join(ROOT, entry)) }).toEqual({ entry, built: true });
       }
+      const nodeOptions = /NODE_OPTIONS=(\S+)/.exec(PACKAGE.scripts['start:built'] ?? '')?.[1];
+      expect({ inDockerfile: /NODE_OPTIONS=(\S+)/.exec(runtime.filter((line) => line.startsWith('ENV ')).join(' '))?.[1] }).toEqual({ inDockerfile: nodeOptions });
       const copies = runtime.filter((line) => line.startsWith('COPY ')).join('\n');
       for (const part of ['/app/dist', '/app/node_modules', 'config']) expect(copies).toContain(part);
     });
