@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ; 100 on Linux). */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 function machineBusyTicks(): number {
   // cpu  user nice system idle iowait irq softirq steal ...
@@ -10,7 +10,8 @@ function machineBusyTicks(): number {
   return user + nice + system + irq + softirq + (steal ?? 0);
 }
 
-function processTicks(pid: number): number {
+/** CPU time a process has used (all its threads, user and system), in clock ticks. */
+export function processTicks(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // After the command name in parentheses: state is field 3; utime and stime are fields 14 and 15.

@@ -27,7 +27,7 @@ import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, postgresBenchDatabase, sqliteBenchDatabase } from './bench-database';
 import { BenchProcess, RssSampler } from './bench-process';
-import { CpuMonitor } from './cpu-monitor';
+import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
 import { BUILT_API_MAIN, CEILING_SERVER, ROOT, assertBuilt, builtLibraries, serviceCommand } from './built-service';
 import { ENDPOINT_LABELS, ENDPOINT_NAMES, EndpointName, LoadResult, runLoad } from './load';
 import { seedKeys } from './seed-keys';
@@ -58,6 +58,8 @@ interface Measurement {
   readonly result: LoadResult;
   /** Cores other work on the machine used meanwhile (see CpuMonitor). */
   readonly otherCores: number;
+  /** CPU time the server process used per answered request (all threads), in microseconds. */
+  readonly cpuMicrosPerRequest: number;
 }
 
 /** Other work above this many cores makes a measurement suspect: it is taken again (--retries). */
@@ -264,13 +266,19 @@ async function main(): Promise<number> {
       () => [servers.service.pid, servers.ceiling.pid],
       databaseName ? (line) => line.startsWith('postgres:') && (line.includes(` ${databaseName} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line)) : undefined,
     );
-    const load = async (server: Server, endpoint: EndpointName, seconds: number): Promise<{ result: LoadResult; otherCores: number }> => {
+    const load = async (
+      server: Server,
+      endpoint: EndpointName,
+      seconds: number,
+    ): Promise<{ result: LoadResult; otherCores: number; cpuMicrosPerRequest: number }> => {
       const sampler = server === 'service' ? serviceRss : ceilingRss;
       sampler.start();
       monitor.start();
+      const ticksBefore = processTicks(servers[server].pid);
       try {
         const result = await runLoad({ baseUrl: servers[server].baseUrl, endpoint, keys, connections: options.connections, seconds, maxRequests });
-        return { result, otherCores: monitor.foreignCores() };
+        const cpuSeconds = (processTicks(servers[server].pid) - ticksBefore) / TICKS_PER_SECOND;
+        return { result, otherCores: monitor.foreignCores(), cpuMicrosPerRequest: (cpuSeconds * 1e6) / Math.max(result.requests, 1) };
       } finally {
         sampler.stop();
       }
@@ -308,11 +316,12 @@ async function main(): Promise<number> {
           if (options.quietWaitSeconds > 0) await quiet();
           const pair: Measurement[] = [];
           for (const server of order) {
-            const { result, otherCores } = await load(server, endpoint, options.seconds);
-            pair.push({ round, endpoint, server, result, otherCores });
+            const { result, otherCores, cpuMicrosPerRequest } = await load(server, endpoint, options.seconds);
+            pair.push({ round, endpoint, server, result, otherCores, cpuMicrosPerRequest });
             out(
               `round ${round} ${ENDPOINT_LABELS[endpoint].padEnd(23)} ${server.padEnd(7)} ${fixed(result.requestsPerSecond).padStart(6)} req/s` +
                 `  p50 ${fixed(result.p50, 1)} ms  p99 ${fixed(result.p99, 1)} ms  errors ${result.errors}  non-2xx ${result.non2xx}` +
+                `  cpu ${fixed(cpuMicrosPerRequest)} µs/req` +
                 `  other work ${fixed(otherCores, 2)} cores`,
             );
           }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { redactUrl } from './redaction';
-import { ServiceLogger } from './service-logger';
+import { ServiceLogger, requestLineWriter } from './service-logger';
 import { ServiceMetrics, UNMATCHED_ROUTE } from './service-metrics';
 
 /** An incoming X-Request-Id is kept when it is this sane: no spaces, quotes or control characters. */
@@ -36,14 +36,14 @@ export function observeRequests(instance: FastifyInstance, logger: ServiceLogger
   const logInfo = logger.isLevelEnabled('info');
   const logErrors = logger.isLevelEnabled('error');
   if (!logInfo && !logErrors && metrics === null) return;
+  const writeLine = requestLineWriter(logger);
   instance.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const status = reply.statusCode;
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const elapsedMs = reply.elapsedTime;
     if (metrics !== null) metrics.observeRequest(request.method, route, status, elapsedMs / 1000);
     if (status >= 500 ? logErrors : logInfo) {
-      const line = {
-        event: 'request',
+      writeLine(status >= 500 ? 'error' : 'info', {
         req_id: request.id,
         method: request.method,
         url: redactUrl(request.originalUrl),
@@ -51,9 +51,7 @@ export function observeRequests(instance: FastifyInstance, logger: ServiceLogger
         status,
         duration_ms: Math.round(elapsedMs * 100) / 100,
         ip: request.ip,
-      };
-      if (status >= 500) logger.error(line, 'request failed');
-      else logger.info(line, 'request');
+      });
     }
     done();
   });

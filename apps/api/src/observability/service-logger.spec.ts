@@ -1,4 +1,4 @@
-import { PinoNestLogger, createServiceLogger } from './service-logger';
+import { PinoNestLogger, RequestLine, createServiceLogger, requestLineWriter } from './service-logger';
 
 function capture(level: Parameters<typeof createServiceLogger>[0] = 'trace') {
   const records: Array<Record<string, unknown>> = [];
@@ -36,5 +36,26 @@ describe(PinoNestLogger.name, () => {
     expect(records[0]).toEqual(
       expect.objectContaining({ api_key: '[REDACTED]', github_token: '[REDACTED]', token: '[REDACTED]', authorization: '[REDACTED]', headers: { authorization: '[REDACTED]' } }),
     );
+  });
+});
+
+describe(requestLineWriter.name, () => {
+  const line: RequestLine = {
+    req_id: 'req "1"\\',
+    method: 'POST',
+    url: '/v1/models/x?api_key=[REDACTED]&q=\u00e9\n',
+    route: '/v1/models/:name',
+    status: 201,
+    duration_ms: 3.21,
+    ip: '::ffff:127.0.0.1',
+  };
+
+  it.each(['info', 'error'] as const)('writes the %s line pino would write for the same fields, field for field and in order', (level) => {
+    const { records, logger } = capture();
+    logger[level]({ event: 'request', ...line }, level === 'error' ? 'request failed' : 'request');
+    requestLineWriter(logger)(level, line);
+    const [byPino, byWriter] = records.map(({ time, ...rest }) => ({ time: typeof time, rest: Object.entries(rest) }));
+    expect(byWriter).toEqual(byPino);
+    expect(byWriter.time).toBe('number');
   });
 });

@@ -45,6 +45,40 @@ function batchedStdout(): LogDestination {
   return stdout;
 }
 
+/** The fields of a request line (see observeRequests). */
+export interface RequestLine {
+  readonly req_id: string;
+  readonly method: string;
+  readonly url: string;
+  readonly route: string;
+  readonly status: number;
+  readonly duration_ms: number;
+  readonly ip: string;
+}
+
+/**
+ * Writes request lines, the log's one line per answered request, straight to
+ * the logger's destination, in exactly the form pino gives every line: level,
+ * time, the base fields, `event: "request"`, the line's fields, msg. Every
+ * field is known, so the line is one template instead of pino's generic walk
+ * over an object (measured under load: about 18 µs of the 28 µs a request
+ * line cost; docs/PERFORMANCE.md). The fields hold no secret (the URL comes
+ * redacted), so pino's redaction has nothing to do here. The caller checks the
+ * level.
+ */
+export function requestLineWriter(logger: ServiceLogger): (level: 'info' | 'error', line: RequestLine) => void {
+  const destination = logger[pino.symbols.streamSym] as unknown as DestinationStream;
+  const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
+  return (level, line) => {
+    destination.write(
+      `{"level":"${level}","time":${Date.now()}${bindings},"event":"request","req_id":${JSON.stringify(line.req_id)},` +
+        `"method":${JSON.stringify(line.method)},"url":${JSON.stringify(line.url)},"route":${JSON.stringify(line.route)},` +
+        `"status":${line.status},"duration_ms":${line.duration_ms},"ip":${JSON.stringify(line.ip)},` +
+        `"msg":"${level === 'error' ? 'request failed' : 'request'}"}\n`,
+    );
+  };
+}
+
 /**
  * Nest's LoggerService over the JSON log, so Nest's own lines and every
  * `new Logger(context)` in the code become JSON lines with a `context` field.
