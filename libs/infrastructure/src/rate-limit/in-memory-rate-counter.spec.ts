@@ -1,0 +1,58 @@
+import { FixedClock } from '@svc/domain';
+import { InMemoryRateCounter } from './in-memory-rate-counter';
+
+const WINDOW_MS = 60_000;
+
+function counterAt(start = Date.UTC(2026, 10, 21, 12, 0, 0)) {
+  const clock = new FixedClock(new Date(start));
+  return { clock, counter: new InMemoryRateCounter(clock), start };
+}
+
+describe(InMemoryRateCounter.name, () => {
+  it('allows up to the limit in one window, then refuses until the window ends', () => {
+    const { clock, counter, start } = counterAt();
+    expect([1, 2, 3].map(() => counter.hitNow('b', 3, WINDOW_MS).remaining)).toEqual([2, 1, 0]);
+    clock.advance(WINDOW_MS - 1);
+    expect(counter.hitNow('b', 3, WINDOW_MS)).toEqual({ allowed: false, remaining: 0, resetAtMs: start + WINDOW_MS, retryAfterSeconds: 1 });
+    clock.advance(1);
+    expect(counter.hitNow('b', 3, WINDOW_MS)).toEqual({ allowed: true, remaining: 2, resetAtMs: start + 2 * WINDOW_MS, retryAfterSeconds: 60 });
+  });
+
+  it('keeps a window that spans a generation rotation: it is counted on, not restarted', () => {
+    const { clock, counter, start } = counterAt();
+    counter.hitNow('rotates-the-generations', 10, WINDOW_MS); // the first hit sets the generation clock
+    clock.advance(WINDOW_MS - 10);
+    counter.hitNow('b', 2, WINDOW_MS); // window of b: [start + 59.99 s, start + 119.99 s)
+    clock.advance(20); // past the rotation: b now lives in the previous generation
+    expect(counter.hitNow('b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 0, resetAtMs: start + 2 * WINDOW_MS - 10 });
+    clock.advance(WINDOW_MS - 30); // past the next rotation; b was moved forward when hit, and its window has not ended
+    expect(counter.hitNow('b', 2, WINDOW_MS)).toMatchObject({ allowed: false, resetAtMs: start + 2 * WINDOW_MS - 10 });
+    clock.advance(20); // the window ends
+    expect(counter.hitNow('b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('forgets ended windows within two window lengths, without walking the buckets', () => {
+    const { clock, counter } = counterAt();
+    for (let i = 0; i < 1000; i++) counter.hitNow(`k:${i}`, 5, WINDOW_MS);
+    expect(counter.bucketsHeld).toBe(1000);
+    clock.advance(WINDOW_MS);
+    counter.hitNow('other', 5, WINDOW_MS);
+    expect(counter.bucketsHeld).toBe(1001); // ended, but only dropped with their generation
+    clock.advance(WINDOW_MS);
+    counter.hitNow('other', 5, WINDOW_MS);
+    expect(counter.bucketsHeld).toBe(1);
+  });
+
+  it('a window longer than the generations seen so far lengthens them, so it is never dropped early', () => {
+    const { clock, counter } = counterAt();
+    counter.hitNow('short', 5, 1_000);
+    counter.hitNow('long', 2, 10_000);
+    counter.hitNow('long', 2, 10_000);
+    for (let t = 0; t < 9; t++) {
+      clock.advance(1_000);
+      expect(counter.hitNow('long', 2, 10_000).allowed).toBe(false);
+    }
+    clock.advance(1_000);
+    expect(counter.hitNow('long', 2, 10_000).allowed).toBe(true);
+  });
+});
