@@ -67,8 +67,9 @@ export interface RequestLine {
  * level.
  */
 export function requestLineWriter(logger: ServiceLogger): (level: 'info' | 'error', line: RequestLine) => void {
-  const destination = logger[pino.symbols.streamSym] as unknown as DestinationStream;
-  const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const destination = internals[pino.symbols.streamSym] as DestinationStream;
+  const bindings = internals[pino.symbols.chindingsSym] as string;
   return (level, line) => {
     destination.write(
       `{"level":"${level}","time":${Date.now()}${bindings},"event":"request","req_id":${JSON.stringify(line.req_id)},` +
