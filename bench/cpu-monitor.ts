@@ -45,9 +45,9 @@ function pidsMatching(matches: (commandLine: string) => boolean): number[] {
  */
 export class CpuMonitor {
   private startTicks = 0;
-  private startOwn = 0;
   private startedAt = 0;
-  private startPids: readonly number[] = [];
+  /** CPU ticks of each own process at start(). */
+  private startOwn = new Map<number, number>();
 
   constructor(
     private readonly pids: () => readonly number[],
@@ -65,9 +65,9 @@ export class CpuMonitor {
   }
 
   start(): void {
-    this.startPids = [process.pid, ...this.pids(), ...(this.alsoOwn ? pidsMatching(this.alsoOwn) : [])];
+    const pids = [process.pid, ...this.pids(), ...(this.alsoOwn ? pidsMatching(this.alsoOwn) : [])];
     this.startTicks = machineBusyTicks();
-    this.startOwn = this.ticksOf(this.startPids);
+    this.startOwn = new Map(pids.map((pid) => [pid, processTicks(pid)]));
     this.startedAt = Date.now();
   }
 
@@ -79,12 +79,13 @@ export class CpuMonitor {
     const seconds = Math.max((Date.now() - this.startedAt) / 1000, 0.001);
     const busy = machineBusyTicks() - this.startTicks;
     const now = new Set([process.pid, ...this.pids(), ...(this.alsoOwn ? pidsMatching(this.alsoOwn) : [])]);
-    for (const pid of this.startPids) now.add(pid);
-    const own = this.ticksOf([...now]) - this.startOwn;
+    for (const pid of this.startOwn.keys()) now.add(pid);
+    let own = 0;
+    for (const pid of now) {
+      const ticks = processTicks(pid);
+      // a process that ended meanwhile (an idle pool connection's backend) reads 0: its last ticks are unknown, so it counts as idle
+      if (ticks > 0) own += ticks - (this.startOwn.get(pid) ?? 0);
+    }
     return Math.max(0, busy - own) / TICKS_PER_SECOND / seconds;
-  }
-
-  private ticksOf(pids: readonly number[]): number {
-    return pids.reduce((sum, pid) => sum + processTicks(pid), 0);
   }
 }
