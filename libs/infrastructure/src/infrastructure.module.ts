@@ -37,6 +37,7 @@ import { SystemClock } from './time/system-clock';
 import { LoggingAuditLog } from './audit/logging-audit-log';
 import { InMemoryRateCounter } from './rate-limit/in-memory-rate-counter';
 import { RedisRateCounter } from './rate-limit/redis-rate-counter';
+import { DatabasePing } from './persistence/typeorm/database-ping';
 import { RateCounter } from '@svc/application';
 
 export interface InfrastructureOverrides {
@@ -77,6 +78,7 @@ export class InfrastructureModule {
       { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },
       { provide: ModelRepository, useClass: TypeOrmModelRepository },
       { provide: ModelStore, useValue: new LocalModelStore(config.models.storeDir) },
+      { provide: DatabasePing, useClass: DatabasePing },
       repoTokenIssuerOf(config),
     ];
     return {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RateCounter } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { DataSource } from 'typeorm';
+import { DatabasePing } from '@svc/infrastructure';
 
 /** The route label of requests no route matched (404, 405): never the raw URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -46,7 +46,7 @@ export class ServiceMetrics {
   private readonly rateLimitedByRoute = new Map<string, CounterChild>();
   private readonly quotaRefusedByRoute = new Map<string, CounterChild>();
 
-  constructor(config: AppConfig, dataSource: DataSource, rateCounter: RateCounter) {
+  constructor(config: AppConfig, database: DatabasePing, rateCounter: RateCounter) {
     const registers = [this.registry];
     if (config.metrics.enabled) collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({
@@ -102,7 +102,7 @@ export class ServiceMetrics {
       help: 'Whether the database answered a ping within 1.5 s at scrape time (1) or not (0)',
       registers,
       async collect() {
-        this.set((await pingDatabase(dataSource)) ? 1 : 0);
+        this.set((await database.answersWithin(DATABASE_PING_TIMEOUT_MS)) ? 1 : 0);
       },
     });
     if (rateCounter.isSharedConfigured()) {
@@ -168,17 +168,4 @@ function childOf(cache: Map<string, CounterChild>, counter: Counter<string>, val
   let child = cache.get(value);
   if (child === undefined) cache.set(value, (child = counter.labels(value)));
   return child;
-}
-
-async function pingDatabase(dataSource: DataSource): Promise<boolean> {
-  if (!dataSource.isInitialized) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), DATABASE_PING_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([dataSource.query('SELECT 1').then(() => true, () => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

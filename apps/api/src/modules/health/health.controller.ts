@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { RateCounter } from '@svc/application';
+import { DatabasePing } from '@svc/infrastructure';
 import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../../openapi/api-errors.decorator';
 import { HealthyResponse, LivenessResponse, ReadinessResponse, UnhealthyResponse } from './dto/health.response';
@@ -22,7 +22,7 @@ export const DATABASE_PING_TIMEOUT_MS = 1500;
 @Controller('api/health')
 export class HealthController {
   constructor(
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly database: DatabasePing,
     private readonly rateCounter: RateCounter,
   ) {}
 
@@ -33,9 +33,9 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: UnhealthyResponse, description: 'The database did not answer within 1.5 s' })
   @ApiErrors('METHOD_NOT_ALLOWED', 'SERVER_ERROR')
   async status(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthyResponse | UnhealthyResponse> {
-    const result = await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
+    const up = await this.database.answersWithin(DATABASE_PING_TIMEOUT_MS);
     const timestamp = new Date().toISOString();
-    if (result.database?.status === 'up') {
+    if (up) {
       return { status: 'healthy', timestamp, version: API_VERSION, database: 'connected' };
     }
     void reply.status(503);
@@ -61,8 +61,7 @@ export class HealthController {
   @ApiServiceUnavailableResponse({ type: ReadinessResponse, description: 'The database did not answer' })
   @ApiErrors('METHOD_NOT_ALLOWED', 'SERVER_ERROR')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessResponse> {
-    const ping = await this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS });
-    const databaseUp = ping.database?.status === 'up';
+    const databaseUp = await this.database.answersWithin(DATABASE_PING_TIMEOUT_MS);
     const redis = this.rateCounter.isSharedConfigured()
       ? { status: this.rateCounter.mode() === 'shared' ? ('up' as const) : ('down' as const), rate_limits: this.rateCounter.mode() }
       : undefined;
