@@ -116,9 +116,10 @@ describe('key plaintexts never reach the database or the logs', () => {
     }
 
     // Revocations, by the holder and by an operator.
-    expect((await t.post('/v1/auth/revoke', { api_key: research.api_key, reason: 'rotated' })).status).toBe(200);
+    // A key pasted into a reason (the revoked one, or another) is stored and shown as [REDACTED].
+    expect((await t.post('/v1/auth/revoke', { api_key: research.api_key, reason: `rotated: ${research.api_key} leaked` })).status).toBe(200);
     expect((await t.post('/auth/revoke', { api_key: expired.api_key })).status).toBe(200);
-    expect((await t.admin('POST', `/admin/v1/keys/${commercial.key_id}/revoke`, { reason: 'abuse' })).status).toBe(200);
+    expect((await t.admin('POST', `/admin/v1/keys/${commercial.key_id}/revoke`, { reason: `abuse by ${commercial.api_key.toUpperCase()}` })).status).toBe(200);
     expect((await t.post('/v1/auth/validate', { api_key: research.api_key })).status).toBe(401);
     expect((await t.post('/v1/auth/revoke', { api_key: research.api_key })).status).toBe(404);
 
@@ -126,6 +127,10 @@ describe('key plaintexts never reach the database or the logs', () => {
     const audit = await t.admin('GET', '/admin/v1/audit');
     expect(audit.body.entries.length).toBeGreaterThan(0);
     for (const secret of secrets) expect(audit.text).not.toContain(secret);
+    expect(audit.text.toLowerCase()).not.toContain(commercial.api_key.slice(9));
+    expect(audit.body.entries.map((entry: { reason: string | null }) => entry.reason)).toEqual(
+      expect.arrayContaining(['rotated: [REDACTED] leaked', 'abuse by [REDACTED]']),
+    );
   });
 
   it('not in the database, its files or its write-ahead log while the service runs', async () => {

@@ -11,6 +11,7 @@ export * from './quota/quota';
 export * from './quota/quota.errors';
 export * from './quota/usage.repository';
 export * from './api-key/api-key-format';
+export * from './api-key/key-shaped-text';
 export * from './api-key/api-key';
 export * from './api-key/api-key.errors';
 export * from './api-key/api-key.repository';

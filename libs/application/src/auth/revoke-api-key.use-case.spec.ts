@@ -54,6 +54,14 @@ describe(RevokeApiKey.name, () => {
     expect(JSON.stringify(entries)).not.toContain(secret);
   });
 
+  it('stores a reason with any key pasted into it replaced, the revoked key or another', async () => {
+    const { secret, key } = await given();
+    const other = makeSecret();
+    await revoke.execute({ presentedKey: secret, reason: `rotated: ${secret} leaked, ${other.toUpperCase()} too (ticket 42)` });
+    const [entry] = await audit.list({ keyId: key.id, limit: 10 });
+    expect(entry.reason).toBe('rotated: [REDACTED] leaked, [REDACTED] too (ticket 42)');
+  });
+
   it('revokes without a reason', async () => {
     const { secret, key } = await given();
     await revoke.execute({ presentedKey: secret, reason: undefined });

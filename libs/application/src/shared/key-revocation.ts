@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyRepository, AuditLog, Clock, IdGenerator } from '@svc/domain';
+import { ApiKeyRepository, AuditLog, Clock, IdGenerator, redactKeyShapedText } from '@svc/domain';
 
-/** Revokes a key by id, once, and records it in the audit log. */
+/**
+ * Revokes a key by id, once, and records it in the audit log. The reason is
+ * kept with key-shaped text replaced: a holder who pastes a key into it
+ * (the one they revoke, or another) never has it stored or shown back.
+ */
 @Injectable()
 export class KeyRevocation {
   constructor(
@@ -16,7 +20,14 @@ export class KeyRevocation {
     const at = this.clock.now();
     const won = await this.keys.markRevoked(keyId, at);
     if (won) {
-      await this.audit.append({ id: this.ids.newId('aud'), at, action: 'key.revoked', keyId, reason, details: { by } });
+      await this.audit.append({
+        id: this.ids.newId('aud'),
+        at,
+        action: 'key.revoked',
+        keyId,
+        reason: reason === null ? null : redactKeyShapedText(reason),
+        details: { by },
+      });
     }
     return won;
   }

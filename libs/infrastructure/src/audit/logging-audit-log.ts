@@ -1,15 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { AuditEntry, AuditLog } from '@svc/domain';
-
-/** Key-shaped text (a key pasted into a revocation reason, say) never reaches the log. */
-const KEY_SHAPED = /[A-Za-z0-9]+_(?:live|test)_[0-9A-Fa-f]{8,}|[0-9A-Fa-f]{32,}/gi;
+import { AuditEntry, AuditLog, redactKeyShapedText } from '@svc/domain';
 
 /**
  * Every audit entry is also one log line of its own event type, once it is
  * stored: `{ event: "audit", action, key_id, audit_id, reason?, details? }`
  * (issuance, tier and limit changes, revocations, installer tokens). Entries
  * never hold a key or a token (AuditEntry's rule); the free-text reason is
- * scrubbed of key-shaped text all the same.
+ * scrubbed of key-shaped text all the same (KeyRevocation already stores it scrubbed).
  */
 export class LoggingAuditLog extends AuditLog {
   private readonly logger = new Logger('Audit');
@@ -27,7 +24,7 @@ export class LoggingAuditLog extends AuditLog {
       key_id: entry.keyId,
       audit_id: entry.id,
       at: entry.at.toISOString(),
-      ...(entry.reason !== null ? { reason: entry.reason.replace(KEY_SHAPED, '[REDACTED]') } : {}),
+      ...(entry.reason !== null ? { reason: redactKeyShapedText(entry.reason) } : {}),
       ...(entry.details !== null ? { details: entry.details } : {}),
     });
   }
