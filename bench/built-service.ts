@@ -26,32 +26,27 @@ export function assertBuilt(): void {
   }
 }
 
-/** How production starts the service: environment assignments and node flags before the entry point. */
+/** How production starts the service: node, its flags, the entry point. */
 export interface ServiceCommand {
-  readonly env: Record<string, string>;
   readonly nodeFlags: readonly string[];
   readonly text: string;
 }
 
 /**
- * The service's command line in production: `npm run start:built`
- * (`[NAME=value …] node [--flags …] dist/apps/api/apps/api/src/main.js`),
- * read from package.json so the benchmark measures the service as it is
- * started, not a variant of it (the Dockerfile sets the same NODE_OPTIONS).
+ * The service's command line in production, `npm run start:built`
+ * (`node [--flags …] <the built entry point>`), read from package.json so
+ * the benchmark measures the service as it is started (the image and the
+ * Deployment run the same command; test/e2e/deploy.e2e-spec.ts holds them to it).
  */
 export function serviceCommand(): ServiceCommand {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   const text = (pkg.scripts?.['start:built'] ?? '').trim();
-  const words = text.split(/\s+/);
-  const main = 'dist/apps/api/apps/api/src/main.js';
-  const node = words.indexOf('node');
-  const assignments = words.slice(0, Math.max(node, 0));
-  const flags = words.slice(node + 1, -1);
-  if (node < 0 || words[words.length - 1] !== main || !assignments.every((w) => /^[A-Z_][A-Z0-9_]*=\S*$/.test(w)) || !flags.every((w) => w.startsWith('--'))) {
-    throw new Error(`package.json's start:built must read "[NAME=value …] node [--flags …] ${main}" (the benchmark starts the service the same way)`);
+  const [node, ...rest] = text.split(/\s+/);
+  const entry = rest.pop();
+  if (node !== 'node' || entry === undefined || join(ROOT, entry) !== BUILT_API_MAIN || !rest.every((word) => word.startsWith('--'))) {
+    throw new Error(`package.json's start:built must read "node [--flags …] ${BUILT_API_MAIN.slice(ROOT.length + 1)}" (the benchmark starts the service the same way)`);
   }
-  const env = Object.fromEntries(assignments.map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-  return { env, nodeFlags: flags, text };
+  return { nodeFlags: rest, text };
 }
 
 function built<T>(relative: string): T {

@@ -224,7 +224,6 @@ async function main(): Promise<number> {
 
     const command = serviceCommand();
     const serviceEnv: Record<string, string> = {
-      ...command.env,
       DATABASE_URL: database.url,
       MODEL_STORE_DIR: join(folder, 'models'),
       SAMPLE_MODELS: 'true',

@@ -3,6 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedQuery } from './prepared-query';
 
+/** How long the database may take to answer a ping before it counts as down (health, readiness, gauge). */
+export const DATABASE_PING_TIMEOUT_MS = 1500;
+
 /**
  * Whether the database answers `SELECT 1` within a time limit: the health
  * endpoint, the readiness probe and the `svc_database_up` gauge ask it. The
@@ -21,17 +24,18 @@ export class DatabasePing {
     this.ping = new PreparedQuery(dataSource, 'ping', 'SELECT 1 AS up');
   }
 
-  async answersWithin(timeoutMs: number): Promise<boolean> {
+  async answers(): Promise<boolean> {
     if (!this.dataSource.isInitialized) return false;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
+      timer = setTimeout(() => resolve(false), DATABASE_PING_TIMEOUT_MS);
     });
     try {
-      return await Promise.race([this.ping.first([]).then(
+      const answered = this.ping.first([]).then(
         () => true,
         () => false,
-      ), late]);
+      );
+      return await Promise.race([answered, late]);
     } finally {
       clearTimeout(timer);
     }
