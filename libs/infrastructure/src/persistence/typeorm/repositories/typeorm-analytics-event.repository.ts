@@ -120,7 +120,7 @@ class SqliteStatements {
     this.consumeUnlimited = db.prepare(`${upsert} RETURNING used`);
     this.used = db.prepare('SELECT used FROM usage_counters WHERE key_id = ? AND period = ?');
     this.insert = db.prepare(`INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_PLACEHOLDERS})`);
-    this.appendConsuming = db.transaction((event: AnalyticsEvent, cost: number, limit: number | null): number | null => {
+    const transaction = db.transaction((event: AnalyticsEvent, cost: number, limit: number | null): number | null => {
       let used: number;
       if (cost > 0) {
         const row = (limit === null
@@ -139,5 +139,9 @@ class SqliteStatements {
       );
       return used;
     });
+    // BEGIN IMMEDIATE: the write lock is taken (waiting out the busy timeout) before the first read. A deferred
+    // transaction that read first could not upgrade once another process (the CLI) had committed meanwhile:
+    // SQLite answers SQLITE_BUSY at once, without waiting, and the event would fail with a 503.
+    this.appendConsuming = (event, cost, limit) => transaction.immediate(event, cost, limit);
   }
 }
