@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ModuleRef } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IssueApiKey, IssueApiKeyInput, IssuedKeyView, issuedKeyViewOf } from '@svc/application';
 import { AppConfig, loadConfig } from '@svc/config';
@@ -46,6 +47,8 @@ export class TestApp {
     readonly folder: string,
     private readonly database: TestDatabase | null,
   ) {}
+
+  private issuance?: Promise<IssueApiKey>;
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
     const folder = mkdtempSync(join(tmpdir(), 'svc-test-'));
@@ -109,9 +112,13 @@ export class TestApp {
     return this.request(method, path, { json, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
   }
 
-  /** Issues a key through the domain's own issuance (the use case), returning the plaintext once. */
+  /**
+   * Issues a key through the domain's own issuance (the use case, built on the
+   * app's adapters whether or not the admin API is mounted), returning the plaintext once.
+   */
   async issueKey(input: Partial<IssueApiKeyInput> = {}): Promise<IssuedKeyView> {
-    const issued = await this.app.get(IssueApiKey).execute({
+    this.issuance ??= this.app.get(ModuleRef).create(IssueApiKey);
+    const issued = await (await this.issuance).execute({
       email: 'ada@example.org',
       name: 'Ada Lovelace',
       organization: 'Analytical Engines Ltd',

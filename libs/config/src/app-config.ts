@@ -17,7 +17,8 @@ export interface GithubAppConfig {
 }
 
 /** The endpoints SPEC 8 limits; aliases and sub-paths share their endpoint's counter. */
-export type RateLimitedEndpoint = 'validate' | 'refresh' | 'revoke' | 'installer' | 'models' | 'analytics';
+export const RATE_LIMITED_ENDPOINTS = ['validate', 'refresh', 'revoke', 'installer', 'models', 'analytics'] as const;
+export type RateLimitedEndpoint = (typeof RATE_LIMITED_ENDPOINTS)[number];
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

@@ -14,6 +14,7 @@ export * from './api-key/api-key-format';
 export * from './api-key/key-shaped-text';
 export * from './api-key/api-key';
 export * from './api-key/api-key.errors';
+export * from './api-key/key-check';
 export * from './api-key/api-key.repository';
 export * from './api-key/key-context.repository';
 export * from './user/user';

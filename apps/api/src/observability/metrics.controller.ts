@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../openapi/api-errors.decorator';
 import { ServiceMetrics } from './service-metrics';
+import { SkipThrottle } from '@nestjs/throttler';
 
 /**
  * GET /metrics in the Prometheus text format, on the HTTP port (METRICS_PORT
@@ -10,6 +11,7 @@ import { ServiceMetrics } from './service-metrics';
  * port to the cluster, not to the internet, or move metrics to METRICS_PORT.
  */
 @ApiTags('operations')
+@SkipThrottle()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: ServiceMetrics) {}

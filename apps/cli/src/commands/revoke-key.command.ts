@@ -1,5 +1,5 @@
 import { RevokeKeyById, keyViewOf } from '@svc/application';
-import { InvalidRequestError, MAX_REVOCATION_REASON_LENGTH, revocationReasonOf } from '@svc/domain';
+import { InvalidRequestError, MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { keySummary } from '../shared/summaries';
@@ -21,8 +21,8 @@ export class RevokeKeyCommand extends CliCommand<RevokeKeyOptions> {
   }
 
   async run([keyId]: string[], options: RevokeKeyOptions = {}): Promise<void> {
-    const reason = revocationReasonOf(options.reason);
-    if (reason === undefined) {
+    const reason = options.reason ?? null;
+    if (reason !== null && reason.length > MAX_REVOCATION_REASON_LENGTH) {
       throw new InvalidRequestError(`--reason must be at most ${MAX_REVOCATION_REASON_LENGTH} characters`);
     }
     const view = keyViewOf(await this.revokeKey.execute({ keyId, reason }));

@@ -35,7 +35,7 @@ describe(ListAudit.name, () => {
     const catalog = shippedTierCatalog();
     issue = new IssueApiKey(format, hasher, new ScriptedRandomSource(), ids, keys, users, audit, clock, catalog);
     update = new UpdateApiKey(keys, new ShowApiKey(keys, users, usage, catalog, clock), audit, clock, ids);
-    revoke = new RevokeApiKey(format, hasher, keys, new KeyRevocation(keys, audit, clock, ids));
+    revoke = new RevokeApiKey(new KeyRevocation(keys, audit, clock, ids));
     list = new ListAudit(audit, keys);
   });
 
@@ -45,7 +45,7 @@ describe(ListAudit.name, () => {
     clock.advance(60_000);
     await update.execute({ keyId: issued.key.id, licenseType: 'research' });
     clock.advance(60_000);
-    await revoke.execute({ presentedKey: issued.secret, reason: 'rotated' });
+    await revoke.execute({ key: issued.key, reason: 'rotated' });
     clock.advance(60_000);
     return issued.key.id;
   }

@@ -7,15 +7,15 @@ import {
   IdGenerator,
   Quota,
   QuotaExceededError,
+  EventReport,
   TierCatalog,
-  readEventReport,
 } from '@svc/domain';
 
 export interface RecordEventInput {
   /** The authenticated key (key errors were answered before this runs). */
   readonly key: ApiKey;
-  /** The untrusted request body. */
-  readonly body: Readonly<Record<string, unknown>>;
+  /** What the caller reported, already checked at the edge (CONTRACT 9). */
+  readonly report: EventReport;
 }
 
 export interface RecordEventOutput {
@@ -26,7 +26,7 @@ export interface RecordEventOutput {
 }
 
 /**
- * POST /v1/analytics/log: checks the event, then stores it and consumes its
+ * POST /v1/analytics/log: stores the event and consumes its
  * cost in one atomic step. An `inference` past the limit is refused with
  * QUOTA_EXCEEDED and neither stored nor counted (CONTRACT 4 and 9).
  */
@@ -40,7 +40,7 @@ export class RecordEvent {
   ) {}
 
   async execute(input: RecordEventInput): Promise<RecordEventOutput> {
-    const report = readEventReport(input.body);
+    const { report } = input;
     const now = this.clock.now();
     const period = BillingPeriod.containing(now);
     const limit = input.key.monthlyLimitUnder(this.catalog);

@@ -1,32 +1,27 @@
-import { ApiKey, ApiKeyFormat, ApiKeyRepository, DomainErrorCode, FixedClock } from '@svc/domain';
+import { ApiKey, ApiKeyFormat, DomainErrorCode, FixedClock, KeyContext, KeyContextRepository } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
-import { InMemoryApiKeyRepository } from '@svc/infrastructure/persistence/in-memory';
-import { DAY_MS, T0, makeApiKey, makeSecret } from '../../../../test/factories/domain.factory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryKeyContextRepository,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+} from '@svc/infrastructure/persistence/in-memory';
+import { DAY_MS, T0, makeApiKey, makeSecret, makeUser } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
 const EXPIRES = new Date(T0.getTime() + 30 * DAY_MS);
 
 /** A repository that fails the test if a malformed key ever reaches storage. */
-class UntouchableApiKeyRepository extends ApiKeyRepository {
-  private refuse(): never {
+class UntouchableKeyContextRepository extends KeyContextRepository {
+  findByDigest(): Promise<KeyContext | null> {
     throw new Error('the key store must not be touched');
   }
-  findByDigest(): Promise<ApiKey | null> {
-    this.refuse();
-  }
-  findById(): Promise<ApiKey | null> {
-    this.refuse();
-  }
-  insert(): Promise<void> {
-    this.refuse();
-  }
-  updateTerms(): Promise<boolean> {
-    this.refuse();
-  }
-  markRevoked(): Promise<boolean> {
-    this.refuse();
-  }
+}
+
+/** The guard's two steps: judge (and digest) the presented value, then check it. */
+function authenticateRaw(authenticate: AuthenticateApiKey, presented: unknown, purpose?: 'use' | 'revoke'): Promise<KeyContext> {
+  return authenticate.execute(authenticate.present(presented), purpose);
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<DomainErrorCode | 'OK'> {
@@ -51,16 +46,21 @@ describe(AuthenticateApiKey.name, () => {
   const malformedButStored = ` ${makeSecret()}`;
 
   let keys: InMemoryApiKeyRepository;
+  let contexts: InMemoryKeyContextRepository;
   let clock: FixedClock;
   let authenticate: AuthenticateApiKey;
   const stored: Record<string, ApiKey> = {};
 
   beforeEach(async () => {
     keys = new InMemoryApiKeyRepository();
+    const users = new InMemoryUserRepository();
+    contexts = new InMemoryKeyContextRepository(keys, users, new InMemoryUsageRepository());
     clock = new FixedClock(T0);
-    authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, clock);
+    authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, contexts, clock);
+    const holder = makeUser();
+    await users.insert(holder);
     const seed = async (name: string, secret: string, overrides: Parameters<typeof makeApiKey>[0]) => {
-      stored[name] = makeApiKey({ digest: hasher.digest(secret), expiresAt: EXPIRES, ...overrides });
+      stored[name] = makeApiKey({ userId: holder.id, digest: hasher.digest(secret), expiresAt: EXPIRES, ...overrides });
       await keys.insert(stored[name]);
     };
     await seed('active', secrets.active, {});
@@ -91,36 +91,58 @@ describe(AuthenticateApiKey.name, () => {
       ['an active live key', () => secrets.active, 'OK'],
       ['an active test key', () => secrets.activeTest, 'OK'],
     ])('%s: %s', async (_, presented, expected) => {
-      await expect(codeOf(authenticate.execute(presented()))).resolves.toBe(expected);
+      await expect(codeOf(authenticateRaw(authenticate, presented()))).resolves.toBe(expected);
     });
   });
 
-  it('answers the stored key for an active one', async () => {
-    const key = await authenticate.execute(secrets.active);
-    expect(key.props).toEqual(stored.active.props);
+  it('answers the stored key, its user and its usage for an active one', async () => {
+    const found = await authenticateRaw(authenticate, secrets.active);
+    expect(found.key.props).toEqual(stored.active.props);
+    expect(found.user.id).toBe(stored.active.userId);
+    expect(found.used).toBe(0);
+  });
+
+  it('digests a well-formed key once, when it is presented, and judges a malformed one without a digest', () => {
+    expect(authenticate.present(secrets.active)).toEqual({ key: expect.objectContaining({ kind: 'well-formed' }), digest: hasher.digest(secrets.active) });
+    expect(authenticate.present(` ${secrets.active}`)).toEqual({ key: { kind: 'malformed' }, digest: null });
+    expect(authenticate.present(undefined)).toEqual({ key: { kind: 'missing' }, digest: null });
+  });
+
+  describe('for revocation (CONTRACT 5)', () => {
+    it.each<[string, () => unknown, DomainErrorCode | 'OK']>([
+      ['no key at all', () => undefined, 'MISSING_KEY'],
+      ['a malformed key', () => `${secrets.active} `, 'INVALID_FORMAT'],
+      ['a well-formed key never issued', () => secrets.unknown, 'KEY_NOT_FOUND'],
+      ['a revoked key', () => secrets.revoked, 'KEY_NOT_FOUND'],
+      ['a revoked key that has also expired', () => secrets.revokedAndExpired, 'KEY_NOT_FOUND'],
+      ['an expired key (it may still be revoked)', () => secrets.expired, 'OK'],
+      ['an active key', () => secrets.active, 'OK'],
+    ])('%s: %s', async (_, presented, expected) => {
+      await expect(codeOf(authenticateRaw(authenticate, presented(), 'revoke'))).resolves.toBe(expected);
+    });
   });
 
   it('lets a key work until the millisecond before expires_at, then answers KEY_EXPIRED', async () => {
     clock.set(new Date(EXPIRES.getTime() - 1));
-    await expect(authenticate.execute(secrets.active)).resolves.toBeInstanceOf(ApiKey);
+    await expect(authenticateRaw(authenticate, secrets.active)).resolves.toMatchObject({ key: expect.any(ApiKey) });
     clock.set(EXPIRES);
-    await expect(authenticate.execute(secrets.active)).rejects.toMatchObject({ code: 'KEY_EXPIRED' });
+    await expect(authenticateRaw(authenticate, secrets.active)).rejects.toMatchObject({ code: 'KEY_EXPIRED' });
   });
 
   it('never touches storage for a missing or malformed key', async () => {
-    const sealed = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new UntouchableApiKeyRepository(), clock);
-    await expect(sealed.execute(undefined)).rejects.toMatchObject({ code: 'MISSING_KEY' });
-    await expect(sealed.execute('   ')).rejects.toMatchObject({ code: 'MISSING_KEY' });
-    await expect(sealed.execute(42)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });
-    await expect(sealed.execute(`${secrets.active}x`)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });
+    const sealed = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new UntouchableKeyContextRepository(), clock);
+    await expect(authenticateRaw(sealed, undefined)).rejects.toMatchObject({ code: 'MISSING_KEY' });
+    await expect(authenticateRaw(sealed, '   ')).rejects.toMatchObject({ code: 'MISSING_KEY' });
+    await expect(authenticateRaw(sealed, 42)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });
+    await expect(authenticateRaw(sealed, `${secrets.active}x`)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });
   });
 
   it('judges keys against the configured prefix', async () => {
     const acmeSecret = makeSecret({ prefix: 'acme' });
-    await keys.insert(makeApiKey({ digest: hasher.digest(acmeSecret), expiresAt: EXPIRES }));
-    const acme = new AuthenticateApiKey(new ApiKeyFormat('acme'), hasher, keys, clock);
+    await keys.insert(makeApiKey({ userId: stored.active.userId, digest: hasher.digest(acmeSecret), expiresAt: EXPIRES }));
+    const acme = new AuthenticateApiKey(new ApiKeyFormat('acme'), hasher, contexts, clock);
 
-    await expect(acme.execute(acmeSecret)).resolves.toBeInstanceOf(ApiKey);
-    await expect(acme.execute(secrets.active)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });
+    await expect(authenticateRaw(acme, acmeSecret)).resolves.toMatchObject({ key: expect.any(ApiKey) });
+    await expect(authenticateRaw(acme, secrets.active)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });
   });
 });

@@ -1,47 +1,54 @@
 import { Injectable } from '@nestjs/common';
 import {
-  ApiKey,
   ApiKeyFormat,
-  ApiKeyRepository,
+  BillingPeriod,
   Clock,
-  InvalidFormatError,
-  InvalidKeyError,
-  KeyExpiredError,
-  MissingKeyError,
+  KeyContext,
+  KeyContextRepository,
+  KeyPurpose,
+  PresentedKey,
   SecretHasher,
+  assertUsableFor,
+  assertWellFormed,
 } from '@svc/domain';
 
 /**
- * The key checks every public endpoint runs first, in CONTRACT 2's order:
- * missing, malformed (no storage touched), unknown or revoked, expired.
+ * A key as a request presented it: judged by form alone, and digested once
+ * when well-formed, so the rate limiter's tracker and the key check share
+ * one judgement and one digest per request.
+ */
+export interface PresentedCredential {
+  readonly key: PresentedKey;
+  /** The storage digest of a well-formed key; null otherwise. */
+  readonly digest: string | null;
+}
+
+/**
+ * The key checks every key-taking endpoint runs first, in CONTRACT 2's order:
+ * missing, malformed (no storage touched), unknown or revoked, expired
+ * (CONTRACT 5's variant for the holder's revocation). The key, its user and
+ * its usage this period are one read, so validate and refresh need no other.
  */
 @Injectable()
 export class AuthenticateApiKey {
   constructor(
     private readonly format: ApiKeyFormat,
     private readonly hasher: SecretHasher,
-    private readonly keys: ApiKeyRepository,
+    private readonly contexts: KeyContextRepository,
     private readonly clock: Clock,
   ) {}
 
-  async execute(presented: unknown): Promise<ApiKey> {
-    return this.executeWith(presented, (digest) => this.keys.findByDigest(digest), (key) => key);
+  /** Judges what a request presented as its key (no storage). */
+  present(raw: unknown): PresentedCredential {
+    const key = this.format.judge(raw);
+    return { key, digest: key.kind === 'well-formed' ? this.hasher.digest(key.secret) : null };
   }
 
-  /**
-   * The same checks in the same order, with the stored key read by `find`
-   * (by digest): a use case that needs more than the key (validate: its user
-   * and usage) reads it all in that one lookup. `keyOf` picks the key out of
-   * what `find` answered.
-   */
-  async executeWith<T>(presented: unknown, find: (digest: string) => Promise<T | null>, keyOf: (found: T) => ApiKey): Promise<T> {
-    const judged = this.format.judge(presented);
-    if (judged.kind === 'missing') throw new MissingKeyError();
-    if (judged.kind === 'malformed') throw new InvalidFormatError();
-    const found = await find(this.hasher.digest(judged.secret));
-    if (!found) throw new InvalidKeyError();
-    const verdict = keyOf(found).verify(this.clock.now());
-    if (!verdict.ok) throw verdict.reason === 'REVOKED' ? new InvalidKeyError() : new KeyExpiredError();
-    return found;
+  async execute(credential: PresentedCredential, purpose: KeyPurpose = 'use'): Promise<KeyContext> {
+    assertWellFormed(credential.key);
+    const now = this.clock.now();
+    const found = await this.contexts.findByDigest(credential.digest ?? this.hasher.digest(credential.key.secret), BillingPeriod.containing(now).key);
+    assertUsableFor(purpose, found?.key ?? null, now);
+    return found as KeyContext;
   }
 }

@@ -1,8 +1,14 @@
 import { ApiKeyFormat, FixedClock, MonthlyLimitSetting, LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
-import { InMemoryApiKeyRepository, InMemoryUsageRepository } from '@svc/infrastructure/persistence/in-memory';
-import { DAY_MS, T0, makeApiKey, makeSecret, shippedTierCatalog } from '../../../../test/factories/domain.factory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryKeyContextRepository,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+} from '@svc/infrastructure/persistence/in-memory';
+import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
+import { LicenseSnapshot } from '../shared/license-snapshot';
 import { RefreshApiKey } from './refresh-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
@@ -12,25 +18,28 @@ describe(RefreshApiKey.name, () => {
   let keys: InMemoryApiKeyRepository;
   let usage: InMemoryUsageRepository;
   let clock: FixedClock;
-  let refresh: RefreshApiKey;
+  let users: InMemoryUserRepository;
+  /** The key guard's check, then the use case, as a request runs them. */
+  let refresh: { execute(presented: unknown): Promise<LicenseSnapshot> };
 
   beforeEach(() => {
     keys = new InMemoryApiKeyRepository();
     usage = new InMemoryUsageRepository();
+    users = new InMemoryUserRepository();
     clock = new FixedClock(T0);
-    refresh = new RefreshApiKey(
-      new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, clock),
-      usage,
-      shippedTierCatalog(),
-      clock,
-    );
+    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new InMemoryKeyContextRepository(keys, users, usage), clock);
+    const useCase = new RefreshApiKey(shippedTierCatalog(), clock);
+    refresh = { execute: async (presented) => useCase.execute(await authenticate.execute(authenticate.present(presented))) };
   });
 
   async function given(
     options: { licenseType?: LicenseType; monthlyLimit?: MonthlyLimitSetting; used?: number; expiresAt?: Date } = {},
   ) {
     const secret = makeSecret();
+    const user = makeUser();
+    await users.insert(user);
     const key = makeApiKey({
+      userId: user.id,
       digest: hasher.digest(secret),
       licenseType: options.licenseType ?? 'free',
       monthlyLimit: options.monthlyLimit ?? { source: 'tier' },

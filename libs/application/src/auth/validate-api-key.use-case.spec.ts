@@ -8,7 +8,7 @@ import {
 } from '@svc/infrastructure/persistence/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
-import { ValidateApiKey } from './validate-api-key.use-case';
+import { ValidateApiKey, ValidateApiKeyOutput } from './validate-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
 const MARCH = '2026-03';
@@ -18,7 +18,8 @@ describe(ValidateApiKey.name, () => {
   let users: InMemoryUserRepository;
   let usage: InMemoryUsageRepository;
   let clock: FixedClock;
-  let validate: ValidateApiKey;
+  /** The key guard's check, then the use case, as a request runs them. */
+  let validate: { execute(presented: unknown): Promise<ValidateApiKeyOutput> };
 
   beforeEach(() => {
     keys = new InMemoryApiKeyRepository();
@@ -26,12 +27,9 @@ describe(ValidateApiKey.name, () => {
     usage = new InMemoryUsageRepository();
     clock = new FixedClock(T0);
     const catalog = shippedTierCatalog();
-    validate = new ValidateApiKey(
-      new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, clock),
-      new InMemoryKeyContextRepository(keys, users, usage),
-      catalog,
-      clock,
-    );
+    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new InMemoryKeyContextRepository(keys, users, usage), clock);
+    const useCase = new ValidateApiKey(catalog, clock);
+    validate = { execute: async (presented) => useCase.execute(await authenticate.execute(authenticate.present(presented))) };
   });
 
   /** Stores a user and a key of theirs with `used` units already counted this month; answers the plaintext. */

@@ -5,7 +5,6 @@ import {
   MAX_REVOCATION_REASON_LENGTH,
   defaultExpiryFrom,
   monthlyLimitSettingOf,
-  revocationReasonOf,
 } from './api-key';
 
 const EXPIRES = new Date('2026-06-01T00:00:00.000Z');
@@ -121,27 +120,3 @@ describe(monthlyLimitSettingOf.name, () => {
   });
 });
 
-describe(revocationReasonOf.name, () => {
-  it('reads absent and null as no reason', () => {
-    expect(revocationReasonOf(undefined)).toBeNull();
-    expect(revocationReasonOf(null)).toBeNull();
-  });
-
-  it(`keeps a string of up to ${MAX_REVOCATION_REASON_LENGTH} characters as given`, () => {
-    expect(MAX_REVOCATION_REASON_LENGTH).toBe(1000);
-    expect(revocationReasonOf('')).toBe('');
-    expect(revocationReasonOf('  leaked in a notebook  ')).toBe('  leaked in a notebook  ');
-    const longest = 'r'.repeat(MAX_REVOCATION_REASON_LENGTH);
-    expect(revocationReasonOf(longest)).toBe(longest);
-  });
-
-  it.each([
-    ['a string one character too long', 'r'.repeat(MAX_REVOCATION_REASON_LENGTH + 1)],
-    ['a number', 7],
-    ['a boolean', false],
-    ['an object', { text: 'leak' }],
-    ['an array', ['leak']],
-  ])('refuses %s', (_, value) => {
-    expect(revocationReasonOf(value)).toBeUndefined();
-  });
-});

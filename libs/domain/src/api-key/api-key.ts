@@ -34,13 +34,6 @@ export function monthlyLimitSettingOf(value: unknown): MonthlyLimitSetting | und
 /** The most characters of a revocation reason kept for audit. */
 export const MAX_REVOCATION_REASON_LENGTH = 1000;
 
-/** A revocation reason: absent or null is none; a string up to the limit; anything else is invalid (`undefined`). */
-export function revocationReasonOf(value: unknown): string | null | undefined {
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string' && value.length <= MAX_REVOCATION_REASON_LENGTH) return value;
-  return undefined;
-}
-
 export interface ApiKeyProps {
   readonly id: string;
   readonly userId: string;

@@ -23,10 +23,12 @@ import { CreateKeyRequest } from './dto/create-key.request';
 import { AuditListResponse, IssuedKeyResponse, KeyResponse } from './dto/key.response';
 import { AdminRevokeKeyRequest } from './dto/revoke-key.request';
 import { UpdateKeyRequest } from './dto/update-key.request';
+import { SkipThrottle } from '@nestjs/throttler';
 
 /** The operators' key calls of CONTRACT 12, behind the admin bearer token. */
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
+@SkipThrottle()
 @Controller('admin/v1')
 @UseGuards(AdminTokenGuard)
 export class AdminKeysController {

@@ -30,6 +30,7 @@ import { ADMIN_BEARER } from '../../openapi/openapi';
 import { AdminModelListResponse, AdminModelResponse, ModelRecordRequest } from '../models/dto/model-record.response';
 import { modelFileBaseFor } from '../models/model-file-base';
 import { ModelRequest } from './dto/model.request';
+import { SkipThrottle } from '@nestjs/throttler';
 
 /**
  * The operators' model calls of CONTRACT 12, behind the admin bearer token.
@@ -38,6 +39,7 @@ import { ModelRequest } from './dto/model.request';
  */
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
+@SkipThrottle()
 @Controller('admin/v1/models')
 @UseGuards(AdminTokenGuard)
 export class AdminModelsController {

@@ -6,6 +6,7 @@ import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
 import { ADMIN_BEARER } from '../../openapi/openapi';
 import { UsageReportResponse } from './dto/key.response';
+import { SkipThrottle } from '@nestjs/throttler';
 
 export { UsageReportResponse };
 
@@ -24,6 +25,7 @@ export function usageReportResponseOf(report: UsageReport): UsageReportResponse 
 /** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12). */
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
+@SkipThrottle()
 @Controller('admin/v1')
 @UseGuards(AdminTokenGuard)
 export class AdminUsageController {

@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
+import { KeyRevocation, RefreshApiKey, RevokeApiKey, ValidateApiKey } from '@svc/application';
+import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
 import { AuthController } from './auth.controller';
 
-@Module({ controllers: [AuthController] })
+/** SPEC 4.1-4.3: validate, refresh and revoke, for whoever holds a key. */
+@Module({
+  imports: [ApiKeyAuthModule],
+  controllers: [AuthController],
+  providers: [ValidateApiKey, RefreshApiKey, RevokeApiKey, KeyRevocation],
+})
 export class AuthModule {}

@@ -1,14 +1,12 @@
-import { Controller, Get, Head, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, Get, Head, Header, HttpCode, Post } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiExcludeController, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IssueRepoToken, IssueRepoTokenOutput } from '@svc/application';
 import { ApiKey } from '@svc/domain';
-import { ApiKeyGuard, CurrentKey } from '../../http/api-key.guard';
+import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
+import { CurrentKey } from '../../api-key-auth/authenticated-key';
 import { HttpEdgeError } from '../../http/http-error';
-import { RateLimited } from '../../http/rate-limit.guard';
 import { ServiceMetrics } from '../../observability/service-metrics';
-import { AcceptsKeyFrom } from '../../openapi/accepts-key.decorator';
-import { ALWAYS, ApiErrors, BODY, KEY_CHECKS } from '../../openapi/api-errors.decorator';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
 import { KeyRequest } from '../auth/dto/key.request';
 import { GithubTokenResponse, githubTokenResponseOf } from './dto/github-token.response';
@@ -32,7 +30,7 @@ export class InstallerHeadController {
 const DESCRIPTION =
   'A short-lived read-only token for the repository of the proprietary core package (GitHub App installation token, ' +
   'or a static token). Any active, unexpired key may have one, whatever its quota. 20 per minute.';
-const ERRORS = [...KEY_CHECKS, 'RATE_LIMIT_EXCEEDED', 'UPSTREAM_ERROR', 'NOT_CONFIGURED', ...ALWAYS] as const;
+const ERRORS = ['UPSTREAM_ERROR', 'NOT_CONFIGURED'] as const;
 
 /**
  * SPEC 4.4: a read-only token for the core package's repository. Any active,
@@ -41,8 +39,6 @@ const ERRORS = [...KEY_CHECKS, 'RATE_LIMIT_EXCEEDED', 'UPSTREAM_ERROR', 'NOT_CON
  */
 @ApiTags('installer')
 @Controller('v1/installer')
-@RateLimited('installer')
-@UseGuards(ApiKeyGuard)
 export class InstallerController {
   constructor(
     private readonly issueToken: IssueRepoToken,
@@ -50,18 +46,17 @@ export class InstallerController {
   ) {}
 
   @Get('github-token')
-  @AcceptsKeyFrom('header', 'query')
+  @ApiKeyAuth({ from: ['header', 'query'], limit: 'installer', errors: ERRORS })
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'Get the installer token (key in X-API-Key or ?api_key=)', description: DESCRIPTION })
   @ApiOkResponse({ type: GithubTokenResponse, headers: RATE_LIMIT_HEADERS, description: 'A token (Cache-Control: no-store)' })
-  @ApiErrors(...ERRORS)
   async viaGet(@CurrentKey() key: ApiKey): Promise<GithubTokenResponse> {
     return githubTokenResponseOf(this.counted(await this.issueToken.execute({ keyId: key.id })));
   }
 
   @Post('github-token')
   @HttpCode(200)
-  @AcceptsKeyFrom('header', 'body')
+  @ApiKeyAuth({ from: ['header', 'body'], limit: 'installer', errors: ERRORS })
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Get the installer token (key in X-API-Key or the body)',
@@ -69,7 +64,6 @@ export class InstallerController {
   })
   @ApiBody({ type: KeyRequest, required: false })
   @ApiOkResponse({ type: GithubTokenResponse, headers: RATE_LIMIT_HEADERS, description: 'A token (Cache-Control: no-store)' })
-  @ApiErrors(...BODY, ...ERRORS)
   async viaPost(@CurrentKey() key: ApiKey): Promise<GithubTokenResponse> {
     return githubTokenResponseOf(this.counted(await this.issueToken.execute({ keyId: key.id })));
   }

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ApiKeyGuard } from '../../http/api-key.guard';
+import { IssueRepoToken } from '@svc/application';
+import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
 import { InstallerController, InstallerHeadController } from './installer.controller';
 
-@Module({ controllers: [InstallerHeadController, InstallerController], providers: [ApiKeyGuard] })
+/** SPEC 4.4: the installer's read-only token (the token source is bound by InfrastructureModule). */
+@Module({ imports: [ApiKeyAuthModule], controllers: [InstallerHeadController, InstallerController], providers: [IssueRepoToken] })
 export class InstallerModule {}

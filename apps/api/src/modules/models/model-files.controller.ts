@@ -1,4 +1,5 @@
 import { Controller, Get, Header, Param, StreamableFile } from '@nestjs/common';
+import { SkipThrottle } from '@nestjs/throttler';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { MODEL_FILES_PATH, ModelStore } from '@svc/domain';
 import { HttpEdgeError } from '../../http/http-error';
@@ -12,6 +13,7 @@ import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
  * (a new upload gets a new name), so answers may be cached for good.
  */
 @ApiTags('operations')
+@SkipThrottle()
 @Controller(MODEL_FILES_PATH.slice(1))
 export class ModelFilesController {
   constructor(private readonly store: ModelStore) {}

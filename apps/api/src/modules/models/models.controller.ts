@@ -1,18 +1,15 @@
-import { Controller, Get, Header, Param, Query, Redirect, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Redirect, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { GetModel, ListModels, ModelRecordView, modelRecordViewOf } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { ApiKey, MODEL_TYPES, ModelNotFoundError, downloadUrlOf } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
-import { ApiKeyGuard, CurrentKey } from '../../http/api-key.guard';
-import { RateLimited } from '../../http/rate-limit.guard';
-import { AcceptsKeyFrom } from '../../openapi/accepts-key.decorator';
-import { ALWAYS, ApiErrors, KEY_CHECKS } from '../../openapi/api-errors.decorator';
+import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
+import { CurrentKey } from '../../api-key-auth/authenticated-key';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
 import { ModelListResponse, ModelRecordResponse } from './dto/model-record.response';
 import { modelFileBaseFor } from './model-file-base';
 
-const ONE_MODEL_ERRORS = [...KEY_CHECKS, 'RATE_LIMIT_EXCEEDED', 'INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND', ...ALWAYS] as const;
 
 /**
  * SPEC 4.6 and CONTRACT 7: the registry as a key sees it. The key is read
@@ -21,9 +18,6 @@ const ONE_MODEL_ERRORS = [...KEY_CHECKS, 'RATE_LIMIT_EXCEEDED', 'INSUFFICIENT_LI
  */
 @ApiTags('models')
 @Controller('v1/models')
-@UseGuards(ApiKeyGuard)
-@AcceptsKeyFrom('header', 'query')
-@RateLimited('models')
 export class ModelsController {
   constructor(
     private readonly listModels: ListModels,
@@ -32,6 +26,7 @@ export class ModelsController {
   ) {}
 
   @Get('list')
+  @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INVALID_PARAMETER', 'INVALID_REQUEST'] })
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: "List the models the key's tier may load",
@@ -40,7 +35,6 @@ export class ModelsController {
   @ApiQuery({ name: 'paradigm', required: false, type: String, description: 'Exact match; an open list (motor_imagery, p300, ssvep, ...)' })
   @ApiQuery({ name: 'type', required: false, enum: [...MODEL_TYPES], description: 'Any other value: 400 INVALID_PARAMETER' })
   @ApiOkResponse({ type: ModelListResponse, headers: RATE_LIMIT_HEADERS, description: 'The models the key may load' })
-  @ApiErrors(...KEY_CHECKS, 'INVALID_PARAMETER', 'INVALID_REQUEST', 'RATE_LIMIT_EXCEEDED', ...ALWAYS)
   async list(
     @CurrentKey() key: ApiKey,
     @Query('paradigm') paradigm: unknown,
@@ -53,16 +47,17 @@ export class ModelsController {
   }
 
   @Get(':name')
+  @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND'] })
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'One model record', description: "403 when the model needs a higher tier than the key's." })
   @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
   @ApiOkResponse({ type: ModelRecordResponse, headers: RATE_LIMIT_HEADERS, description: 'The model record' })
-  @ApiErrors(...ONE_MODEL_ERRORS)
   async show(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<ModelRecordView> {
     return modelRecordViewOf(await this.getModel.execute({ key, name }), modelFileBaseFor(this.config, request));
   }
 
   @Get(':name/download')
+  @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND'] })
   @Header('Cache-Control', 'no-store')
   @Redirect(undefined, 302)
   @ApiOperation({ summary: "Download a model's file", description: "The same rules as the record, then a redirect to its download_url." })
@@ -72,7 +67,6 @@ export class ModelsController {
     description: "Redirect to the record's download_url; verify the file's SHA-256 against checksum",
     headers: { Location: { description: 'The download_url', schema: { type: 'string', format: 'uri' } }, ...RATE_LIMIT_HEADERS },
   })
-  @ApiErrors(...ONE_MODEL_ERRORS)
   async download(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<{ url: string }> {
     const url = downloadUrlOf(await this.getModel.execute({ key, name }), modelFileBaseFor(this.config, request));
     if (url === null) throw new ModelNotFoundError();

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { GetModel, ListAllModels, ListModels, PublishModelFromFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { ApiKeyGuard } from '../../http/api-key.guard';
+import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
 import { ModelFilesController } from './model-files.controller';
 import { ModelsController } from './models.controller';
 import { SampleModelsSeeder } from './sample-models.seeder';
@@ -14,8 +15,9 @@ export class ModelsModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: ModelsModule,
+      imports: [ApiKeyAuthModule],
       controllers: [ModelsController, ...(config.models.host === null ? [ModelFilesController] : [])],
-      providers: [ApiKeyGuard, SampleModelsSeeder],
+      providers: [ListModels, GetModel, ListAllModels, PublishModelFromFile, SampleModelsSeeder],
     };
   }
 }

@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 export const API_KEY_EXAMPLE = 'svc_live_0123456789abcdef0123456789abcdef0123456789abcdef';
 
 /**
- * The documented shape of the auth bodies (SPEC 4.1-4.3). The handlers read
- * the body as parsed JSON (`KeyBody`): the key's own checks answer first.
+ * The auth bodies (SPEC 4.1-4.3). The key itself is read and checked by the
+ * key guard before the ValidationPipe sees the body (key errors win, CONTRACT 2).
  */
 export class KeyRequest {
   @ApiProperty({
@@ -15,7 +17,18 @@ export class KeyRequest {
   readonly api_key!: string;
 }
 
+const REASON_RULE = `reason must be a string of at most ${MAX_REVOCATION_REASON_LENGTH} characters`;
+
 export class RevokeKeyRequest extends KeyRequest {
-  @ApiPropertyOptional({ type: String, maxLength: 1000, description: 'Why the key is revoked (kept in the audit log)', example: 'rotated' })
-  readonly reason?: string;
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: MAX_REVOCATION_REASON_LENGTH,
+    nullable: true,
+    description: 'Why the key is revoked (kept in the audit log, key-shaped text replaced)',
+    example: 'rotated',
+  })
+  @IsOptional()
+  @IsString({ message: REASON_RULE })
+  @MaxLength(MAX_REVOCATION_REASON_LENGTH, { message: REASON_RULE })
+  readonly reason?: string | null;
 }

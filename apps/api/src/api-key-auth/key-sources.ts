@@ -1,16 +1,20 @@
-import { SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { KeyPurpose } from '@svc/domain';
 
 /** Where an endpoint reads the key (CONTRACT 2); the first source present wins. */
 export type KeySource = 'body' | 'header' | 'query';
 
-export const KEY_SOURCES = 'svc:key-sources';
+/** What a key-taking route declares (through `@ApiKeyAuth`), read once per handler by the guards. */
+export interface ApiKeyRoute {
+  readonly sources: readonly KeySource[];
+  readonly purpose: KeyPurpose;
+}
 
-/** Declares the key sources of a route or controller, in order of precedence. */
-export const KeySources = (...sources: KeySource[]) => SetMetadata(KEY_SOURCES, sources);
+/** Metadata key of `ApiKeyRoute`. */
+export const API_KEY_ROUTE = 'svc:api-key-route';
 
 /** Reads the presented key from the first source that has one; `undefined` when none does. */
-export function presentedKey(request: FastifyRequest, sources: readonly KeySource[]): unknown {
+export function presentedKeyOf(request: FastifyRequest, sources: readonly KeySource[]): unknown {
   for (const source of sources) {
     const value =
       source === 'header'

@@ -1,17 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { RateCounter } from '@svc/application';
+import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '@svc/config';
 import { DomainError } from '@svc/domain';
-import { rateLimitExceeded } from './rate-limit.guard';
+import { rateLimitExceeded } from './rate-limit-exceeded';
 
 /** The failed key checks the brute-force guard counts (CONTRACT 8). */
 const FAILED_KEY_CHECKS = new Set(['INVALID_FORMAT', 'INVALID_KEY', 'KEY_EXPIRED', 'KEY_NOT_FOUND']);
 
 /**
  * Brute-force guard: failed key checks from one client address are limited
- * per window. Within the allowance a failure answers its own error; past it,
- * 429 RATE_LIMIT_EXCEEDED until the window ends. Successful checks are never
- * counted, so a valid key from the same address still passes.
+ * per window, on the rate limiter's storage. Within the allowance a failure
+ * answers its own error; past it, 429 RATE_LIMIT_EXCEEDED until the window
+ * ends. Successful checks are never counted, so a valid key from the same
+ * address still passes. (@nestjs/throttler counts every request it sees; it
+ * cannot count only failures, so this is a piece of its own.)
  */
 @Injectable()
 export class AuthFailureLimiter {
@@ -19,7 +21,7 @@ export class AuthFailureLimiter {
   private readonly windowMs: number;
 
   constructor(
-    private readonly counter: RateCounter,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     config: AppConfig,
   ) {
     this.limit = config.rateLimit.authFailuresPerMinute;
@@ -32,8 +34,8 @@ export class AuthFailureLimiter {
       return await check();
     } catch (error) {
       if (this.limit > 0 && error instanceof DomainError && FAILED_KEY_CHECKS.has(error.code)) {
-        const verdict = await this.counter.hit(`auth-failures:${clientAddress}`, this.limit, this.windowMs);
-        if (!verdict.allowed) throw rateLimitExceeded(verdict);
+        const record = await this.storage.increment(`auth-failures:${clientAddress}`, this.windowMs, this.limit, this.windowMs, 'auth-failures');
+        if (record.isBlocked) throw rateLimitExceeded(record.timeToBlockExpire);
       }
       throw error;
     }

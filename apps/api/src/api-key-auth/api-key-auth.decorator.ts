@@ -1,0 +1,65 @@
+import { SetMetadata, UseGuards, applyDecorators } from '@nestjs/common';
+import { ApiSecurity } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
+import { KeyPurpose } from '@svc/domain';
+import { HttpErrorCode } from '../http/error-status.map';
+import { ALWAYS, ApiErrors, BODY } from '../openapi/api-errors.decorator';
+import { API_KEY_HEADER, API_KEY_QUERY } from '../openapi/openapi';
+import { ApiKeyGuard } from './api-key.guard';
+import { API_KEY_ROUTE, ApiKeyRoute, KeySource } from './key-sources';
+
+/**
+ * The endpoint limit a route counts against: the name of a throttler
+ * configured in RateLimitModule (the SPEC 8 endpoints: its limit comes from
+ * configuration), or a throttler of the route's own with its limit per
+ * `ttl` milliseconds (one minute when left out).
+ */
+export type EndpointLimit = string | { readonly name: string; readonly limit: number; readonly ttl?: number };
+
+export interface ApiKeyAuthOptions {
+  /** Where the key is read, first found wins (CONTRACT 2). */
+  readonly from: readonly KeySource[];
+  /** The rate limit the route counts against; routes naming the same throttler share one counter. */
+  readonly limit: EndpointLimit;
+  /** `revoke`: the holder's revocation (an expired key passes; unknown or revoked is KEY_NOT_FOUND). Default `use`. */
+  readonly purpose?: KeyPurpose;
+  /** The route's own error codes, beyond the body, key, rate-limit and ever-present ones, for the OpenAPI document. */
+  readonly errors?: readonly HttpErrorCode[];
+}
+
+const ONE_MINUTE_MS = 60_000;
+const SECURITY: Record<Exclude<KeySource, 'body'>, string> = { header: API_KEY_HEADER, query: API_KEY_QUERY };
+
+/** The key checks' codes for a purpose, in the order they are made (CONTRACT 2). */
+export function keyCheckCodes(purpose: KeyPurpose): HttpErrorCode[] {
+  return purpose === 'revoke'
+    ? ['MISSING_KEY', 'INVALID_FORMAT', 'KEY_NOT_FOUND']
+    : ['MISSING_KEY', 'INVALID_FORMAT', 'INVALID_KEY', 'KEY_EXPIRED'];
+}
+
+/**
+ * Everything a key-taking route needs, applied together: where the key is
+ * read, the route's rate limit (`@Throttle`, counted by the global throttler
+ * guard before any key check), the key guard, and the OpenAPI security and
+ * error codes. Every key-taking route uses it (a test holds it so).
+ */
+export function ApiKeyAuth(options: ApiKeyAuthOptions): MethodDecorator & ClassDecorator {
+  const purpose = options.purpose ?? 'use';
+  const route: ApiKeyRoute = { sources: options.from, purpose };
+  const limit = typeof options.limit === 'string' ? { name: options.limit } : options.limit;
+  const throttle = 'limit' in limit ? { limit: limit.limit, ttl: limit.ttl ?? ONE_MINUTE_MS } : {};
+  const codes = new Set<HttpErrorCode>([
+    ...(options.from.includes('body') ? BODY : []),
+    ...keyCheckCodes(purpose),
+    'RATE_LIMIT_EXCEEDED',
+    ...(options.errors ?? []),
+    ...ALWAYS,
+  ]);
+  return applyDecorators(
+    SetMetadata(API_KEY_ROUTE, route),
+    Throttle({ [limit.name]: throttle }),
+    UseGuards(ApiKeyGuard),
+    ...options.from.map((source) => (source === 'body' ? ApiSecurity({}) : ApiSecurity(SECURITY[source]))),
+    ApiErrors(...codes),
+  );
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { AuthenticateApiKey } from '@svc/application';
+import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
+import { ApiKeyGuard } from './api-key.guard';
+import { PresentedKeys } from './presented-keys';
+
+/**
+ * API-key authentication for feature modules: a module whose routes take a
+ * key imports this one and declares them with `@ApiKeyAuth(...)`. The
+ * brute-force limiter lives here because it watches the key checks.
+ */
+@Module({
+  providers: [AuthenticateApiKey, PresentedKeys, AuthFailureLimiter, ApiKeyGuard],
+  exports: [AuthenticateApiKey, PresentedKeys, AuthFailureLimiter, ApiKeyGuard],
+})
+export class ApiKeyAuthModule {}

@@ -1,0 +1,146 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerLimitDetail,
+  ThrottlerModuleOptions,
+  ThrottlerRequest,
+  ThrottlerStorage,
+} from '@nestjs/throttler';
+import { THROTTLER_LIMIT, THROTTLER_SKIP, THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { API_KEY_ROUTE, ApiKeyRoute, KeySource } from '../api-key-auth/key-sources';
+import { PresentedKeys } from '../api-key-auth/presented-keys';
+import { EndpointRateRecord } from './rate-counter.throttler-storage';
+import { rateLimitExceeded } from './rate-limit-exceeded';
+
+/** A route's limit, worked out from its metadata once per handler. */
+interface RouteThrottle {
+  /** The throttler's name: routes naming the same one share one counter (CONTRACT 8). */
+  readonly name: string;
+  readonly limit: number;
+  readonly ttl: number;
+  readonly sources: readonly KeySource[];
+}
+
+const NO_SOURCES: readonly KeySource[] = [];
+
+/**
+ * @nestjs/throttler's guard, global (so it runs before any key check,
+ * CONTRACT 2 step 3), extended where CONTRACT 8 differs from the stock guard:
+ *
+ * - a route is counted against the one throttler its `@Throttle` names (on the
+ *   route or its controller), with the limit and ttl given there or else the
+ *   module's throttler of that name; a route that names none (health, docs,
+ *   metrics, admin, model files) or skips it with `@SkipThrottle` is not counted;
+ * - the counter is keyed by throttler and caller, not by handler, so the
+ *   unversioned aliases and GET /v1/models/{name} and its download share
+ *   their endpoint's counter;
+ * - the caller is the key's digest when a well-formed key is presented where
+ *   the route reads it (`@ApiKeyAuth`), else the client address (no IPv6 grouping);
+ * - `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix seconds) on every
+ *   answer, 429 and key errors included; 429 is the JSON envelope with
+ *   `Retry-After` >= 1; a blocked caller is not counted further (the storage).
+ *
+ * A route's settings are read from its metadata once per handler.
+ */
+@Injectable()
+export class EndpointThrottlerGuard extends ThrottlerGuard {
+  private readonly routes = new WeakMap<object, RouteThrottle | null>();
+  private readonly named = new Map<string, { limit: unknown; ttl: unknown }>();
+  private readonly tracker = (request: Record<string, unknown>, context: ExecutionContext) => this.getTracker(request, context);
+  private readonly keyOf = (context: ExecutionContext, tracker: string, name: string) => this.generateKey(context, tracker, name);
+
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly presented: PresentedKeys,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  override async onModuleInit(): Promise<void> {
+    await super.onModuleInit();
+    for (const throttler of this.throttlers) this.named.set(throttler.name ?? 'default', throttler);
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const route = this.routeOf(context);
+    if (route === null) return true;
+    return this.handleRequest({
+      context,
+      limit: route.limit,
+      ttl: route.ttl,
+      blockDuration: route.ttl,
+      throttler: { name: route.name, limit: route.limit, ttl: route.ttl },
+      getTracker: this.tracker,
+      generateKey: this.keyOf,
+    });
+  }
+
+  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
+    const { context, limit, ttl, blockDuration, throttler, getTracker, generateKey } = request;
+    const http = context.switchToHttp();
+    const tracker = await getTracker(http.getRequest(), context);
+    const key = generateKey(context, tracker, throttler.name ?? 'default');
+    const record = (await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default')) as EndpointRateRecord;
+    const resetAtMs = record.resetAtMs ?? Date.now() + record.timeToExpire * 1000;
+    void http.getResponse<FastifyReply>().headers({
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - record.totalHits)),
+      'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1000)),
+    });
+    if (record.isBlocked) await this.throwThrottlingException(context, { limit, ttl, key, tracker, ...record });
+    return true;
+  }
+
+  protected override async getTracker(request: Record<string, unknown>, context?: ExecutionContext): Promise<string> {
+    const sources = context ? (this.routeOf(context)?.sources ?? NO_SOURCES) : NO_SOURCES;
+    const digest = sources.length > 0 ? this.presented.of(request as unknown as FastifyRequest, sources).digest : null;
+    return digest !== null ? `k:${digest}` : `a:${(request as unknown as FastifyRequest).ip}`;
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
+    return `${name}:${tracker}`;
+  }
+
+  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    throw rateLimitExceeded(detail.timeToBlockExpire);
+  }
+
+  private routeOf(context: ExecutionContext): RouteThrottle | null {
+    const handler = context.getHandler();
+    let route = this.routes.get(handler);
+    if (route === undefined) {
+      route = this.settingsOf(handler, context.getClass());
+      this.routes.set(handler, route);
+    }
+    return route;
+  }
+
+  private settingsOf(handler: object, controller: object): RouteThrottle | null {
+    const targets = [handler, controller] as Array<() => void>;
+    const declared = new Set<string>();
+    for (const target of targets) {
+      for (const key of Reflect.getMetadataKeys(target) as unknown[]) {
+        if (typeof key === 'string' && key.startsWith(THROTTLER_LIMIT)) declared.add(key.slice(THROTTLER_LIMIT.length));
+      }
+    }
+    const names = [...declared].filter((name) => !this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, targets));
+    if (names.length === 0) return null;
+    const where = `${(controller as { name?: string }).name}.${(handler as { name?: string }).name}`;
+    if (names.length > 1) throw new Error(`${where} names more than one throttler (${names.join(', ')}): a route counts against one endpoint limit`);
+    const name = names[0];
+    const module = this.named.get(name);
+    const limit = this.reflector.getAllAndOverride<unknown>(THROTTLER_LIMIT + name, targets) ?? module?.limit;
+    const ttl = this.reflector.getAllAndOverride<unknown>(THROTTLER_TTL + name, targets) ?? module?.ttl;
+    if (typeof limit !== 'number' || typeof ttl !== 'number') {
+      throw new Error(`${where}: throttler "${name}" needs a numeric limit and ttl, on the route or in RateLimitModule`);
+    }
+    const keyRoute = this.reflector.getAllAndOverride<ApiKeyRoute | undefined>(API_KEY_ROUTE, targets);
+    return { name, limit, ttl, sources: keyRoute?.sources ?? NO_SOURCES };
+  }
+}
