@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { AppConfig } from '@svc/config';
 import { InfrastructureOverrides } from '@svc/infrastructure';
 import { ApiModule } from './api.module';
+import { REASON_PHRASE, errorEnvelope } from './http/error-envelope';
 import { BODY_LIMIT_BYTES, acceptJsonObjectBodies } from './http/request-body';
 import { rewriteLegacyUrl } from './http/legacy-routes';
 import { RouteTable } from './http/route-table';
@@ -45,11 +46,11 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
         .status(400)
         .header('x-request-id', request.id)
         .type('application/json; charset=utf-8')
-        .send(JSON.stringify({ error: 'Bad request', code: 'INVALID_REQUEST', message: 'The request URL is malformed' }));
+        .send(JSON.stringify(errorEnvelope(REASON_PHRASE[400], 'INVALID_REQUEST', 'The request URL is malformed')));
     },
     clientErrorHandler: (_error, socket) => {
       if (socket.writable) {
-        const body = JSON.stringify({ error: 'Bad request', code: 'INVALID_REQUEST', message: 'Malformed HTTP request' });
+        const body = JSON.stringify(errorEnvelope(REASON_PHRASE[400], 'INVALID_REQUEST', 'Malformed HTTP request'));
         socket.end(
           `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );

@@ -3,24 +3,10 @@ import { DomainError } from '@svc/domain';
 import { isDatabaseUnavailable } from '@svc/infrastructure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
+import { REASON_PHRASE, errorEnvelope } from './error-envelope';
 import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from './error-status.map';
 import { HttpEdgeError } from './http-error';
 import { RouteTable } from './route-table';
-
-const REASON: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  409: 'Conflict',
-  413: 'Payload too large',
-  415: 'Unsupported media type',
-  429: 'Too many requests',
-  500: 'Internal server error',
-  502: 'Bad gateway',
-  503: 'Service unavailable',
-};
 
 const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
   401: 'UNAUTHORIZED',
@@ -42,8 +28,9 @@ interface Rendered {
 }
 
 /**
- * The one place every failure becomes the JSON envelope `{ error, code, message? }`
- * (STYLE 7). Unknown errors are logged and answered 500 with nothing of their text.
+ * The one place every failure thrown in a handler becomes the JSON envelope
+ * `{ error, code, message? }` (STYLE 7; the shape is built by `errorEnvelope`).
+ * Unknown errors are logged and answered 500 with nothing of their text.
  */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -79,14 +66,14 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       const retryAfter = (exception as { retryAfterSeconds?: number }).retryAfterSeconds;
       return {
         status: ERROR_STATUS[exception.code],
-        body: envelope(exception.description, exception.code, exception.hint),
+        body: errorEnvelope(exception.description, exception.code, exception.hint),
         headers: retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) },
       };
     }
     if (exception instanceof HttpEdgeError) {
       return {
         status: ERROR_STATUS[exception.code],
-        body: envelope(exception.description, exception.code, exception.hint),
+        body: errorEnvelope(exception.description, exception.code, exception.hint),
         headers: exception.headers,
       };
     }
@@ -95,28 +82,28 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       if (allowed.length > 0) {
         return {
           status: 405,
-          body: envelope('Method not allowed', 'METHOD_NOT_ALLOWED', `Allowed methods: ${allowed.join(', ')}`),
+          body: errorEnvelope(REASON_PHRASE[405], 'METHOD_NOT_ALLOWED', `Allowed methods: ${allowed.join(', ')}`),
           headers: { allow: allowed.join(', ') },
         };
       }
-      return { status: 404, body: envelope('Not found', 'NOT_FOUND', 'No such endpoint') };
+      return { status: 404, body: errorEnvelope(REASON_PHRASE[404], 'NOT_FOUND', 'No such endpoint') };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status >= 400 && status < 500) {
         const code = CODE_BY_STATUS[status] ?? 'INVALID_REQUEST';
-        return { status: ERROR_STATUS[code], body: envelope(REASON[ERROR_STATUS[code]], code, publicHint(code)) };
+        return { status: ERROR_STATUS[code], body: errorEnvelope(REASON_PHRASE[ERROR_STATUS[code]], code, publicHint(code)) };
       }
-      if (status === 503) return { status, body: envelope(REASON[503], 'SERVICE_UNAVAILABLE') };
+      if (status === 503) return { status, body: errorEnvelope(REASON_PHRASE[503], 'SERVICE_UNAVAILABLE') };
     }
     if (isDatabaseUnavailable(exception)) {
       return {
         status: 503,
-        body: envelope(REASON[503], 'SERVICE_UNAVAILABLE', 'The service cannot reach its database; retry shortly'),
+        body: errorEnvelope(REASON_PHRASE[503], 'SERVICE_UNAVAILABLE', 'The service cannot reach its database; retry shortly'),
         headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
       };
     }
-    return { status: 500, body: envelope(REASON[500], 'SERVER_ERROR') };
+    return { status: 500, body: errorEnvelope(REASON_PHRASE[500], 'SERVER_ERROR') };
   }
 }
 
@@ -124,10 +111,6 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
 function describeBriefly(error: unknown): string {
   const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
   return [name, code].filter((part) => typeof part === 'string').join(' ') || 'unknown error';
-}
-
-function envelope(error: string, code: HttpErrorCode, message?: string): ErrorEnvelope {
-  return message === undefined ? { error, code } : { error, code, message };
 }
 
 function publicHint(code: HttpErrorCode): string | undefined {

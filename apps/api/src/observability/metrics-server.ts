@@ -1,9 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@svc/config';
 import { Server, createServer } from 'node:http';
+import { REASON_PHRASE, errorEnvelope } from '../http/error-envelope';
 import { ServiceMetrics } from './service-metrics';
 
-const NOT_FOUND = JSON.stringify({ error: 'Not found', code: 'NOT_FOUND', message: 'No such endpoint' });
+const NOT_FOUND = JSON.stringify(errorEnvelope(REASON_PHRASE[404], 'NOT_FOUND', 'No such endpoint'));
 
 /**
  * METRICS_PORT set: /metrics is served only on that port, by a plain HTTP

@@ -1,47 +1,75 @@
 import { Logger } from '@nestjs/common';
-import { KeyObject, createPrivateKey, sign } from 'node:crypto';
+import { createAppAuth, StrategyOptions } from '@octokit/auth-app';
+import { KeyObject, createPrivateKey } from 'node:crypto';
 import { RepoToken, RepoTokenIssuer, UpstreamError } from '@svc/application';
 import { ConfigError, GithubAppConfig } from '@svc/config';
 import { Clock } from '@svc/domain';
+import { InstallationTokenCache } from './installation-token-cache';
 
 /** A cached token is handed out again only while it has at least this much life left (CONTRACT 6). */
 export const INSTALLER_TOKEN_REUSE_MARGIN_MS = 10 * 60 * 1000;
 /** Bound on one call to GitHub, connection and body included. */
 export const GITHUB_REQUEST_TIMEOUT_MS = 10_000;
 
+/** The one route @octokit/auth-app asks its `request` for when minting an installation token. */
+const MINT_ROUTE = 'POST /app/installations/{installation_id}/access_tokens';
+
+/** What auth-app passes with MINT_ROUTE (dist-src/get-installation-authentication.js). */
+interface MintParameters {
+  readonly installation_id: number;
+  readonly headers?: { readonly authorization?: string };
+  readonly [parameter: string]: unknown;
+}
+
 /**
  * Mints GitHub App installation tokens restricted to the one installer
- * repository with `contents: read` (CONTRACT 6).
+ * repository with `contents: read` (CONTRACT 6), with @octokit/auth-app
+ * (`createAppAuth`, installation authentication):
  *
- * Why not @octokit/auth-app (v6, installed): its token cache is an LRU with a
- * fixed 59-minute TTL measured by `Date.now()`, not by our injected Clock, so the
- * "at least 10 minutes left" rule cannot be enforced with it (only bypassed with
- * `refresh: true`); it serialises cached tokens by joining fields with `|`,
- * which assumes a token format; it has no single-flight; and its RequestError
- * messages carry GitHub's answer. The protocol itself is small: an RS256 JWT
- * signed with node:crypto, and one POST, bounded by a timeout. So it is done here.
+ * - The library signs the App's RS256 JWT (with the key parsed and checked at
+ *   start-up), builds the mint request (`repositories: [name]` without the
+ *   owner, `permissions: { contents: 'read' }`, both always passed) and keeps
+ *   the token in its `cache`.
+ * - `cache` is an InstallationTokenCache: it answers a stored token only while
+ *   GitHub's `expires_at` is at least 10 minutes ahead of the injected Clock, so
+ *   the library mints anew below that. The library only stores after a
+ *   successful mint, so a failure is not cached and the next call tries again.
+ * - `request` is our transport for that one route: a `fetch` to
+ *   `GITHUB_API_URL` bounded by a timeout, no redirects, and failures turned
+ *   into UpstreamError with a reason for the log (status or transport, never
+ *   GitHub's body; the library's own RequestError would carry that body). It is
+ *   hand-written because auth-app exposes no request instance to set a base
+ *   URL on, and @octokit/request is not a declared dependency.
+ * - The library caches a token as `|`-joined fields and splits them back, which
+ *   would cut a token holding `|` (never assume a token's format): the transport
+ *   hands it the token base64url-encoded and `issue()` decodes it.
+ * - The JWT's clock is the library's `Date.now()` plus `timeDifference`, set from
+ *   the injected Clock on each call, so a test clock moves the JWT too.
  *
- * Cache rule: one cached token; reused while `expires_at - clock.now() >= 10 min`.
- * Concurrent callers share one in-flight mint. A failed mint is not cached, so
- * the next call tries again. The token is never logged.
+ * Concurrent callers share one in-flight authentication (cache hit or mint).
+ * The token is never logged.
  */
 export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
   private readonly logger = new Logger(GithubAppRepoTokenIssuer.name);
-  private cached: RepoToken | null = null;
+  private readonly privateKeyPem: string;
+  private readonly cache: InstallationTokenCache;
   private inFlight: Promise<RepoToken> | null = null;
 
   constructor(
     private readonly app: GithubAppConfig,
-    private readonly signingKey: KeyObject,
+    signingKey: KeyObject,
     private readonly clock: Clock,
     private readonly timeoutMs: number = GITHUB_REQUEST_TIMEOUT_MS,
   ) {
     super();
+    this.privateKeyPem = signingKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    this.cache = new InstallationTokenCache(clock, INSTALLER_TOKEN_REUSE_MARGIN_MS);
   }
 
   /**
    * Parses the App's PEM private key once, at start-up. Accepts PKCS#1 (GitHub's
-   * download) and PKCS#8, and a PEM whose newlines arrived as literal `\n`.
+   * download) and PKCS#8, and a PEM whose newlines arrived as literal `\n`. RSA of
+   * at least 2048 bits: the JWT signer (jsonwebtoken) refuses smaller keys.
    */
   static signingKeyOf(pem: string): KeyObject {
     const text = !pem.includes('\n') && pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
@@ -54,41 +82,65 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
     if (key.asymmetricKeyType !== 'rsa') {
       throw new ConfigError(['GITHUB_APP_PRIVATE_KEY must be an RSA private key']);
     }
+    if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) {
+      throw new ConfigError(['GITHUB_APP_PRIVATE_KEY must be an RSA key of at least 2048 bits']);
+    }
     return key;
   }
 
   issue(): Promise<RepoToken> {
-    const cached = this.cached;
-    if (cached?.expiresAt && cached.expiresAt.getTime() - this.clock.now().getTime() >= INSTALLER_TOKEN_REUSE_MARGIN_MS) {
-      return Promise.resolve(cached);
-    }
     if (!this.inFlight) {
-      this.inFlight = this.mint()
-        .then((minted) => {
-          this.cached = minted;
-          return minted;
-        })
-        .finally(() => {
-          this.inFlight = null;
-        });
+      this.inFlight = this.authenticate().finally(() => {
+        this.inFlight = null;
+      });
     }
     return this.inFlight;
   }
 
-  private async mint(): Promise<RepoToken> {
-    const url = `${this.app.apiUrl}/app/installations/${encodeURIComponent(this.app.installationId)}/access_tokens`;
+  private async authenticate(): Promise<RepoToken> {
+    let authentication: { token: string; expiresAt: string };
+    try {
+      // A new auth per call only binds options (cheap); it is how timeDifference follows the Clock.
+      const auth = createAppAuth({
+        appId: this.app.appId,
+        privateKey: this.privateKeyPem,
+        installationId: this.app.installationId,
+        cache: this.cache as unknown as NonNullable<StrategyOptions['cache']>, // `get` may answer undefined: the library checks `if (!result)`
+        request: this.transport as unknown as NonNullable<StrategyOptions['request']>, // called only as request(MINT_ROUTE, parameters)
+        timeDifference: Math.floor(this.clock.now().getTime() / 1000) - Math.floor(Date.now() / 1000),
+        log: { warn: (message: unknown) => this.logger.warn(`GitHub App auth: ${String(message)}`) },
+      });
+      authentication = await auth({
+        type: 'installation',
+        repositoryNames: [this.app.repository.name],
+        permissions: { contents: 'read' },
+      });
+    } catch (error) {
+      if (error instanceof UpstreamError) throw error;
+      throw this.failure(`GitHub App authentication failed (${(error as Error)?.name ?? 'unknown error'})`);
+    }
+    return { token: decodeToken(authentication.token), expiresAt: new Date(authentication.expiresAt), provider: 'github_app' };
+  }
+
+  /** auth-app's `request`: sends the mint and answers `{ data: { token (encoded), expires_at } }`. */
+  private readonly transport = async (route: string, parameters: MintParameters): Promise<{ data: { token: string; expires_at: string } }> => {
+    if (route !== MINT_ROUTE) throw this.failure(`unexpected GitHub route ${route}`);
+    // The body is what is left without the URL variable, headers and media type (as @octokit/endpoint
+    // builds it): `repositories` and `permissions`; fields left undefined drop out of the JSON.
+    const { installation_id: installationId, headers, mediaType: _mediaType, ...body } = parameters;
+    const url = `${this.app.apiUrl}/app/installations/${encodeURIComponent(String(installationId))}/access_tokens`;
     let response: Response;
     try {
       response = await fetch(url, {
         method: 'POST',
         headers: {
           accept: 'application/vnd.github+json',
-          authorization: `Bearer ${this.appJwt()}`,
+          authorization: headers?.authorization ?? '',
           'content-type': 'application/json',
           'user-agent': 'svc-licensing',
           'x-github-api-version': '2022-11-28',
         },
-        body: JSON.stringify({ repositories: [this.app.repository.name], permissions: { contents: 'read' } }),
+        body: JSON.stringify(body),
         redirect: 'manual',
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -112,17 +164,8 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
     if (typeof token !== 'string' || token === '' || !expiresAt || Number.isNaN(expiresAt.getTime())) {
       throw this.failure('GitHub answered without a token and its expiry');
     }
-    return { token, expiresAt, provider: 'github_app' };
-  }
-
-  /** The App's RS256 JWT: backdated 60 s for clock drift, valid 9 minutes (GitHub allows at most 10). */
-  private appJwt(): string {
-    const seconds = Math.floor(this.clock.now().getTime() / 1000);
-    const header = base64url({ alg: 'RS256', typ: 'JWT' });
-    const claims = base64url({ iat: seconds - 60, exp: seconds + 9 * 60, iss: this.app.appId });
-    const signature = sign('sha256', Buffer.from(`${header}.${claims}`), this.signingKey).toString('base64url');
-    return `${header}.${claims}.${signature}`;
-  }
+    return { data: { token: encodeToken(token), expires_at: expiresAt.toISOString() } };
+  };
 
   /** Logs what went wrong (status or transport, never GitHub's body) and builds the public error. */
   private failure(reason: string): UpstreamError {
@@ -131,6 +174,11 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
   }
 }
 
-function base64url(value: object): string {
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+/** base64url holds no `|`, so the library's `|`-joined cache entry splits back intact. */
+function encodeToken(token: string): string {
+  return Buffer.from(token, 'utf8').toString('base64url');
+}
+
+function decodeToken(encoded: string): string {
+  return Buffer.from(encoded, 'base64url').toString('utf8');
 }
