@@ -1,0 +1,7 @@
+/**
+ * The delivery side's shapes, shared by `apps/api` and `apps/cli`: the snake
+ * case JSON views of use-case results and domain objects. Nothing under
+ * `libs/domain` or `libs/application` imports this.
+ */
+export * from './keys/key-views';
+export * from './models/model-views';
