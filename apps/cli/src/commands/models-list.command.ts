@@ -1,7 +1,6 @@
 import { ListAllModels } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { modelFileBaseOf } from '@svc/domain';
-import { adminModelViewOf } from '@svc/presentation';
+import { adminModelViewOf, modelFileBaseOf } from '@svc/presentation';
 import { SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 

@@ -1,7 +1,6 @@
 import { ShowModel } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { modelFileBaseOf } from '@svc/domain';
-import { AdminModelView, adminModelViewOf } from '@svc/presentation';
+import { AdminModelView, adminModelViewOf, modelFileBaseOf } from '@svc/presentation';
 import { SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 

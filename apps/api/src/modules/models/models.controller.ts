@@ -2,8 +2,8 @@ import { Controller, Get, Header, Param, Query, Redirect, Req, UseGuards } from 
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { GetModel, ListModels } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { ApiKey, MODEL_TYPES, ModelNotFoundError, downloadUrlOf } from '@svc/domain';
-import { ModelRecordView, modelRecordViewOf } from '@svc/presentation';
+import { ApiKey, MODEL_TYPES, ModelNotFoundError } from '@svc/domain';
+import { ModelRecordView, downloadUrlOf, modelRecordViewOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard, CurrentKey } from '../../http/api-key.guard';
 import { RateLimited } from '../../http/rate-limit.guard';
