@@ -29,6 +29,20 @@ module.exports = {
       },
     },
     {
+      name: 'presentation-only-domain-and-application',
+      comment: 'libs/presentation (the JSON views and download addresses of the API and the CLI) reads the domain and use-case outputs only: no infrastructure, config, framework or app.',
+      severity: 'error',
+      from: { path: '^libs/presentation' },
+      to: { pathNot: ['^libs/(presentation|domain|application)/'] },
+    },
+    {
+      name: 'inner-libs-not-presentation',
+      comment: 'Presentation is the edge: domain, application, infrastructure and config do not import it, not even types.',
+      severity: 'error',
+      from: { path: '^libs/(domain|application|infrastructure|config)' },
+      to: { path: '^libs/presentation' },
+    },
+    {
       name: 'infrastructure-not-apps',
       severity: 'error',
       from: { path: '^libs/infrastructure' },
@@ -39,7 +53,7 @@ module.exports = {
       comment: 'libs/config imports no other lib and no app.',
       severity: 'error',
       from: { path: '^libs/config' },
-      to: { path: ['^libs/(domain|application|infrastructure)', '^apps/'] },
+      to: { path: ['^libs/(domain|application|infrastructure|presentation)', '^apps/'] },
     },
     {
       name: 'api-not-cli',

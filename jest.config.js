@@ -5,8 +5,8 @@
  */
 const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: false }];
 const moduleNameMapper = {
-  '^@svc/(domain|application|infrastructure|config)$': '<rootDir>/libs/$1/src',
-  '^@svc/(domain|application|infrastructure|config)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  '^@svc/(domain|application|infrastructure|config|presentation)$': '<rootDir>/libs/$1/src',
+  '^@svc/(domain|application|infrastructure|config|presentation)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
 const common = { rootDir: __dirname, transform: { '^.+\\.ts$': tsJest }, moduleNameMapper, testEnvironment: 'node' };
 

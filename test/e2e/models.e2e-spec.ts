@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { IssuedKeyView } from '@svc/application';
+import { IssuedKeyView } from '@svc/presentation';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { HttpAnswer } from '../harness/http';
 import { downloadFile } from '../harness/model-download';

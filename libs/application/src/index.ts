@@ -1,5 +1,4 @@
 export * from './shared/license-snapshot';
-export * from './shared/views';
 export * from './shared/key-revocation';
 export * from './auth/authenticate-api-key.use-case';
 export * from './auth/validate-api-key.use-case';
@@ -15,7 +14,6 @@ export * from './analytics/report-usage.use-case';
 export * from './installer/repo-token-issuer';
 export * from './installer/installer.errors';
 export * from './installer/issue-repo-token.use-case';
-export * from './models/model-views';
 export * from './models/list-models.use-case';
 export * from './models/get-model.use-case';
 export * from './models/create-model.use-case';

@@ -1,4 +1,5 @@
-import { ListAudit, auditEntryViewOf } from '@svc/application';
+import { ListAudit } from '@svc/application';
+import { auditEntryViewOf } from '@svc/presentation';
 import { Command, Option } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { auditSummary } from '../shared/summaries';

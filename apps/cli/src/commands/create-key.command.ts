@@ -1,4 +1,5 @@
-import { IssueApiKey, issuedKeyViewOf } from '@svc/application';
+import { IssueApiKey } from '@svc/application';
+import { issuedKeyViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { expiresAtOption, monthlyLimitOption } from '../shared/option-values';

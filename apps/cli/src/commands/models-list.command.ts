@@ -1,6 +1,6 @@
-import { ListAllModels, adminModelViewOf } from '@svc/application';
+import { ListAllModels } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { modelFileBaseOf } from '@svc/domain';
+import { adminModelViewOf, modelFileBaseOf } from '@svc/presentation';
 import { SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 

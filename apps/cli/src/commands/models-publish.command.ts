@@ -1,6 +1,7 @@
-import { PublishModelFromFile, adminModelViewOf } from '@svc/application';
+import { PublishModelFromFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { InvalidRequestError, modelFileBaseOf } from '@svc/domain';
+import { InvalidRequestError } from '@svc/domain';
+import { adminModelViewOf, modelFileBaseOf } from '@svc/presentation';
 import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, SubCommand } from 'nest-commander';

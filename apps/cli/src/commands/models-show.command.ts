@@ -1,6 +1,6 @@
-import { AdminModelView, ShowModel, adminModelViewOf } from '@svc/application';
+import { ShowModel } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { modelFileBaseOf } from '@svc/domain';
+import { AdminModelView, adminModelViewOf, modelFileBaseOf } from '@svc/presentation';
 import { SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 

@@ -1,5 +1,6 @@
-import { RevokeKeyById, keyViewOf } from '@svc/application';
+import { RevokeKeyById } from '@svc/application';
 import { InvalidRequestError, MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
+import { keyViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { keySummary } from '../shared/summaries';

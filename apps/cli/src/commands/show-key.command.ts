@@ -1,4 +1,5 @@
-import { ShowApiKey, keyViewOf } from '@svc/application';
+import { ShowApiKey } from '@svc/application';
+import { keyViewOf } from '@svc/presentation';
 import { SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { keySummary } from '../shared/summaries';

@@ -1,4 +1,5 @@
-import { UpdateApiKey, UpdateApiKeyInput, keyViewOf } from '@svc/application';
+import { UpdateApiKey, UpdateApiKeyInput } from '@svc/application';
+import { keyViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { expiresAtOption, monthlyLimitOption } from '../shared/option-values';

@@ -1,4 +1,4 @@
-import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/application';
+import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/presentation';
 
 /** Short human-readable summaries of the admin API's views. Never the key itself (but for issuance). */
 

@@ -2,10 +2,8 @@ import { InvalidRequestError } from '../shared/domain-error';
 import {
   Model,
   compareModels,
-  downloadUrlOf,
   isModelName,
   isPublished,
-  modelFileBaseOf,
   readModelDescription,
   readModelFilter,
   requiredTierOf,
@@ -170,16 +168,6 @@ describe('model rules', () => {
     it('a custom model must require commercial or above', () => {
       expect(hintOf(() => readModelDescription({ ...RECORD, owner_user_id: 'usr_a' }))).toMatch(/^requires_license must be commercial or enterprise/);
       expect(readModelDescription({ ...RECORD, owner_user_id: 'usr_a', requires_license: 'enterprise' }).ownerUserId).toBe('usr_a');
-    });
-  });
-
-  describe(downloadUrlOf.name, () => {
-    it('prefers the explicit address, else the stored file under the file base', () => {
-      const stored = makeModel();
-      expect(downloadUrlOf(stored, modelFileBaseOf(null, 'http://127.0.0.1:3000'))).toBe(`http://127.0.0.1:3000/model-files/${stored.storedFile}`);
-      expect(downloadUrlOf(stored, modelFileBaseOf('https://cdn.example.com/m', 'http://ignored'))).toBe(`https://cdn.example.com/m/${stored.storedFile}`);
-      expect(downloadUrlOf(makeModel({ downloadUrl: 'https://x.example/y.bin' }), 'https://cdn')).toBe('https://x.example/y.bin');
-      expect(downloadUrlOf(makeModel({ storedFile: null }), 'https://cdn')).toBeNull();
     });
   });
 });

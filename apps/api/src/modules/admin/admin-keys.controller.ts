@@ -1,21 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
-  AuditEntryView,
   IssueApiKey,
   IssueApiKeyInput,
-  IssuedKeyView,
-  KeyView,
   ListAudit,
   RevokeKeyById,
   ShowApiKey,
   UpdateApiKey,
   UpdateApiKeyInput,
-  auditEntryViewOf,
-  issuedKeyViewOf,
-  keyViewOf,
 } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
+import { AuditEntryView, IssuedKeyView, KeyView, auditEntryViewOf, issuedKeyViewOf, keyViewOf } from '@svc/presentation';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { ADMIN_BEARER } from '../../openapi/openapi';
 import { ALWAYS, ApiErrors, BODY } from '../../openapi/api-errors.decorator';

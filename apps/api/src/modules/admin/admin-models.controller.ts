@@ -10,17 +10,16 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import {
-  AdminModelView,
   CreateModel,
   DeleteModel,
   ListAllModels,
   ReplaceModel,
   ShowModel,
   UploadModelFile,
-  adminModelViewOf,
 } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Model } from '@svc/domain';
+import { AdminModelView, adminModelViewOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { HttpEdgeError } from '../../http/http-error';

@@ -1,5 +1,5 @@
 import { AppConfig } from '@svc/config';
-import { modelFileBaseOf } from '@svc/domain';
+import { modelFileBaseOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { HttpEdgeError } from '../../http/http-error';
 

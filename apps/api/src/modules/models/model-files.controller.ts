@@ -1,7 +1,8 @@
 import { Controller, Get, Header, Param, StreamableFile } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { MODEL_FILES_PATH, ModelStore } from '@svc/domain';
+import { ModelStore } from '@svc/domain';
+import { MODEL_FILES_PATH } from '@svc/presentation';
 import { HttpEdgeError } from '../../http/http-error';
 import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
 

@@ -1,8 +1,9 @@
 import { Controller, Get, Header, Param, Query, Redirect, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { GetModel, ListModels, ModelRecordView, modelRecordViewOf } from '@svc/application';
+import { GetModel, ListModels } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { ApiKey, MODEL_TYPES, ModelNotFoundError, downloadUrlOf } from '@svc/domain';
+import { ApiKey, MODEL_TYPES, ModelNotFoundError } from '@svc/domain';
+import { ModelRecordView, downloadUrlOf, modelRecordViewOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey } from '../../api-key-auth/authenticated-key';

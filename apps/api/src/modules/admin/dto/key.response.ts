@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/application';
+import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/presentation';
 import { LICENSE_TYPES } from '@svc/domain';
 import { API_KEY_EXAMPLE } from '../../auth/dto/key.request';
 import { QuotaResponse } from '../../auth/dto/license.response';

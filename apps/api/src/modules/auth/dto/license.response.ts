@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LicenseSnapshot, QuotaView, quotaViewOf } from '@svc/application';
+import { LicenseSnapshot } from '@svc/application';
 import { LICENSE_TYPES, LicenseType, toSecondTimestamp } from '@svc/domain';
+import { QuotaView, quotaViewOf } from '@svc/presentation';
 
 /** SPEC 2.3. `monthly_limit` and `remaining` are null for an unlimited key. */
 export class QuotaResponse implements QuotaView {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ModelRecordView } from '@svc/application';
+import { ModelRecordView } from '@svc/presentation';
 import { LICENSE_TYPES, MODEL_TYPES } from '@svc/domain';
 
 /** SPEC 2.4 `metadata`: the five documented fields; operators may add more. */

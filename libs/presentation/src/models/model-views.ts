@@ -1,4 +1,5 @@
-import { Model, downloadUrlOf, isPublished, requiredTierOf, sizeMbOf } from '@svc/domain';
+import { Model, isPublished, requiredTierOf, sizeMbOf } from '@svc/domain';
+import { downloadUrlOf } from './model-download';
 
 /**
  * The JSON shapes of the model registry, shared by the HTTP API and the CLI's

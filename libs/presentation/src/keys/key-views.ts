@@ -1,6 +1,5 @@
+import type { IssueApiKeyOutput, KeyDetails } from '@svc/application';
 import { AuditEntry, Quota, toSecondTimestamp } from '@svc/domain';
-import { IssueApiKeyOutput } from '../admin/issue-api-key.use-case';
-import { KeyDetails } from '../admin/show-api-key.use-case';
 
 /**
  * The JSON shapes shared by the HTTP API and the CLI's `--json` output
