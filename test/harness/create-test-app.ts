@@ -7,6 +7,7 @@ import { IssueApiKey, IssueApiKeyInput } from '@svc/application';
 import { AppConfig, loadConfig } from '@svc/config';
 import { Clock } from '@svc/domain';
 import { IssuedKeyView, issuedKeyViewOf } from '@svc/presentation';
+import { ApiFeatures } from '../../apps/api/src/api.module';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { CapturingLogger } from './capturing-logger';
 import { HttpAnswer, HttpOptions, request } from './http';
@@ -33,6 +34,8 @@ export interface TestAppOptions {
   /** Extra environment, as an operator would set it. */
   readonly env?: Record<string, string>;
   readonly clock?: Clock;
+  /** Feature modules to mount beside the service's own (as docs/EXTENDING.md adds one). */
+  readonly features?: ApiFeatures;
 }
 
 /**
@@ -65,7 +68,7 @@ export class TestApp {
     const logger = new CapturingLogger();
     let app: NestFastifyApplication | undefined;
     try {
-      app = await createApiApp(config, { clock: options.clock, logDestination: logger });
+      app = await createApiApp(config, { clock: options.clock, logDestination: logger, features: options.features });
       await app.listen({ port: 0, host: '127.0.0.1' });
     } catch (error) {
       await app?.close().catch(() => undefined);

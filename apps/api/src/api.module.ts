@@ -14,6 +14,9 @@ import { ModelsModule } from './modules/models/models.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
+/** Feature modules added to the service's own (docs/EXTENDING.md). */
+export type ApiFeatures = NonNullable<DynamicModule['imports']>;
+
 /**
  * The composition root of the HTTP service: configuration and the adapters
  * (bound once, global), the cross-cutting pieces (rate limits, metrics, the
@@ -22,7 +25,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
  */
 @Module({})
 export class ApiModule {
-  static forRoot(config: AppConfig, routes: RouteTable, overrides: InfrastructureOverrides = {}, features: DynamicModule['imports'] = []): DynamicModule {
+  static forRoot(config: AppConfig, routes: RouteTable, overrides: InfrastructureOverrides = {}, features: ApiFeatures = []): DynamicModule {
     return {
       module: ApiModule,
       imports: [

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { AppConfig } from '@svc/config';
 import { InfrastructureOverrides } from '@svc/infrastructure';
-import { ApiModule } from './api.module';
+import { ApiFeatures, ApiModule } from './api.module';
 import { REASON_PHRASE, errorEnvelope } from './http/error-envelope';
 import { BODY_LIMIT_BYTES, acceptJsonObjectBodies } from './http/request-body';
 import { rewriteLegacyUrl } from './http/legacy-routes';
@@ -24,6 +24,8 @@ export interface ApiAppOptions extends InfrastructureOverrides {
   readonly logger?: LoggerService | false;
   /** Where the JSON log lines go: stdout, asynchronously, by default; tests pass a capturing stream. */
   readonly logDestination?: LogDestination;
+  /** Feature modules beyond the service's own (docs/EXTENDING.md), mounted like them. */
+  readonly features?: ApiFeatures;
 }
 
 /**
@@ -62,7 +64,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   addResponseHeaders(adapter.getInstance(), securityHeaders);
   protectDocsPages(adapter.getInstance(), docsPolicy);
   acceptJsonObjectBodies(adapter.getInstance());
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, routes, options), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, routes, options, options.features), adapter, {
     logger: options.logger ?? new PinoNestLogger(log),
     abortOnError: false,
     bodyParser: false,
