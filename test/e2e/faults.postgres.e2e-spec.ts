@@ -71,7 +71,10 @@ import { TestDatabase, createTestDatabase, testDatabaseKind } from '../harness/t
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     expect((await t.get('/api/health/live')).status).toBe(200);
-    expect((await t.get('/api/health/ready')).status).toBe(503);
+    const ready = await t.get('/api/health/ready');
+    expect(ready.status).toBe(503);
+    const databaseDown = { database: { status: 'down', message: 'Database is not reachable' } };
+    expect(ready.body).toEqual({ status: 'error', info: {}, error: databaseDown, details: databaseDown });
 
     await proxy.restore();
     await eventually(async () => (await t.get('/api/health')).status === 200, 15000, 200);

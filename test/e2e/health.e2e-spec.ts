@@ -1,10 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TestApp } from '../harness/create-test-app';
 import { HttpAnswer } from '../harness/http';
+import { eventually, serverAvailableSync } from '../harness/services';
+import { TcpProxy } from '../harness/tcp-proxy';
 
 /** ISO 8601 / RFC 3339 in UTC, with or without fractional seconds. */
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const HEALTH_PATHS = ['/api/health', '/api/health/live', '/api/health/ready'];
+const REDIS_PORT = 6379;
+
+/** Terminus's answer with no indicators: liveness checks nothing but the process. */
+const LIVE = { status: 'ok', info: {}, error: {}, details: {} };
+const DATABASE_UP = { database: { status: 'up' } };
+const DATABASE_DOWN = { database: { status: 'down', message: 'Database is not reachable' } };
+const REDIS_SHARED = { redis: { status: 'up', connection: 'up', rate_limits: 'shared' } };
+const REDIS_PER_INSTANCE = {
+  redis: { status: 'up', connection: 'down', rate_limits: 'per-instance', message: 'Redis unreachable: rate limits fall back to per-instance counters' },
+};
 
 function expectNoRateLimitHeaders(res: HttpAnswer): void {
   for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
@@ -67,21 +80,31 @@ describe('GET /api/health', () => {
       expectNoRateLimitHeaders(res);
     });
 
-    it('liveness answers 200 while the process runs', async () => {
+    it('liveness answers 200 while the process runs, in terminus shape with no indicators', async () => {
       const res = await t.get('/api/health/live');
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(res.body).toEqual({ status: 'ok' });
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body).toEqual(LIVE);
+      expect(Object.keys(res.body)).toEqual(['status', 'info', 'error', 'details']);
       expectNoRateLimitHeaders(res);
     });
 
-    it('readiness answers 200 with the database up', async () => {
+    it('readiness answers 200 with the database up, in terminus shape; Redis not configured is not listed', async () => {
       const res = await t.get('/api/health/ready');
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(res.body.status).toBe('ok');
+      expect(res.body).toEqual({ status: 'ok', info: DATABASE_UP, error: {}, details: DATABASE_UP });
+      expect(Object.keys(res.body)).toEqual(['status', 'info', 'error', 'details']);
       expectNoRateLimitHeaders(res);
+    });
+
+    it('HEAD on the probes answers 200 and no body', async () => {
+      for (const path of ['/api/health/live', '/api/health/ready']) {
+        const res = await t.request('HEAD', path);
+        expect({ path, status: res.status, text: res.text }).toEqual({ path, status: 200, text: '' });
+      }
     });
   });
 
@@ -144,17 +167,70 @@ describe('GET /api/health', () => {
       for (const leak of ['stack', 'statusCode', '<', ...databaseNames(down)]) expect(res.text).not.toContain(leak);
     });
 
-    it('readiness answers 503, liveness still 200', async () => {
+    it('readiness answers 503 in terminus shape (not the error envelope), liveness still 200', async () => {
       const ready = await down.get('/api/health/ready');
       expect(ready.status).toBe(503);
       expect(ready.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(ready.body.status).toBe('error');
-      expect(ready.text).toContain('database');
-      for (const leak of databaseNames(down)) expect(ready.text).not.toContain(leak);
+      expect(ready.headers.get('cache-control')).toBe('no-store');
+      expect(ready.body).toEqual({ status: 'error', info: {}, error: DATABASE_DOWN, details: DATABASE_DOWN });
+      expect(Object.keys(ready.body)).toEqual(['status', 'info', 'error', 'details']);
+      expectNoRateLimitHeaders(ready);
+      for (const leak of ['stack', 'statusCode', 'code', ...databaseNames(down)]) expect(ready.text).not.toContain(leak);
 
       const live = await down.get('/api/health/live');
       expect(live.status).toBe(200);
-      expect(live.body).toEqual({ status: 'ok' });
+      expect(live.body).toEqual(LIVE);
     });
+
+    it('a failed check is not logged by terminus (the request log line records the 503)', async () => {
+      await down.get('/api/health/ready');
+      // Nest's static Logger goes to the last app's logger when two run in one process: look at both.
+      expect([...t.logger.lines, ...down.logger.lines].filter((line) => line.includes('Health Check has failed'))).toEqual([]);
+    });
+  });
+});
+
+/**
+ * Redis (rate-limit counters) behind a TCP proxy the test cuts: readiness
+ * reports it and stays 200 while limits fall back to per-instance counters.
+ */
+(serverAvailableSync(REDIS_PORT, 'Redis') ? describe : describe.skip)('GET /api/health/ready with Redis configured', () => {
+  let proxy: TcpProxy;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    proxy = await new TcpProxy('127.0.0.1', REDIS_PORT).start();
+    t = await TestApp.start({ env: { REDIS_URL: `redis://${proxy.url}`, REDIS_KEY_PREFIX: `svc-test:health:${randomBytes(6).toString('hex')}:` } });
+    await eventually(async () => (await t.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxy?.stop();
+  });
+
+  it('Redis up: 200, listed up with shared rate limits', async () => {
+    const res = await t.get('/api/health/ready');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', info: { ...DATABASE_UP, ...REDIS_SHARED }, error: {}, details: { ...DATABASE_UP, ...REDIS_SHARED } });
+  });
+
+  it('Redis cut: still ready (200), reported with per-instance rate limits; /api/health unchanged; restored: shared again', async () => {
+    await proxy.cut();
+    await eventually(async () => (await t.get('/api/health/ready')).body.details?.redis?.rate_limits === 'per-instance', 5000);
+    const ready = await t.get('/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({
+      status: 'ok',
+      info: { ...DATABASE_UP, ...REDIS_PER_INSTANCE },
+      error: {},
+      details: { ...DATABASE_UP, ...REDIS_PER_INSTANCE },
+    });
+    const health = await t.get('/api/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'healthy', timestamp: expect.any(String), version: 'v1', database: 'connected' });
+    expect((await t.get('/api/health/live')).body).toEqual(LIVE);
+
+    await proxy.restore();
+    await eventually(async () => (await t.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared', 10000);
   });
 });

@@ -182,7 +182,7 @@ describe('GET /metrics (Prometheus)', () => {
         const text = await scrape(t);
         expect(text).toContain('# TYPE svc_redis_up gauge');
         expect(sample(text, 'svc_info', { database: t.databaseKind, redis: 'configured' })).toBe(1);
-        const ready = (await t.get('/api/health/ready')).body.checks.redis.status;
+        const ready = (await t.get('/api/health/ready')).body.details.redis.connection;
         expect(sample(await scrape(t), 'svc_redis_up')).toBe(ready === 'up' ? 1 : 0);
       } finally {
         await t.close();

@@ -30,8 +30,8 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
     a = await TestApp.start({ env });
     b = await TestApp.start({ env: { ...env, DATABASE_URL: a.databaseUrl } });
     redis = new Redis(REDIS_PORT, '127.0.0.1');
-    await eventually(async () => (await a.get('/api/health/ready')).body.checks.redis?.status === 'up');
-    await eventually(async () => (await b.get('/api/health/ready')).body.checks.redis?.status === 'up');
+    await eventually(async () => (await a.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
+    await eventually(async () => (await b.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
   });
 
   afterAll(async () => {
@@ -79,9 +79,17 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
     expect(Date.now() - started).toBeLessThan(2000);
     const ready = await a.get('/api/health/ready');
     expect(ready.status).toBe(200);
+    const redisDown = {
+      status: 'up',
+      connection: 'down',
+      rate_limits: 'per-instance',
+      message: 'Redis unreachable: rate limits fall back to per-instance counters',
+    };
     expect(ready.body).toEqual({
-      status: 'degraded',
-      checks: { database: { status: 'up' }, redis: { status: 'down', rate_limits: 'per-instance' } },
+      status: 'ok',
+      info: { database: { status: 'up' }, redis: redisDown },
+      error: {},
+      details: { database: { status: 'up' }, redis: redisDown },
     });
     // per instance now: each instance has its own fresh window of 10
     for (let i = 0; i < 9; i++) expect((await a.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(200);
@@ -92,8 +100,8 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
     expect(warnings).toHaveLength(2); // once per incident, per instance
 
     await proxy.restore();
-    await eventually(async () => (await a.get('/api/health/ready')).body.checks.redis.status === 'up', 10000);
-    await eventually(async () => (await b.get('/api/health/ready')).body.checks.redis.status === 'up', 10000);
+    await eventually(async () => (await a.get('/api/health/ready')).body.details.redis.rate_limits === 'shared', 10000);
+    await eventually(async () => (await b.get('/api/health/ready')).body.details.redis.rate_limits === 'shared', 10000);
     const fresh = await a.issueKey();
     for (let i = 0; i < 5; i++) await a.post('/v1/auth/refresh', { api_key: fresh.api_key });
     for (let i = 0; i < 5; i++) await b.post('/v1/auth/refresh', { api_key: fresh.api_key });

@@ -30,34 +30,74 @@ export class UnhealthyResponse {
   readonly database!: 'disconnected';
 }
 
+/** Terminus's overall verdict: `ok` (200), `error` (an indicator is down, 503), `shutting_down` (the app is closing, 503). */
+const PROBE_STATUS = { type: String, enum: ['ok', 'error', 'shutting_down'] } as const;
+
+/** An indicator with nothing to report: liveness runs none (the process answering is the check). */
+const NO_INDICATORS = { type: 'object', additionalProperties: false, example: {} } as const;
+
+/** Liveness in terminus's shape, with no indicators: `{status: "ok", info: {}, error: {}, details: {}}`. */
 export class LivenessResponse {
-  @ApiProperty({ type: String, enum: ['ok'] })
-  readonly status!: 'ok';
+  @ApiProperty({ ...PROBE_STATUS, example: 'ok' })
+  readonly status!: 'ok' | 'error' | 'shutting_down';
+
+  @ApiProperty(NO_INDICATORS)
+  readonly info!: Record<string, never>;
+
+  @ApiProperty(NO_INDICATORS)
+  readonly error!: Record<string, never>;
+
+  @ApiProperty(NO_INDICATORS)
+  readonly details!: Record<string, never>;
 }
 
-export class DependencyStatus {
+/** One terminus indicator: `up` or `down`, `message` when down. */
+export class IndicatorStatus {
   @ApiProperty({ type: String, enum: ['up', 'down'] })
   readonly status!: 'up' | 'down';
+
+  @ApiPropertyOptional({ type: String, example: 'Database is not reachable' })
+  readonly message?: string;
 }
 
-export class RedisStatus extends DependencyStatus {
+/**
+ * The rate-limit store. Always `up` (Redis down does not fail readiness);
+ * `connection` says whether Redis answers, `rate_limits` where counts live.
+ */
+export class RedisIndicatorStatus {
+  @ApiProperty({ type: String, enum: ['up'], description: 'Terminus verdict: the rate-limit store never holds readiness back' })
+  readonly status!: 'up';
+
+  @ApiProperty({ type: String, enum: ['up', 'down'], description: 'Whether Redis answers' })
+  readonly connection!: 'up' | 'down';
+
   @ApiProperty({ type: String, enum: ['shared', 'per-instance'], description: 'Where rate-limit counters live right now' })
   readonly rate_limits!: 'shared' | 'per-instance';
+
+  @ApiPropertyOptional({ type: String, example: 'Redis unreachable: rate limits fall back to per-instance counters' })
+  readonly message?: string;
 }
 
-export class ReadinessChecks {
-  @ApiProperty({ type: () => DependencyStatus })
-  readonly database!: DependencyStatus;
+/** The readiness indicators, by key (each of `info`, `error`, `details` holds a subset). */
+export class ReadinessIndicators {
+  @ApiPropertyOptional({ type: () => IndicatorStatus, description: 'The database (`SELECT 1` within 1.5 s)' })
+  readonly database?: IndicatorStatus;
 
-  @ApiPropertyOptional({ type: () => RedisStatus, description: 'Present when REDIS_URL is configured' })
-  readonly redis?: RedisStatus;
+  @ApiPropertyOptional({ type: () => RedisIndicatorStatus, description: 'Present when REDIS_URL is configured' })
+  readonly redis?: RedisIndicatorStatus;
 }
 
-/** Readiness: the database must answer; Redis, where configured, is reported (its loss degrades, not stops, the service). */
+/** Readiness in terminus's shape: `info` the indicators up, `error` those down, `details` all of them. */
 export class ReadinessResponse {
-  @ApiProperty({ type: String, enum: ['ok', 'degraded', 'error'], description: 'degraded: Redis is down (200); error: the database is down (503)' })
-  readonly status!: 'ok' | 'degraded' | 'error';
+  @ApiProperty(PROBE_STATUS)
+  readonly status!: 'ok' | 'error' | 'shutting_down';
 
-  @ApiProperty({ type: () => ReadinessChecks })
-  readonly checks!: ReadinessChecks;
+  @ApiProperty({ type: () => ReadinessIndicators, description: 'Indicators up' })
+  readonly info!: ReadinessIndicators;
+
+  @ApiProperty({ type: () => ReadinessIndicators, description: 'Indicators down (the database, when it does not answer)' })
+  readonly error!: ReadinessIndicators;
+
+  @ApiProperty({ type: () => ReadinessIndicators, description: 'Every indicator run' })
+  readonly details!: ReadinessIndicators;
 }
