@@ -1,6 +1,7 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { API_KEY_ROUTE } from '../../apps/api/src/api-key-auth/key-sources';
 
 /** A route of the app's controllers: `GET v1/models/list`, with whether it carries `@ApiKeyAuth`. */
@@ -33,7 +34,7 @@ export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
         routes.push({
           route: `${method} ${joined(base, String(Reflect.getMetadata(PATH_METADATA, handler)))}`,
           keyAuth: Reflect.hasMetadata(API_KEY_ROUTE, handler) || Reflect.hasMetadata(API_KEY_ROUTE, controller),
-          refusesMethod: Boolean((Reflect.getMetadata('config', handler) as { methodNotAllowed?: boolean } | undefined)?.methodNotAllowed),
+          refusesMethod: Boolean((Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as { methodNotAllowed?: boolean } | undefined)?.methodNotAllowed),
         });
       }
     }

@@ -49,16 +49,6 @@ const TOOLS: Record<string, { why: string; holds: () => boolean }> = {
   typescript: { why: '`tsc` in the scripts', holds: () => /\btsc\b/.test(scripts) },
 };
 
-/**
- * Known gaps, reported and waiting for a package.json change; each must still be
- * a gap (so the entry goes once it is fixed).
- */
-const KNOWN_GAPS = {
-  /** Declared for the health probes (being rebuilt on it). */
-  unusedDependencies: ['@nestjs/terminus'],
-  unusedDevDependencies: [] as string[],
-  undeclared: [] as string[],
-};
 
 interface Import {
   readonly file: string;
@@ -135,7 +125,7 @@ describe('package.json dependencies', () => {
 
   it('every runtime dependency is imported by apps/ or libs/, or used as its allow-list entry says', () => {
     const unused = dependencies.filter((name) => !usedAtRuntime.has(name) && !(name in USED_WITHOUT_IMPORT));
-    expect(unused).toEqual(KNOWN_GAPS.unusedDependencies);
+    expect(unused).toEqual([]);
     for (const [name, entry] of Object.entries(USED_WITHOUT_IMPORT)) {
       expect({ name, declared: dependencies.includes(name), holds: entry.holds(), why: entry.why }).toEqual({
         name,
@@ -153,7 +143,7 @@ describe('package.json dependencies', () => {
       return importedAnywhere.has(name);
     };
     const unused = devDependencies.filter((name) => !used(name) && !(name in TOOLS));
-    expect(unused).toEqual(KNOWN_GAPS.unusedDevDependencies);
+    expect(unused).toEqual([]);
     for (const [name, tool] of Object.entries(TOOLS)) {
       expect({ name, declared: devDependencies.includes(name), holds: tool.holds(), why: tool.why }).toEqual({
         name,
@@ -166,7 +156,7 @@ describe('package.json dependencies', () => {
 
   it('every package imported by apps/, libs/, bench/ or test/ is declared', () => {
     const undeclared = [...new Set(imports.filter((i) => !declared.has(i.pkg)).map((i) => i.pkg))].sort();
-    expect(undeclared).toEqual(KNOWN_GAPS.undeclared);
+    expect(undeclared).toEqual([]);
   });
 
   it('production code (apps/, libs/, not specs) imports values only from runtime dependencies', () => {

@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
 import { HealthCheckResult, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../../openapi/api-errors.decorator';
@@ -19,6 +20,7 @@ export const API_VERSION = 'v1';
  * terminus itself does.
  */
 @ApiTags('health')
+@SkipThrottle()
 @Controller('api/health')
 export class HealthController {
   private readonly liveness: HealthIndicatorFunction[] = [];
