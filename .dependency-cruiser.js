@@ -30,10 +30,14 @@ module.exports = {
     },
     {
       name: 'presentation-only-domain-and-application',
-      comment: 'libs/presentation (the JSON views and download addresses of the API and the CLI) reads the domain and use-case outputs only: no infrastructure, config, framework or app.',
+      comment:
+        'libs/presentation (the JSON views, download addresses and request DTOs of the API and the CLI) reads the domain and use-case outputs, ' +
+        'and declares DTOs with class-validator, class-transformer and @nestjs/swagger only: no infrastructure, config, other framework or app.',
       severity: 'error',
       from: { path: '^libs/presentation' },
-      to: { pathNot: ['^libs/(presentation|domain|application)/'] },
+      to: {
+        pathNot: ['^libs/(presentation|domain|application)/', '^node_modules/(class-validator|class-transformer|@nestjs/swagger)/'],
+      },
     },
     {
       name: 'inner-libs-not-presentation',

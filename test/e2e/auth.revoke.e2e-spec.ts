@@ -66,7 +66,7 @@ describe('POST /v1/auth/revoke', () => {
     });
 
     it('revokes a test key and a key whose quota is used up', async () => {
-      for (const input of [{ environment: 'test' }, { monthlyLimit: 0 }]) {
+      for (const input of [{ environment: 'test' as const }, { monthlyLimit: 0 }]) {
         const key = await t.issueKey(input);
         const res = await t.post('/v1/auth/revoke', { api_key: key.api_key });
         expect(res.status).toBe(200);

@@ -1,3 +1,4 @@
+import { LicenseType } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 
 const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -45,7 +46,7 @@ describe('POST /v1/auth/validate', () => {
       );
     });
 
-    it.each([
+    it.each<[LicenseType, number, string[]]>([
       ['free', 10000, ['batch_inference']],
       ['commercial', 500000, ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export', 'priority_support', 'custom_models']],
     ])('reports the %s tier with its limit and features', async (tier, limit, features) => {

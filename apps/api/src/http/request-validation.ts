@@ -1,5 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
 import { DomainError, InvalidEventTypeError, InvalidRequestError, MissingEventTypeError } from '@svc/domain';
+import { REQUEST_VALIDATOR_OPTIONS, failedRules } from '@svc/presentation';
 import { ValidationError, ValidationOptions, ValidateBy } from 'class-validator';
 
 /**
@@ -20,35 +21,25 @@ export function answers(code: SpecificCode, options: ValidationOptions = {}): Va
 
 /**
  * The one ValidationPipe of the API (global; it runs after the guards, so key
- * errors win, CONTRACT 2): class-validator DTOs, unknown fields dropped, and a
- * failure answered as its rule says, else 400 INVALID_REQUEST naming the field.
+ * errors win, CONTRACT 2): class-validator DTOs judged as the CLI judges them
+ * (REQUEST_VALIDATOR_OPTIONS: unknown fields dropped), and a failure answered
+ * as its rule says, else 400 INVALID_REQUEST with the first failed rule's
+ * message, in field declaration order.
  */
 export function requestValidationPipe(): ValidationPipe {
   return new ValidationPipe({
-    whitelist: true,
+    ...REQUEST_VALIDATOR_OPTIONS,
     transform: true,
-    forbidUnknownValues: false,
     exceptionFactory: (errors) => errorOf(errors),
   });
 }
 
 function errorOf(errors: ValidationError[]): DomainError {
-  const failures = flatten(errors);
+  const failures = failedRules(errors);
   for (const code of Object.keys(SPECIFIC_ERRORS) as SpecificCode[]) {
-    if (failures.some((failure) => failure.code === code)) return SPECIFIC_ERRORS[code]();
+    if (failures.some((failure) => failure.context?.code === code)) return SPECIFIC_ERRORS[code]();
   }
   return new InvalidRequestError(failures[0]?.message ?? 'invalid request body');
-}
-
-/** Every failed rule, depth first, in the order the DTO declares its fields. */
-function flatten(errors: readonly ValidationError[]): Array<{ message: string; code?: SpecificCode }> {
-  return errors.flatMap((error) => [
-    ...Object.entries(error.constraints ?? {}).map(([rule, message]) => ({
-      message,
-      code: (error.contexts?.[rule] as { code?: SpecificCode } | undefined)?.code,
-    })),
-    ...flatten(error.children ?? []),
-  ]);
 }
 
 /** Present: not absent, not null, not a string that is empty after trimming. */

@@ -2,7 +2,7 @@ import { IssueApiKey } from '@svc/application';
 import { issuedKeyViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
-import { expiresAtOption, monthlyLimitOption } from '../shared/option-values';
+import { environmentOption, expiresAtOption, licenseTypeOption, monthlyLimitOption } from '../shared/option-values';
 import { issuedKeySummary } from '../shared/summaries';
 
 interface CreateKeyOptions extends CommonOptions {
@@ -27,15 +27,20 @@ export class CreateKeyCommand extends CliCommand<CreateKeyOptions> {
   }
 
   async run(_params: string[], options: CreateKeyOptions = {}): Promise<void> {
+    // the first bad option is the one reported: the time and the limit are read first, as they always were
+    const expiresAt = options.expiresAt === undefined ? undefined : expiresAtOption(options.expiresAt);
+    const monthlyLimit = options.monthlyLimit === undefined ? undefined : monthlyLimitOption(options.monthlyLimit);
+    const licenseType = licenseTypeOption(options.licenseType);
+    const environment = options.environment === undefined ? undefined : environmentOption(options.environment);
     const issued = await this.issueKey.execute({
       email: options.email,
       name: options.name,
       organization: options.organization,
       userId: options.userId,
-      licenseType: options.licenseType ?? '',
-      environment: options.environment,
-      expiresAt: options.expiresAt === undefined ? undefined : expiresAtOption(options.expiresAt),
-      monthlyLimit: options.monthlyLimit === undefined ? undefined : monthlyLimitOption(options.monthlyLimit),
+      licenseType,
+      environment,
+      expiresAt,
+      monthlyLimit,
     });
     const view = issuedKeyViewOf(issued);
     this.print(options, view, () => issuedKeySummary(view));

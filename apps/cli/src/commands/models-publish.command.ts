@@ -1,7 +1,7 @@
 import { PublishModelFromFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { InvalidRequestError } from '@svc/domain';
-import { adminModelViewOf, modelFileBaseOf } from '@svc/presentation';
+import { ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf, modelFileBaseOf, validatedRequest } from '@svc/presentation';
 import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, SubCommand } from 'nest-commander';
@@ -44,7 +44,8 @@ export class ModelsPublishCommand extends CliCommand<PublishModelOptions> {
   async run([file]: string[], options: PublishModelOptions = {}): Promise<void> {
     const path = resolve(file);
     if (!isReadableFile(path)) throw new CliUsageError(`cannot read the model file ${file}`);
-    const record: Record<string, unknown> = {
+    // the options as an admin API body, judged by the same rules (ModelRecordRequest)
+    const record = await validatedRequest(ModelRecordRequest, {
       name: options.name,
       version: options.version,
       type: options.type,
@@ -55,8 +56,8 @@ export class ModelsPublishCommand extends CliCommand<PublishModelOptions> {
       owner_user_id: options.owner,
       metadata: metadataOption(options.metadata),
       download_url: options.downloadUrl,
-    };
-    const model = await this.publish.execute({ record, file: createReadStream(path) });
+    });
+    const model = await this.publish.execute({ description: modelDescriptionInputOf(record), file: createReadStream(path) });
     const view = adminModelViewOf(model, modelFileBaseOf(this.config.models.host, ''));
     this.print(options, view, () => `Published model ${view.name}\n${modelSummary(view)}`);
   }
@@ -123,7 +124,7 @@ function isReadableFile(path: string): boolean {
   }
 }
 
-/** An integer option; absent stays absent (the record rules then name the field). */
+/** An integer option; absent stays absent (the record's rules then name the field). */
 function integerOption(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) throw new InvalidRequestError(`${flag} must be an integer`);

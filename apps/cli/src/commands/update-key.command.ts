@@ -2,7 +2,7 @@ import { UpdateApiKey, UpdateApiKeyInput } from '@svc/application';
 import { keyViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
-import { expiresAtOption, monthlyLimitOption } from '../shared/option-values';
+import { expiresAtOption, licenseTypeOption, monthlyLimitOption } from '../shared/option-values';
 import { keySummary } from '../shared/summaries';
 
 interface UpdateKeyOptions extends CommonOptions {
@@ -24,10 +24,12 @@ export class UpdateKeyCommand extends CliCommand<UpdateKeyOptions> {
   }
 
   async run([keyId]: string[], options: UpdateKeyOptions = {}): Promise<void> {
-    const input: { -readonly [K in keyof UpdateApiKeyInput]: UpdateApiKeyInput[K] } = { keyId };
-    if (options.licenseType !== undefined) input.licenseType = options.licenseType;
-    if (options.expiresAt !== undefined) input.expiresAt = expiresAtOption(options.expiresAt);
-    if (options.monthlyLimit !== undefined) input.monthlyLimit = monthlyLimitOption(options.monthlyLimit);
+    const input: UpdateApiKeyInput = {
+      keyId,
+      expiresAt: options.expiresAt === undefined ? undefined : expiresAtOption(options.expiresAt),
+      monthlyLimit: options.monthlyLimit === undefined ? undefined : monthlyLimitOption(options.monthlyLimit),
+      licenseType: options.licenseType === undefined ? undefined : licenseTypeOption(options.licenseType),
+    };
     const view = keyViewOf(await this.updateKey.execute(input));
     this.print(options, view, () => keySummary(view));
   }

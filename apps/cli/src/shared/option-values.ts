@@ -1,16 +1,39 @@
-import { InvalidRequestError, parseRfc3339 } from '@svc/domain';
+import {
+  InvalidRequestError,
+  KEY_ENVIRONMENTS,
+  KeyEnvironment,
+  LICENSE_TYPES,
+  LicenseType,
+  MonthlyLimitChoice,
+  isLicenseType,
+  isMonthlyLimit,
+  parseRfc3339,
+} from '@svc/domain';
 
 /**
  * Turns the text of CLI options into the values the use cases take. A bad
  * value is an INVALID_REQUEST, as the same value in an admin API body is.
  */
 
+/** `--license-type`: one of the tiers, as written (required: absent is refused too). */
+export function licenseTypeOption(text: string | undefined): LicenseType {
+  if (!isLicenseType(text)) throw new InvalidRequestError(`license_type must be one of ${LICENSE_TYPES.join(', ')}`);
+  return text;
+}
+
+/** `--environment`: `live` or `test`, as written. */
+export function environmentOption(text: string): KeyEnvironment {
+  const environment = KEY_ENVIRONMENTS.find((name) => name === text);
+  if (!environment) throw new InvalidRequestError(`environment must be ${KEY_ENVIRONMENTS.join(' or ')}`);
+  return environment;
+}
+
 /** `--monthly-limit`: an integer >= 0, `unlimited` (null) or `tier` (the tier's limit). */
-export function monthlyLimitOption(text: string): number | null | 'tier' {
+export function monthlyLimitOption(text: string): MonthlyLimitChoice {
   const word = text.trim().toLowerCase();
   if (word === 'tier') return 'tier';
   if (word === 'unlimited' || word === 'null') return null;
-  if (/^\d+$/.test(word) && Number.isSafeInteger(Number(word))) return Number(word);
+  if (/^\d+$/.test(word) && isMonthlyLimit(Number(word))) return Number(word);
   throw new InvalidRequestError('--monthly-limit must be an integer >= 0, "unlimited" or "tier"');
 }
 

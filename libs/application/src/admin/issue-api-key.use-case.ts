@@ -7,9 +7,9 @@ import {
   Clock,
   IdGenerator,
   InvalidRequestError,
-  KEY_ENVIRONMENTS,
   KeyEnvironment,
-  LICENSE_TYPES,
+  LicenseType,
+  MonthlyLimitChoice,
   RandomSource,
   SecretHasher,
   TierCatalog,
@@ -17,7 +17,6 @@ import {
   UserNotFoundError,
   UserRepository,
   defaultExpiryFrom,
-  isLicenseType,
   isPlausibleEmail,
   monthlyLimitSettingOf,
 } from '@svc/domain';
@@ -27,11 +26,12 @@ export interface IssueApiKeyInput {
   readonly email?: string;
   readonly name?: string | null;
   readonly organization?: string | null;
-  readonly licenseType: string;
-  readonly environment?: string;
+  readonly licenseType: LicenseType;
+  /** Omitted: `live`. */
+  readonly environment?: KeyEnvironment;
   readonly expiresAt?: Date;
-  /** Omitted (or `"tier"`): the tier's limit; `null`: unlimited; an integer: an override. */
-  readonly monthlyLimit?: number | null | 'tier';
+  /** Omitted (or `"tier"`): the tier's limit; `null`: unlimited; an integer >= 0: an override. */
+  readonly monthlyLimit?: MonthlyLimitChoice;
 }
 
 export interface IssueApiKeyOutput {
@@ -59,13 +59,7 @@ export class IssueApiKey {
   ) {}
 
   async execute(input: IssueApiKeyInput): Promise<IssueApiKeyOutput> {
-    if (!isLicenseType(input.licenseType)) {
-      throw new InvalidRequestError(`license_type must be one of ${LICENSE_TYPES.join(', ')}`);
-    }
     const environment = input.environment ?? 'live';
-    if (!(KEY_ENVIRONMENTS as readonly string[]).includes(environment)) {
-      throw new InvalidRequestError('environment must be live or test');
-    }
     const monthlyLimit = monthlyLimitSettingOf(input.monthlyLimit);
     if (!monthlyLimit) throw new InvalidRequestError('monthly_limit must be an integer >= 0, or null for unlimited');
     if (input.email !== undefined && !isPlausibleEmail(input.email)) {
@@ -73,13 +67,13 @@ export class IssueApiKey {
     }
     const now = this.clock.now();
     const user = await this.userFor(input, now);
-    const secret = this.format.generate(environment as KeyEnvironment, this.random);
+    const secret = this.format.generate(environment, this.random);
     const key = new ApiKey({
       id: this.ids.newId('key'),
       userId: user.id,
       digest: this.hasher.digest(secret),
       displayPrefix: ApiKeyFormat.displayPrefixOf(secret),
-      environment: environment as KeyEnvironment,
+      environment,
       licenseType: input.licenseType,
       expiresAt: input.expiresAt ?? defaultExpiryFrom(now),
       revokedAt: null,

@@ -151,12 +151,22 @@ describe(UpdateApiKey.name, () => {
   });
 
   it.each([
-    ['an unknown license type', { licenseType: 'gold' }],
     ['a negative limit', { monthlyLimit: -5 }],
     ['a fractional limit', { monthlyLimit: 0.5 }],
+    ['an unsafe integer', { monthlyLimit: Number.MAX_SAFE_INTEGER + 1 }],
   ])('refuses %s with INVALID_REQUEST, changing nothing', async (_, change) => {
     const key = await given({ licenseType: 'free' });
-    await expect(update.execute({ keyId: key.id, ...change })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(update.execute({ keyId: key.id, licenseType: 'enterprise', ...change })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      hint: 'monthly_limit must be an integer >= 0, null for unlimited, or "tier"',
+    });
     expect((await keys.findById(key.id))?.props).toEqual(key.props);
+    await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
+  });
+
+  it('changes nothing for a monthly_limit left undefined', async () => {
+    const key = await given({ monthlyLimit: { source: 'override', limit: 3 } });
+    await update.execute({ keyId: key.id, monthlyLimit: undefined });
+    expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual({ source: 'override', limit: 3 });
   });
 });

@@ -8,8 +8,8 @@ import {
   InvalidRequestError,
   KeyNotFoundError,
   KeyRevokedError,
-  LICENSE_TYPES,
-  isLicenseType,
+  LicenseType,
+  MonthlyLimitChoice,
   monthlyLimitSettingOf,
   toSecondTimestamp,
 } from '@svc/domain';
@@ -17,10 +17,11 @@ import { KeyDetails, ShowApiKey } from './show-api-key.use-case';
 
 export interface UpdateApiKeyInput {
   readonly keyId: string;
-  readonly licenseType?: string;
+  /** Each of the three is changed when given (not `undefined`) and left alone otherwise. */
+  readonly licenseType?: LicenseType;
   readonly expiresAt?: Date;
-  /** Present to change it: an integer, `null` (unlimited) or `"tier"` (back to the tier's). */
-  readonly monthlyLimit?: number | null | 'tier';
+  /** An integer >= 0, `null` (unlimited) or `"tier"` (back to the tier's). */
+  readonly monthlyLimit?: MonthlyLimitChoice;
 }
 
 /** Tier changes, expiry and limit overrides, requested out of band. A revoked key is frozen. */
@@ -36,14 +37,9 @@ export class UpdateApiKey {
 
   async execute(input: UpdateApiKeyInput): Promise<KeyDetails> {
     const changes: { -readonly [K in 'licenseType' | 'expiresAt' | 'monthlyLimit']?: ApiKeyProps[K] } = {};
-    if (input.licenseType !== undefined) {
-      if (!isLicenseType(input.licenseType)) {
-        throw new InvalidRequestError(`license_type must be one of ${LICENSE_TYPES.join(', ')}`);
-      }
-      changes.licenseType = input.licenseType;
-    }
+    if (input.licenseType !== undefined) changes.licenseType = input.licenseType;
     if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt;
-    if ('monthlyLimit' in input) {
+    if (input.monthlyLimit !== undefined) {
       const setting = monthlyLimitSettingOf(input.monthlyLimit);
       if (!setting) throw new InvalidRequestError('monthly_limit must be an integer >= 0, null for unlimited, or "tier"');
       changes.monthlyLimit = setting;

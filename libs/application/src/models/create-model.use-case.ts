@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, Model, ModelExistsError, ModelRepository, UserRepository, newModel, readModelDescription } from '@svc/domain';
+import {
+  Clock,
+  Model,
+  ModelDescriptionInput,
+  ModelExistsError,
+  ModelRepository,
+  UserRepository,
+  modelDescriptionOf,
+  newModel,
+} from '@svc/domain';
 import { checkModelOwner } from './model-owner';
 
 /**
@@ -14,9 +23,9 @@ export class CreateModel {
     private readonly clock: Clock,
   ) {}
 
-  /** `record`: the untrusted record, SPEC 2.4 fields in snake case plus `owner_user_id`. */
-  async execute(input: { readonly record: Readonly<Record<string, unknown>> }): Promise<Model> {
-    const description = readModelDescription(input.record);
+  /** `description`: the record as read and checked at the edge (SPEC 2.4 fields and the owner); `name` is required. */
+  async execute(input: { readonly description: ModelDescriptionInput }): Promise<Model> {
+    const description = modelDescriptionOf(input.description);
     await checkModelOwner(this.users, description);
     const model = newModel(description, null, this.clock.now());
     if (!(await this.models.insert(model))) throw new ModelExistsError(model.name);

@@ -2,19 +2,20 @@ import { Injectable } from '@nestjs/common';
 import {
   Clock,
   Model,
+  ModelDescriptionInput,
   ModelExistsError,
   ModelRepository,
   ModelStore,
   UserRepository,
+  modelDescriptionOf,
   newModel,
-  readModelDescription,
 } from '@svc/domain';
 import { checkModelOwner } from './model-owner';
 import { storeModelFile } from './upload-model-file.use-case';
 
 export interface PublishModelFromFileInput {
-  /** The untrusted record, as for CreateModel. */
-  readonly record: Readonly<Record<string, unknown>>;
+  /** The record, as read and checked at the edge (as for CreateModel); `name` is required. */
+  readonly description: ModelDescriptionInput;
   /** The file's bytes, streamed or given at once. */
   readonly file: AsyncIterable<Uint8Array | string> | Uint8Array;
 }
@@ -34,7 +35,7 @@ export class PublishModelFromFile {
   ) {}
 
   async execute(input: PublishModelFromFileInput): Promise<Model> {
-    const description = readModelDescription(input.record);
+    const description = modelDescriptionOf(input.description);
     await checkModelOwner(this.users, description);
     if (await this.models.findByName(description.name)) throw new ModelExistsError(description.name);
     const stored = await storeModelFile(this.store, description, input.file);

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, Model, ModelNotFoundError, ModelRepository, UserRepository, readModelDescription } from '@svc/domain';
+import {
+  Clock,
+  Model,
+  ModelDescriptionInput,
+  ModelNotFoundError,
+  ModelRepository,
+  UserRepository,
+  modelDescriptionOf,
+} from '@svc/domain';
 import { checkModelOwner } from './model-owner';
 
 export interface ReplaceModelInput {
   readonly name: string;
-  /** The full untrusted record; `name` may be left out and must otherwise match. */
-  readonly record: Readonly<Record<string, unknown>>;
+  /** The full record, as read and checked at the edge; `name` may be left out and must otherwise match. */
+  readonly description: ModelDescriptionInput;
 }
 
 /**
@@ -24,7 +32,7 @@ export class ReplaceModel {
   async execute(input: ReplaceModelInput): Promise<Model> {
     const existing = await this.models.findByName(input.name);
     if (!existing) throw new ModelNotFoundError();
-    const description = readModelDescription(input.record, input.name);
+    const description = modelDescriptionOf(input.description, input.name);
     await checkModelOwner(this.users, description);
     if (!(await this.models.updateDescription({ ...existing, ...description, updatedAt: this.clock.now() }))) {
       throw new ModelNotFoundError();

@@ -3,7 +3,11 @@ import {
   ApiKey,
   DEFAULT_KEY_LIFETIME_DAYS,
   MAX_REVOCATION_REASON_LENGTH,
+  MONTHLY_LIMIT_BOUNDS,
+  MonthlyLimitChoice,
+  MonthlyLimitSetting,
   defaultExpiryFrom,
+  isMonthlyLimit,
   monthlyLimitSettingOf,
 } from './api-key';
 
@@ -91,7 +95,7 @@ describe(defaultExpiryFrom.name, () => {
 });
 
 describe(monthlyLimitSettingOf.name, () => {
-  it.each([
+  it.each<[string, MonthlyLimitChoice | undefined, MonthlyLimitSetting]>([
     ['undefined', undefined, { source: 'tier' }],
     ['"tier"', 'tier', { source: 'tier' }],
     ['null', null, { source: 'override', limit: null }],
@@ -107,16 +111,18 @@ describe(monthlyLimitSettingOf.name, () => {
     ['a fraction', 1.5],
     ['NaN', NaN],
     ['Infinity', Infinity],
+    ['-Infinity', -Infinity],
     ['an unsafe integer', Number.MAX_SAFE_INTEGER + 1],
-    ['a numeric string', '100'],
-    ['"Tier"', 'Tier'],
-    ['"unlimited"', 'unlimited'],
-    ['an empty string', ''],
-    ['a boolean', true],
-    ['an object', { limit: 5 }],
-    ['an array', [5]],
   ])('refuses %s', (_, value) => {
     expect(monthlyLimitSettingOf(value)).toBeUndefined();
+  });
+});
+
+describe(isMonthlyLimit.name, () => {
+  it('is a safe integer from MONTHLY_LIMIT_BOUNDS.min to .max', () => {
+    expect(MONTHLY_LIMIT_BOUNDS).toEqual({ min: 0, max: Number.MAX_SAFE_INTEGER });
+    expect([0, 1, 1500, Number.MAX_SAFE_INTEGER].map(isMonthlyLimit)).toEqual([true, true, true, true]);
+    expect([-1, 0.5, NaN, Infinity, Number.MAX_SAFE_INTEGER + 1].map(isMonthlyLimit)).toEqual([false, false, false, false, false]);
   });
 });
 

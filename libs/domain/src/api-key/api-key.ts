@@ -20,15 +20,26 @@ export function defaultExpiryFrom(issuedAt: Date): Date {
   return new Date(issuedAt.getTime() + DEFAULT_KEY_LIFETIME_DAYS * 86_400_000);
 }
 
+/** What an operator asks for: `"tier"` follows the tier, `null` is unlimited, an integer overrides. */
+export type MonthlyLimitChoice = number | null | 'tier';
+
+/** An override is a whole number of events in this range (a safe integer >= 0). */
+export const MONTHLY_LIMIT_BOUNDS = Object.freeze({ min: 0, max: Number.MAX_SAFE_INTEGER });
+
+/** True for a number an override may be: a safe integer >= 0. */
+export function isMonthlyLimit(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= MONTHLY_LIMIT_BOUNDS.min && value <= MONTHLY_LIMIT_BOUNDS.max;
+}
+
 /**
- * Reads an operator's monthly limit: `undefined` or `"tier"` follows the tier,
- * `null` is unlimited, an integer >= 0 overrides. Anything else is invalid: `undefined`.
+ * The setting an operator's choice makes: omitted (`undefined`) or `"tier"`
+ * follows the tier, `null` is unlimited, an integer >= 0 overrides. A number
+ * that is not a limit (negative, fractional, unsafe, NaN) makes none: `undefined`.
  */
-export function monthlyLimitSettingOf(value: unknown): MonthlyLimitSetting | undefined {
-  if (value === undefined || value === 'tier') return { source: 'tier' };
-  if (value === null) return { source: 'override', limit: null };
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return { source: 'override', limit: value };
-  return undefined;
+export function monthlyLimitSettingOf(choice: MonthlyLimitChoice | undefined): MonthlyLimitSetting | undefined {
+  if (choice === undefined || choice === 'tier') return { source: 'tier' };
+  if (choice === null) return { source: 'override', limit: null };
+  return isMonthlyLimit(choice) ? { source: 'override', limit: choice } : undefined;
 }
 
 /** The most characters of a revocation reason kept for audit. */

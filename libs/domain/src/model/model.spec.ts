@@ -1,10 +1,13 @@
 import { InvalidRequestError } from '../shared/domain-error';
 import {
+  MODEL_NAME_RULE,
   Model,
+  ModelDescriptionInput,
   compareModels,
+  isDownloadUrl,
   isModelName,
   isPublished,
-  readModelDescription,
+  modelDescriptionOf,
   readModelFilter,
   requiredTierOf,
   sizeMbOf,
@@ -46,15 +49,17 @@ function makeModel(overrides: Partial<Model> = {}): Model {
   };
 }
 
-const RECORD = {
+const INPUT: ModelDescriptionInput = {
   name: 'p300_binary_v1',
   version: '2.0',
   type: 'SvcProbit',
   paradigm: 'p300',
-  n_features: 120,
-  n_classes: 2,
-  requires_license: 'research',
-  metadata: { description: 'd', training_subjects: 15, accuracy: '0.80-0.90', feature_type: 'erp', recommended_use: 'r' },
+  nFeatures: 120,
+  nClasses: 2,
+  downloadUrl: null,
+  requiresLicense: 'research',
+  ownerUserId: null,
+  metadata: { description: 'd', training_subjects: 15, accuracy: '0.80-0.90', feature_type: 'erp', recommended_use: 'r', channels: 8 },
 };
 
 describe('model rules', () => {
@@ -129,45 +134,49 @@ describe('model rules', () => {
     });
   });
 
-  describe(readModelDescription.name, () => {
-    it('reads a full record, keeping extra metadata fields and ignoring unknown fields', () => {
-      const description = readModelDescription({ ...RECORD, surprise: 1, metadata: { ...RECORD.metadata, channels: 8 } });
-      expect(description).toEqual({
-        name: 'p300_binary_v1',
-        version: '2.0',
-        type: 'SvcProbit',
-        paradigm: 'p300',
-        nFeatures: 120,
-        nClasses: 2,
-        downloadUrl: null,
-        requiresLicense: 'research',
-        ownerUserId: null,
-        metadata: { ...RECORD.metadata, channels: 8 },
-      });
-    });
+  describe(isDownloadUrl.name, () => {
+    it.each(['https://cdn.example.com/m.bin', 'http://models.example.org/a/b?sig=1', `https://cdn.example.com/${'a'.repeat(2000)}`])(
+      'accepts %j',
+      (url) => {
+        expect(isDownloadUrl(url)).toBe(true);
+      },
+    );
+    it.each(['ftp://example.com/x.bin', 'not a url', 'javascript:alert(1)', 'https://', 'https://a b', `https://cdn.example.com/${'a'.repeat(2030)}`])(
+      'refuses %j',
+      (url) => {
+        expect(isDownloadUrl(url)).toBe(false);
+      },
+    );
+  });
 
-    it.each(['checksum', 'size_mb', 'size_bytes'])('refuses %s: it is computed from the file', (field) => {
-      expect(hintOf(() => readModelDescription({ ...RECORD, [field]: 1 }))).toBe(`${field} is computed from the uploaded model file and cannot be set`);
+  describe(modelDescriptionOf.name, () => {
+    it('is the description, extra metadata fields kept', () => {
+      expect(modelDescriptionOf(INPUT)).toEqual({ ...INPUT, name: 'p300_binary_v1' });
+      expect(modelDescriptionOf(INPUT).metadata).toEqual({ ...INPUT.metadata, channels: 8 });
     });
 
     it('takes the name from the path when left out, and refuses another', () => {
-      const { name: _, ...unnamed } = RECORD;
-      expect(readModelDescription(unnamed, 'p300_binary_v1').name).toBe('p300_binary_v1');
-      expect(hintOf(() => readModelDescription(RECORD, 'other_v1'))).toMatch(/^name must match/);
+      const { name: _, ...unnamed } = INPUT;
+      expect(modelDescriptionOf(unnamed, 'p300_binary_v1').name).toBe('p300_binary_v1');
+      expect(hintOf(() => modelDescriptionOf(INPUT, 'other_v1'))).toBe('name must match the model in the path (a model cannot be renamed)');
     });
 
     it.each([
-      ['version', { version: '1.0-beta' }],
-      ['n_classes', { n_classes: 1 }],
-      ['metadata.training_subjects', { metadata: { ...RECORD.metadata, training_subjects: 1.5 } }],
-      ['download_url', { download_url: 'javascript:alert(1)' }],
-    ])('names %s when it breaks its rule', (field, extra) => {
-      expect(hintOf(() => readModelDescription({ ...RECORD, ...extra }))).toMatch(new RegExp(`^${field.replace('.', '\\.')} `));
+      ['left out, with no path', undefined],
+      ['upper case', 'Upper_Case'],
+      ['the reserved "list"', 'list'],
+      ['too long', 'x'.repeat(101)],
+    ])('refuses a name %s with the name rule', (_, name) => {
+      expect(hintOf(() => modelDescriptionOf({ ...INPUT, name }))).toBe(MODEL_NAME_RULE);
     });
 
     it('a custom model must require commercial or above', () => {
-      expect(hintOf(() => readModelDescription({ ...RECORD, owner_user_id: 'usr_a' }))).toMatch(/^requires_license must be commercial or enterprise/);
-      expect(readModelDescription({ ...RECORD, owner_user_id: 'usr_a', requires_license: 'enterprise' }).ownerUserId).toBe('usr_a');
+      expect(hintOf(() => modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a' }))).toBe(
+        'requires_license must be commercial or enterprise for a custom model (one with owner_user_id)',
+      );
+      expect(hintOf(() => modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'free' }))).toMatch(/^requires_license /);
+      expect(modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'commercial' }).ownerUserId).toBe('usr_a');
+      expect(modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'enterprise' }).ownerUserId).toBe('usr_a');
     });
   });
 });

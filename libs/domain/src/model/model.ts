@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../shared/domain-error';
-import { LICENSE_TYPES, LicenseType, isLicenseType, meetsTier, rankOf } from '../license/license-type';
+import { LicenseType, meetsTier, rankOf } from '../license/license-type';
 import { InvalidParameterError } from './model.errors';
 
 /** The three classifier kinds the registry carries (SPEC 2.4); nothing else is listed. */
@@ -12,6 +12,7 @@ export function isModelType(value: unknown): value is ModelType {
 
 /** Bounds on what an operator may describe (CONTRACT 7 and 12). */
 export const MODEL_LIMITS = Object.freeze({
+  nameLength: 100,
   versionLength: 40,
   paradigmLength: 64,
   maxCount: 1_000_000,
@@ -19,19 +20,34 @@ export const MODEL_LIMITS = Object.freeze({
   descriptionLength: 2000,
   shortTextLength: 200,
   metadataBytes: 16 * 1024,
+  ownerUserIdLength: 40,
 });
 
 /** Lowercase letters, digits, `_`, `.`, `-`; at most 100 characters; `list` is a route, not a name. */
 const NAME_FORM = /^[a-z0-9][a-z0-9_.-]{0,99}$/;
 const RESERVED_NAMES: readonly string[] = ['list'];
-/** Dotted digits: `1`, `1.0`, `2.10.3`. */
-const VERSION_FORM = /^\d+(\.\d+)*$/;
-/** An open list (`motor_imagery`, `p300`, `ssvep`, ...), but identifier-shaped. */
-const PARADIGM_FORM = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** Dotted digits: `1`, `1.0`, `2.10.3` (at most `MODEL_LIMITS.versionLength` characters). */
+export const MODEL_VERSION_FORM = /^\d+(\.\d+)*$/;
+/** An open list (`motor_imagery`, `p300`, `ssvep`, ...), but identifier-shaped: at most 64 characters. */
+export const MODEL_PARADIGM_FORM = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const CHECKSUM_FORM = /^sha256:[0-9a-f]{64}$/;
+
+/** The rule a model's name follows: it is the model's identity, in paths and in records. */
+export const MODEL_NAME_RULE =
+  'name must be 1-100 lowercase letters, digits, "_", "." or "-", starting with a letter or digit (and not "list")';
 
 export function isModelName(value: unknown): value is string {
   return typeof value === 'string' && NAME_FORM.test(value) && !RESERVED_NAMES.includes(value);
+}
+
+/** An explicit download address: an http(s) URL with a host, at most `MODEL_LIMITS.downloadUrlLength` characters. */
+export function isDownloadUrl(value: string): boolean {
+  if (value.length > MODEL_LIMITS.downloadUrlLength || !/^https?:\/\/\S+$/i.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** What SPEC 2.4 says a model's metadata holds; extra operator fields are kept as given. */
@@ -59,6 +75,15 @@ export interface ModelDescription {
   readonly ownerUserId: string | null;
   readonly metadata: ModelMetadata;
 }
+
+/**
+ * What an operator sends about a model: a description whose `name` may be
+ * left out when the path names the model (PUT /admin/v1/models/{name}).
+ * Each field's own form is checked where the record is read (the admin API's
+ * and the CLI's ModelRecordRequest); `modelDescriptionOf` adds the rules that
+ * span fields.
+ */
+export type ModelDescriptionInput = Omit<ModelDescription, 'name'> & { readonly name?: string };
 
 /** The model's file, as the model store holds it; checksum and size are computed from its bytes. */
 export interface ModelFile {
@@ -152,101 +177,34 @@ export function matchesFilter(model: Model, filter: ModelFilter): boolean {
   return (filter.paradigm === undefined || model.paradigm === filter.paradigm) && (filter.type === undefined || model.type === filter.type);
 }
 
-/** Fields the service computes from the file: never accepted from an operator. */
-const COMPUTED_FIELDS = ['checksum', 'size_mb', 'size_bytes'] as const;
-
 /**
- * Judges an operator's model record (SPEC 2.4 fields in snake case, plus
- * `owner_user_id`), the same for the admin API and the CLI. Throws
- * INVALID_REQUEST naming the first bad field. `checksum`, `size_mb` and
- * `size_bytes` are refused: they are computed from the uploaded file.
- * Unknown fields are ignored. `name`, when `expectedName` is given, may be
- * left out and must otherwise equal it (a model is not renamed).
+ * The record rules that span fields, the same for the admin API and the CLI.
+ * The name is the model's identity: given, or taken from the path
+ * (`pathName`), well formed, and equal to the path's (a model is not renamed).
+ * A custom model (one with an owner) requires commercial or above. Throws
+ * INVALID_REQUEST naming the field.
  */
-export function readModelDescription(record: Readonly<Record<string, unknown>>, expectedName?: string): ModelDescription {
-  for (const field of COMPUTED_FIELDS) {
-    if (record[field] !== undefined) {
-      throw new InvalidRequestError(`${field} is computed from the uploaded model file and cannot be set`);
-    }
-  }
-  const name = record.name === undefined && expectedName !== undefined ? expectedName : record.name;
-  if (!isModelName(name)) {
-    throw new InvalidRequestError('name must be 1-100 lowercase letters, digits, "_", "." or "-", starting with a letter or digit (and not "list")');
-  }
-  if (expectedName !== undefined && name !== expectedName) {
+export function modelDescriptionOf(input: ModelDescriptionInput, pathName?: string): ModelDescription {
+  const name = input.name ?? pathName;
+  if (name === undefined || !isModelName(name)) throw new InvalidRequestError(MODEL_NAME_RULE);
+  if (pathName !== undefined && name !== pathName) {
     throw new InvalidRequestError('name must match the model in the path (a model cannot be renamed)');
   }
-  const requiresLicense = record.requires_license;
-  if (!isLicenseType(requiresLicense)) {
-    throw new InvalidRequestError(`requires_license must be one of ${LICENSE_TYPES.join(', ')}`);
-  }
-  const ownerUserId = nullable(record, 'owner_user_id', (v): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 40,
-    'must be a user id');
-  if (ownerUserId !== null && rankOf(requiresLicense) < rankOf(CUSTOM_MODEL_TIER)) {
+  if (input.ownerUserId !== null && rankOf(input.requiresLicense) < rankOf(CUSTOM_MODEL_TIER)) {
     throw new InvalidRequestError('requires_license must be commercial or enterprise for a custom model (one with owner_user_id)');
   }
   return {
     name,
-    version: required(record, 'version', (v): v is string =>
-      typeof v === 'string' && v.length <= MODEL_LIMITS.versionLength && VERSION_FORM.test(v), 'must be dotted digits such as 1.0.2'),
-    type: required(record, 'type', isModelType, `must be one of ${MODEL_TYPES.join(', ')}`),
-    paradigm: required(record, 'paradigm', (v): v is string => typeof v === 'string' && PARADIGM_FORM.test(v),
-      'must be 1-64 lowercase letters, digits, "_" or "-" (e.g. motor_imagery, p300, ssvep)'),
-    nFeatures: required(record, 'n_features', countOf(1), `must be an integer from 1 to ${MODEL_LIMITS.maxCount}`),
-    nClasses: required(record, 'n_classes', countOf(2), `must be an integer from 2 to ${MODEL_LIMITS.maxCount}`),
-    downloadUrl: nullable(record, 'download_url', isDownloadUrl, `must be an http(s) URL of at most ${MODEL_LIMITS.downloadUrlLength} characters`),
-    requiresLicense,
-    ownerUserId,
-    metadata: readMetadata(record.metadata),
+    version: input.version,
+    type: input.type,
+    paradigm: input.paradigm,
+    nFeatures: input.nFeatures,
+    nClasses: input.nClasses,
+    downloadUrl: input.downloadUrl,
+    requiresLicense: input.requiresLicense,
+    ownerUserId: input.ownerUserId,
+    metadata: input.metadata,
   };
-}
-
-/** A model's metadata (SPEC 2.4): the five documented fields, typed; extra fields are kept. */
-function readMetadata(value: unknown): ModelMetadata {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidRequestError('metadata must be an object with description, training_subjects, accuracy, feature_type and recommended_use');
-  }
-  if (new TextEncoder().encode(JSON.stringify(value)).length > MODEL_LIMITS.metadataBytes) {
-    throw new InvalidRequestError(`metadata must be at most ${MODEL_LIMITS.metadataBytes} bytes of JSON`);
-  }
-  const m = value as Readonly<Record<string, unknown>>;
-  const text = (field: string, max: number): string =>
-    required(m, field, (v): v is string => typeof v === 'string' && v.length <= max, `must be a string of at most ${max} characters`, 'metadata.');
-  return {
-    ...m,
-    description: text('description', MODEL_LIMITS.descriptionLength),
-    training_subjects: required(m, 'training_subjects', countOf(0), 'must be an integer >= 0', 'metadata.'),
-    accuracy: text('accuracy', MODEL_LIMITS.shortTextLength),
-    feature_type: text('feature_type', MODEL_LIMITS.shortTextLength),
-    recommended_use: text('recommended_use', MODEL_LIMITS.descriptionLength),
-  };
-}
-
-function required<T>(body: Readonly<Record<string, unknown>>, field: string, accept: (v: unknown) => v is T, rule: string, prefix = ''): T {
-  const value = body[field];
-  if (value === undefined || value === null) throw new InvalidRequestError(`${prefix}${field} is required`);
-  if (!accept(value)) throw new InvalidRequestError(`${prefix}${field} ${rule}`);
-  return value;
-}
-
-function nullable<T>(body: Readonly<Record<string, unknown>>, field: string, accept: (v: unknown) => v is T, rule: string): T | null {
-  const value = body[field];
-  if (value === undefined || value === null) return null;
-  if (!accept(value)) throw new InvalidRequestError(`${field} ${rule}`);
-  return value;
-}
-
-function countOf(min: number): (v: unknown) => v is number {
-  return (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= MODEL_LIMITS.maxCount;
-}
-
-function isDownloadUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || value.length > MODEL_LIMITS.downloadUrlLength || !/^https?:\/\/\S+$/i.test(value)) return false;
-  try {
-    return new URL(value).hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 export function isChecksum(value: unknown): value is string {

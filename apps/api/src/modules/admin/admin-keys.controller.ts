@@ -47,10 +47,10 @@ export class AdminKeysController {
       name: body.name,
       organization: body.organization,
       userId: body.user_id,
-      licenseType: body.license_type as string,
-      environment: body.environment as string | undefined,
+      licenseType: body.license_type,
+      environment: body.environment ?? undefined,
       expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
-      monthlyLimit: body.monthly_limit as IssueApiKeyInput['monthlyLimit'],
+      monthlyLimit: body.monthly_limit,
     };
     return issuedKeyViewOf(await this.issueKey.execute(input));
   }
@@ -69,10 +69,12 @@ export class AdminKeysController {
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
   @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', ...ALWAYS)
   async update(@Param('key_id') keyId: string, @Body() body: UpdateKeyRequest = new UpdateKeyRequest()): Promise<KeyView> {
-    const input: { -readonly [K in keyof UpdateApiKeyInput]: UpdateApiKeyInput[K] } = { keyId };
-    if (body.license_type !== undefined) input.licenseType = body.license_type as string;
-    if (body.expires_at !== undefined) input.expiresAt = new Date(body.expires_at);
-    if (body.monthly_limit !== undefined) input.monthlyLimit = body.monthly_limit as UpdateApiKeyInput['monthlyLimit'];
+    const input: UpdateApiKeyInput = {
+      keyId,
+      licenseType: body.license_type,
+      expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
+      monthlyLimit: body.monthly_limit,
+    };
     return keyViewOf(await this.updateKey.execute(input));
   }
 
@@ -91,9 +93,9 @@ export class AdminKeysController {
   @ApiQuery({ name: 'key_id', required: false, type: String, description: "Only this key's entries" })
   @ApiOkResponse({ type: AuditListResponse, description: 'Audit entries, newest first' })
   @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
-  async audit(@Query('key_id') keyId?: unknown): Promise<{ entries: AuditEntryView[] }> {
-    if (keyId !== undefined && typeof keyId !== 'string') throw new InvalidRequestError('key_id must be given once');
-    const entries = await this.listAudit.execute({ keyId: keyId as string | undefined });
+  async audit(@Query('key_id') keyId?: string | string[]): Promise<{ entries: AuditEntryView[] }> {
+    if (Array.isArray(keyId)) throw new InvalidRequestError('key_id must be given once');
+    const entries = await this.listAudit.execute({ keyId });
     return { entries: entries.map(auditEntryViewOf) };
   }
 }

@@ -19,22 +19,22 @@ import {
 } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Model } from '@svc/domain';
-import { AdminModelView, adminModelViewOf } from '@svc/presentation';
+import { AdminModelView, ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { HttpEdgeError } from '../../http/http-error';
 import { StreamedUpload, isUploadStream } from '../../http/streamed-upload';
 import { ALWAYS, ApiErrors, BODY } from '../../openapi/api-errors.decorator';
 import { ADMIN_BEARER } from '../../openapi/openapi';
-import { AdminModelListResponse, AdminModelResponse, ModelRecordRequest } from '../models/dto/model-record.response';
+import { AdminModelListResponse, AdminModelResponse } from '../models/dto/model-record.response';
 import { modelFileBaseFor } from '../models/model-file-base';
-import { ModelRequest } from './dto/model.request';
 import { SkipThrottle } from '@nestjs/throttler';
 
 /**
  * The operators' model calls of CONTRACT 12, behind the admin bearer token.
- * `checksum`, `size_mb` and `size_bytes` are never taken from a body (400):
- * they are computed from the uploaded file's bytes.
+ * Records are ModelRecordRequest bodies, the CLI's rules; `checksum`,
+ * `size_mb` and `size_bytes` are never taken from a body (400): they are
+ * computed from the uploaded file's bytes.
  */
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
@@ -70,8 +70,8 @@ export class AdminModelsController {
   @ApiBody({ type: ModelRecordRequest })
   @ApiCreatedResponse({ type: AdminModelResponse, description: 'The new record' })
   @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_EXISTS', ...ALWAYS)
-  async create(@Body() body: ModelRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
-    return this.view(await this.createModel.execute({ record: body ?? {} }), request);
+  async create(@Body() body: ModelRecordRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
+    return this.view(await this.createModel.execute({ description: modelDescriptionInputOf(body) }), request);
   }
 
   @Get(':name')
@@ -87,8 +87,8 @@ export class AdminModelsController {
   @ApiBody({ type: ModelRecordRequest })
   @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
   @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_NOT_FOUND', ...ALWAYS)
-  async replace(@Param('name') name: string, @Body() body: ModelRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
-    return this.view(await this.replaceModel.execute({ name, record: body ?? {} }), request);
+  async replace(@Param('name') name: string, @Body() body: ModelRecordRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
+    return this.view(await this.replaceModel.execute({ name, description: modelDescriptionInputOf(body) }), request);
   }
 
   /** The file's bytes as `application/octet-stream`, streamed to the model store (up to 1 GiB). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-/** One sample model: its record (SPEC 2.4 fields, judged by the domain when published) and its file. */
+/** One sample model: its record (SPEC 2.4 fields, judged as a ModelRecordRequest when published) and its file. */
 export interface SampleModel {
   readonly record: Readonly<Record<string, unknown>>;
   /** Absolute path of the sample file. */

@@ -2,15 +2,17 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ListAllModels, PublishModelFromFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { DomainError } from '@svc/domain';
+import { ModelRecordRequest, modelDescriptionInputOf, validatedRequest } from '@svc/presentation';
 import { createReadStream } from 'node:fs';
 import { readSampleCatalog } from './sample-model-catalog';
 
 /**
  * SAMPLE_MODELS (default on for SQLite): when the registry is empty at
- * start-up, the sample catalogue (`config/models.json`) is published through
- * the same use case as the CLI's `models publish`, so checksums and sizes are
- * computed from the shipped files and a fresh service serves downloads that
- * verify. A registry with any record is left alone.
+ * start-up, the sample catalogue (`config/models.json`) is read with the same
+ * rules (ModelRecordRequest) and published through the same use case as the
+ * CLI's `models publish`, so checksums and sizes are computed from the
+ * shipped files and a fresh service serves downloads that verify. A registry
+ * with any record is left alone.
  */
 @Injectable()
 export class SampleModelsSeeder implements OnApplicationBootstrap {
@@ -28,7 +30,8 @@ export class SampleModelsSeeder implements OnApplicationBootstrap {
     const samples = readSampleCatalog(this.config.models.samplesFile);
     for (const sample of samples) {
       try {
-        await this.publish.execute({ record: sample.record, file: createReadStream(sample.file) });
+        const record = await validatedRequest(ModelRecordRequest, sample.record);
+        await this.publish.execute({ description: modelDescriptionInputOf(record), file: createReadStream(sample.file) });
       } catch (error) {
         // Another instance starting beside this one may have published it first.
         if (error instanceof DomainError && error.code === 'MODEL_EXISTS') continue;

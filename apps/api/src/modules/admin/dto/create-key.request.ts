@@ -1,46 +1,51 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { LICENSE_TYPES } from '@svc/domain';
-import { Allow, IsOptional, IsString, MaxLength } from 'class-validator';
+import { KEY_ENVIRONMENTS, KeyEnvironment, LICENSE_TYPES, LicenseType, MONTHLY_LIMIT_BOUNDS } from '@svc/domain';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsRfc3339 } from '../../../http/is-rfc3339.decorator';
+import { ENVIRONMENT_RULE, LICENSE_TYPE_RULE, MONTHLY_LIMIT_NUMBER_SCHEMA } from './key-rules';
 
-/** `monthly_limit`: an integer >= 0, or null for unlimited. */
-export const MONTHLY_LIMIT_SCHEMA = { type: 'integer', minimum: 0, nullable: true } as const;
+const MONTHLY_LIMIT_RULE = { message: 'monthly_limit must be an integer >= 0, or null for unlimited' };
 
 /**
- * POST /admin/v1/keys (CONTRACT 12). Shapes are checked here; domain rules
- * (tier names, limits, e-mail form) are checked once, by the IssueApiKey use case.
+ * POST /admin/v1/keys (CONTRACT 12). Shapes, tier names and limits are checked
+ * here; the e-mail's form and whether a user is named or created, by the
+ * IssueApiKey use case. Fields are declared in the order their rules are judged.
  */
 export class CreateKeyRequest {
   @ApiPropertyOptional({ type: String, maxLength: 254, description: 'Required unless user_id names an existing user', example: 'ada@example.org' })
   @IsOptional() @IsString() @MaxLength(254)
-  email?: string;
+  readonly email?: string;
 
   @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
   @IsOptional() @IsString() @MaxLength(200)
-  name?: string | null;
+  readonly name?: string | null;
 
   @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
   @IsOptional() @IsString() @MaxLength(200)
-  organization?: string | null;
+  readonly organization?: string | null;
 
   @ApiPropertyOptional({ type: String, maxLength: 40, description: 'An existing user gets the key' })
   @IsOptional() @IsString() @MaxLength(40)
-  user_id?: string;
-
-  @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
-  @Allow()
-  license_type!: unknown;
-
-  @ApiPropertyOptional({ type: String, enum: ['live', 'test'], default: 'live' })
-  @Allow()
-  environment?: unknown;
+  readonly user_id?: string;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Default: 365 days after issuance; any valid time, past included' })
   @IsOptional() @IsRfc3339()
-  expires_at?: string;
+  readonly expires_at?: string;
+
+  @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
+  @IsIn(LICENSE_TYPES, LICENSE_TYPE_RULE)
+  readonly license_type!: LicenseType;
+
+  /** Omitted or null: live. */
+  @ApiPropertyOptional({ type: String, enum: [...KEY_ENVIRONMENTS], default: 'live' })
+  @IsOptional() @IsIn(KEY_ENVIRONMENTS, ENVIRONMENT_RULE)
+  readonly environment?: KeyEnvironment | null;
 
   /** Omitted: the tier's limit; null: unlimited; an integer >= 0: an override. */
-  @ApiPropertyOptional({ ...MONTHLY_LIMIT_SCHEMA, description: "Omitted: the tier's limit; null: unlimited; an integer: an override" })
-  @Allow()
-  monthly_limit?: unknown;
+  @ApiPropertyOptional({ ...MONTHLY_LIMIT_NUMBER_SCHEMA, nullable: true, description: "Omitted: the tier's limit; null: unlimited; an integer: an override" })
+  @IsOptional()
+  @IsInt(MONTHLY_LIMIT_RULE)
+  @Min(MONTHLY_LIMIT_BOUNDS.min, MONTHLY_LIMIT_RULE)
+  @Max(MONTHLY_LIMIT_BOUNDS.max, MONTHLY_LIMIT_RULE)
+  readonly monthly_limit?: number | null;
 }

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/presentation';
-import { LICENSE_TYPES } from '@svc/domain';
+import { KEY_ENVIRONMENTS, LICENSE_TYPES } from '@svc/domain';
 import { API_KEY_EXAMPLE } from '../../auth/dto/key.request';
 import { QuotaResponse } from '../../auth/dto/license.response';
 
-const ENVIRONMENTS = ['live', 'test'];
+const ENVIRONMENTS = [...KEY_ENVIRONMENTS];
 
 /** POST /admin/v1/keys 201: the plaintext key, shown this once. */
 export class IssuedKeyResponse implements IssuedKeyView {

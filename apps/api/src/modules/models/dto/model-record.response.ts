@@ -93,36 +93,3 @@ export class AdminModelListResponse {
   @ApiProperty({ type: 'integer' })
   readonly total!: number;
 }
-
-/** POST and PUT /admin/v1/models: a model record without its file's facts (computed from the upload). */
-export class ModelRecordRequest {
-  @ApiProperty({ type: String, description: 'Lowercase letters, digits, _ . -; at most 100 characters', example: 'p300_binary_v2' })
-  readonly name!: string;
-
-  @ApiProperty({ type: String, example: '2.0.0' })
-  readonly version!: string;
-
-  @ApiProperty({ type: String, enum: [...MODEL_TYPES] })
-  readonly type!: string;
-
-  @ApiProperty({ type: String, example: 'p300' })
-  readonly paradigm!: string;
-
-  @ApiProperty({ type: 'integer', minimum: 1 })
-  readonly n_features!: number;
-
-  @ApiProperty({ type: 'integer', minimum: 2 })
-  readonly n_classes!: number;
-
-  @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
-  readonly requires_license!: string;
-
-  @ApiProperty({ type: () => ModelMetadataResponse })
-  readonly metadata!: ModelMetadataResponse;
-
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'An explicit download address (a CDN); else the uploaded file is served' })
-  readonly download_url?: string | null;
-
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'Makes a custom model, seen only by this user\'s keys (commercial and above)' })
-  readonly owner_user_id?: string | null;
-}
