@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { KEY_ENVIRONMENTS, KeyEnvironment, LICENSE_TYPES, LicenseType, MONTHLY_LIMIT_BOUNDS } from '@svc/domain';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { IsRfc3339 } from '../../../http/is-rfc3339.decorator';
 import { ENVIRONMENT_RULE, LICENSE_TYPE_RULE, MONTHLY_LIMIT_NUMBER_SCHEMA } from './key-rules';
 
@@ -29,7 +29,8 @@ export class CreateKeyRequest {
   readonly user_id?: string;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Default: 365 days after issuance; any valid time, past included' })
-  @IsOptional() @IsRfc3339()
+  // omitted keeps the default (or the current expiry); null is refused: every key expires (CONTRACT 1)
+  @ValidateIf((_, value) => value !== undefined) @IsRfc3339()
   readonly expires_at?: string;
 
   @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
