@@ -6,6 +6,7 @@ import {
   IdGenerator,
   IdKind,
   KeyEnvironment,
+  Model,
   RandomSource,
   TierCatalog,
   User,
@@ -114,4 +115,26 @@ export class ScriptedRandomSource extends RandomSource {
     this.calls += 1;
     return this.queued.shift() ?? this.calls.toString(16).padStart(bytes * 2, '0');
   }
+}
+
+/** A stored model record with a file, published to `free` keys; override what the test is about. */
+export function makeModel(overrides: Partial<Model> = {}): Model {
+  return {
+    name: 'motor_imagery_4class_v1',
+    version: '1.0.0',
+    type: 'SvcLDA',
+    paradigm: 'motor_imagery',
+    nFeatures: 24,
+    nClasses: 4,
+    downloadUrl: null,
+    requiresLicense: 'free',
+    ownerUserId: null,
+    metadata: { description: 'd', training_subjects: 9, accuracy: '0.70-0.80', feature_type: 'csp', recommended_use: 'r' },
+    storedFile: 'motor_imagery_4class_v1-1.0.0-000000000000000000000000.bin',
+    checksum: `sha256:${'a'.repeat(64)}`,
+    sizeBytes: 1234567,
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  };
 }

@@ -1,7 +1,8 @@
-import { ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
 import { DomainError, InvalidEventTypeError, InvalidRequestError, MissingEventTypeError } from '@svc/domain';
 import { REQUEST_VALIDATOR_OPTIONS, failedRules } from '@svc/presentation';
-import { ValidationError, ValidationOptions, ValidateBy } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, ValidationOptions, ValidateBy, validateSync } from 'class-validator';
 
 /**
  * The error a failed rule answers, when it is not INVALID_REQUEST: a rule
@@ -20,6 +21,34 @@ export function answers(code: SpecificCode, options: ValidationOptions = {}): Va
 }
 
 /**
+ * Nest's ValidationPipe with a cheaper path for request bodies, which are on
+ * the hot path (analytics): a body is always what the JSON parser produced
+ * (secure-json-parse, prototype keys refused; see request-body.ts), so the
+ * stock pipe's guards against prototype keys, sparse arrays and binary
+ * values have nothing to find there, and every rule of this API is
+ * synchronous. A body is read with class-transformer and judged with
+ * class-validator's validateSync under the same options; anything else
+ * (query, params, a body without a DTO) goes through the stock pipe.
+ * Measured in docs/PERFORMANCE.md.
+ */
+export class RequestValidationPipe extends ValidationPipe {
+  constructor(options: ValidationPipeOptions) {
+    super(options);
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { metatype } = metadata;
+    if (metadata.type !== 'body' || !metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
+    const entity = plainToInstance(metatype as new () => object, value ?? {});
+    const errors = validateSync(entity, BODY_VALIDATOR_OPTIONS);
+    if (errors.length > 0) throw await this.exceptionFactory(errors);
+    return entity;
+  }
+}
+
+const BODY_VALIDATOR_OPTIONS = Object.freeze({ ...REQUEST_VALIDATOR_OPTIONS, validationError: { target: false } });
+
+/**
  * The one ValidationPipe of the API (global; it runs after the guards, so key
  * errors win, CONTRACT 2): class-validator DTOs judged as the CLI judges them
  * (REQUEST_VALIDATOR_OPTIONS: unknown fields dropped), and a failure answered
@@ -27,7 +56,7 @@ export function answers(code: SpecificCode, options: ValidationOptions = {}): Va
  * message, in field declaration order.
  */
 export function requestValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new RequestValidationPipe({
     ...REQUEST_VALIDATOR_OPTIONS,
     transform: true,
     exceptionFactory: (errors) => errorOf(errors),

@@ -1,7 +1,6 @@
 import { InvalidRequestError } from '../shared/domain-error';
 import {
   MODEL_NAME_RULE,
-  Model,
   ModelDescriptionInput,
   compareModels,
   isDownloadUrl,
@@ -13,6 +12,7 @@ import {
   sizeMbOf,
   visibilityOf,
 } from './model';
+import { makeModel } from '../../../../test/factories/domain.factory';
 import { InvalidParameterError } from './model.errors';
 
 /** The public hint of the domain error `run` throws (its `message` is only the description). */
@@ -26,28 +26,6 @@ function hintOf(run: () => unknown): string | undefined {
   throw new Error('expected an InvalidRequestError');
 }
 
-const AT = new Date('2026-03-15T12:00:00Z');
-
-function makeModel(overrides: Partial<Model> = {}): Model {
-  return {
-    name: 'motor_imagery_4class_v1',
-    version: '1.0.0',
-    type: 'SvcLDA',
-    paradigm: 'motor_imagery',
-    nFeatures: 24,
-    nClasses: 4,
-    downloadUrl: null,
-    requiresLicense: 'free',
-    ownerUserId: null,
-    metadata: { description: 'd', training_subjects: 9, accuracy: '0.70-0.80', feature_type: 'csp', recommended_use: 'r' },
-    storedFile: 'motor_imagery_4class_v1-1.0.0-000000000000000000000000.bin',
-    checksum: `sha256:${'a'.repeat(64)}`,
-    sizeBytes: 1234567,
-    createdAt: AT,
-    updatedAt: AT,
-    ...overrides,
-  };
-}
 
 const INPUT: ModelDescriptionInput = {
   name: 'p300_binary_v1',

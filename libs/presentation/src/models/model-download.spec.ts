@@ -1,28 +1,5 @@
-import { Model } from '@svc/domain';
+import { makeModel } from '../../../../test/factories/domain.factory';
 import { MODEL_FILES_PATH, downloadUrlOf, modelFileBaseOf } from './model-download';
-
-const AT = new Date('2026-03-15T12:00:00Z');
-
-function makeModel(overrides: Partial<Model> = {}): Model {
-  return {
-    name: 'motor_imagery_4class_v1',
-    version: '1.0.0',
-    type: 'SvcLDA',
-    paradigm: 'motor_imagery',
-    nFeatures: 24,
-    nClasses: 4,
-    downloadUrl: null,
-    requiresLicense: 'free',
-    ownerUserId: null,
-    metadata: { description: 'd', training_subjects: 9, accuracy: '0.70-0.80', feature_type: 'csp', recommended_use: 'r' },
-    storedFile: 'motor_imagery_4class_v1-1.0.0-000000000000000000000000.bin',
-    checksum: `sha256:${'a'.repeat(64)}`,
-    sizeBytes: 1234567,
-    createdAt: AT,
-    updatedAt: AT,
-    ...overrides,
-  };
-}
 
 describe(modelFileBaseOf.name, () => {
   it("is MODEL_HOST when set, else the service's own /model-files under the origin (relative when empty)", () => {

@@ -1,20 +1,8 @@
-import 'reflect-metadata';
-import { requestValidationPipe } from '../../../http/request-validation';
+import { invalidRequestHintOf, readBody } from '../../../../../../test/harness/validated-body';
 import { CreateKeyRequest } from './create-key.request';
 
-/** The body as the API reads it: the global ValidationPipe on this DTO. */
-function read(body: object): Promise<CreateKeyRequest> {
-  return requestValidationPipe().transform(body, { type: 'body', metatype: CreateKeyRequest });
-}
-
-async function hintOf(body: object): Promise<string | undefined> {
-  const error = await read(body).then(
-    () => undefined,
-    (failure: unknown) => failure,
-  );
-  expect(error).toMatchObject({ code: 'INVALID_REQUEST' });
-  return (error as { hint?: string }).hint;
-}
+const read = (body: object): Promise<CreateKeyRequest> => readBody(CreateKeyRequest, body);
+const hintOf = (body: object): Promise<string | undefined> => invalidRequestHintOf(CreateKeyRequest, body);
 
 const VALID = { email: 'ada@example.org', license_type: 'research' };
 

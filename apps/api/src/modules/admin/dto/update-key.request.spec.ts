@@ -1,20 +1,8 @@
-import 'reflect-metadata';
-import { requestValidationPipe } from '../../../http/request-validation';
+import { invalidRequestHintOf, readBody } from '../../../../../../test/harness/validated-body';
 import { UpdateKeyRequest } from './update-key.request';
 
-/** The body as the API reads it: the global ValidationPipe on this DTO. */
-function read(body: object): Promise<UpdateKeyRequest> {
-  return requestValidationPipe().transform(body, { type: 'body', metatype: UpdateKeyRequest });
-}
-
-async function hintOf(body: object): Promise<string | undefined> {
-  const error = await read(body).then(
-    () => undefined,
-    (failure: unknown) => failure,
-  );
-  expect(error).toMatchObject({ code: 'INVALID_REQUEST' });
-  return (error as { hint?: string }).hint;
-}
+const read = (body: object): Promise<UpdateKeyRequest> => readBody(UpdateKeyRequest, body);
+const hintOf = (body: object): Promise<string | undefined> => invalidRequestHintOf(UpdateKeyRequest, body);
 
 describe(UpdateKeyRequest.name, () => {
   it('an empty body changes nothing: every field stays undefined', async () => {
