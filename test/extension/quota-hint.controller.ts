@@ -22,7 +22,7 @@ export class QuotaHintController {
 
   @Get()
   @Header('Cache-Control', 'no-store')
-  @ApiKeyAuth({ from: ['header', 'query'], limit: { name: 'quota-hint', limit: 3 } })
+  @ApiKeyAuth({ from: ['header', 'query'], limit: { name: 'quota-hint', limit: 3 }, withContext: true })
   @ApiOperation({ summary: "The key's quota this period (an example of docs/EXTENDING.md)" })
   @ApiOkResponse({ type: QuotaHintResponse, headers: RATE_LIMIT_HEADERS, description: 'Used and remaining this period' })
   show(@CurrentKeyContext() caller: KeyContext): QuotaHintResponse {

@@ -23,6 +23,8 @@ export interface ApiKeyAuthOptions {
   readonly limit: EndpointLimit;
   /** `revoke`: the holder's revocation (an expired key passes; unknown or revoked is KEY_NOT_FOUND). Default `use`. */
   readonly purpose?: KeyPurpose;
+  /** Read the key's user and usage this period with it (one statement), for `@CurrentKeyContext()`. Default false. */
+  readonly withContext?: boolean;
   /** The route's own error codes, beyond the body, key, rate-limit and ever-present ones, for the OpenAPI document. */
   readonly errors?: readonly HttpErrorCode[];
 }
@@ -45,7 +47,7 @@ export function keyCheckCodes(purpose: KeyPurpose): HttpErrorCode[] {
  */
 export function ApiKeyAuth(options: ApiKeyAuthOptions): MethodDecorator & ClassDecorator {
   const purpose = options.purpose ?? 'use';
-  const route: ApiKeyRoute = { sources: options.from, purpose };
+  const route: ApiKeyRoute = { sources: options.from, purpose, withContext: options.withContext ?? false };
   const limit = typeof options.limit === 'string' ? { name: options.limit } : options.limit;
   const throttle = 'limit' in limit ? { limit: limit.limit, ttl: limit.ttl ?? ONE_MINUTE_MS } : {};
   const codes = new Set<HttpErrorCode>([

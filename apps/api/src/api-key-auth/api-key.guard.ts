@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticateApiKey } from '@svc/application';
+import { ApiKey, KeyContext } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
 import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
 import { authenticatedAs } from './authenticated-key';
@@ -10,8 +11,9 @@ import { PresentedKeys } from './presented-keys';
 /**
  * Authenticates the key of a route declared with `@ApiKeyAuth`: the checks
  * of CONTRACT 2 in order (missing, malformed, unknown or revoked, expired;
- * CONTRACT 5's for revocation), through the brute-force limiter, and keeps
- * the key, its user and its usage for `@CurrentKey()` / `@CurrentKeyContext()`.
+ * CONTRACT 5's for revocation), through the brute-force limiter, in one read
+ * (the key, or with its user and usage where the route asks), and keeps what
+ * it found for `@CurrentKey()` / `@CurrentKeyContext()`.
  * A route's declaration is read once per handler.
  */
 @Injectable()
@@ -29,7 +31,9 @@ export class ApiKeyGuard implements CanActivate {
     const route = this.routeOf(context);
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const credential = this.presented.of(request, route.sources);
-    authenticatedAs(request, await this.failures.watch(request.ip, () => this.authenticate.execute(credential, route.purpose)));
+    const check = (): Promise<ApiKey | KeyContext> =>
+      route.withContext ? this.authenticate.withContext(credential, route.purpose) : this.authenticate.execute(credential, route.purpose);
+    authenticatedAs(request, await this.failures.watch(request.ip, check));
     return true;
   }
 

@@ -2,21 +2,31 @@ import { ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { ApiKey, KeyContext } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
 
-const authenticated = new WeakMap<FastifyRequest, KeyContext>();
+/** What ApiKeyGuard found: the key, with its user and usage where the route asked for them. */
+type Authenticated = ApiKey | KeyContext;
+
+const authenticated = new WeakMap<FastifyRequest, Authenticated>();
 
 /** Records the request's authenticated key (ApiKeyGuard). */
-export function authenticatedAs(request: FastifyRequest, context: KeyContext): void {
-  authenticated.set(request, context);
+export function authenticatedAs(request: FastifyRequest, found: Authenticated): void {
+  authenticated.set(request, found);
 }
 
-function contextOf(execution: ExecutionContext): KeyContext {
+function authenticatedOf(execution: ExecutionContext): Authenticated {
   const found = authenticated.get(execution.switchToHttp().getRequest<FastifyRequest>());
   if (!found) throw new Error('the authenticated key was read on a route without @ApiKeyAuth');
   return found;
 }
 
 /** The authenticated key of the request. */
-export const CurrentKey = createParamDecorator((_data: unknown, execution: ExecutionContext): ApiKey => contextOf(execution).key);
+export const CurrentKey = createParamDecorator((_data: unknown, execution: ExecutionContext): ApiKey => {
+  const found = authenticatedOf(execution);
+  return found instanceof ApiKey ? found : found.key;
+});
 
-/** The authenticated key with its user and its usage this period (the one read authentication made). */
-export const CurrentKeyContext = createParamDecorator((_data: unknown, execution: ExecutionContext): KeyContext => contextOf(execution));
+/** The authenticated key with its user and its usage this period: on routes declared `@ApiKeyAuth({ withContext: true })`. */
+export const CurrentKeyContext = createParamDecorator((_data: unknown, execution: ExecutionContext): KeyContext => {
+  const found = authenticatedOf(execution);
+  if (found instanceof ApiKey) throw new Error('@CurrentKeyContext() needs @ApiKeyAuth({ withContext: true }) on its route');
+  return found;
+});

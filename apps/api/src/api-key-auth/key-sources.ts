@@ -8,6 +8,8 @@ export type KeySource = 'body' | 'header' | 'query';
 export interface ApiKeyRoute {
   readonly sources: readonly KeySource[];
   readonly purpose: KeyPurpose;
+  /** The key's user and usage this period are read with it (one statement), for `@CurrentKeyContext()`. */
+  readonly withContext: boolean;
 }
 
 /** Metadata key of `ApiKeyRoute`. */

@@ -19,9 +19,23 @@ class UntouchableKeyContextRepository extends KeyContextRepository {
   }
 }
 
-/** The guard's two steps: judge (and digest) the presented value, then check it. */
+class UntouchableApiKeyRepository extends InMemoryApiKeyRepository {
+  override findByDigest(): Promise<ApiKey | null> {
+    throw new Error('the key store must not be touched');
+  }
+}
+
+/** The guard's two steps: judge (and digest) the presented value, then check it, reading the key with its context. */
 function authenticateRaw(authenticate: AuthenticateApiKey, presented: unknown, purpose?: 'use' | 'revoke'): Promise<KeyContext> {
-  return authenticate.execute(authenticate.present(presented), purpose);
+  return authenticate.withContext(authenticate.present(presented), purpose);
+}
+
+/** The same check reading the key alone: it must answer exactly as the read with context does. */
+async function sameVerdictBothReads(authenticate: AuthenticateApiKey, presented: unknown, purpose?: 'use' | 'revoke'): Promise<DomainErrorCode | 'OK'> {
+  const alone = await codeOf(authenticate.execute(authenticate.present(presented), purpose));
+  const withContext = await codeOf(authenticateRaw(authenticate, presented, purpose));
+  expect(alone).toBe(withContext);
+  return alone;
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<DomainErrorCode | 'OK'> {
@@ -56,7 +70,7 @@ describe(AuthenticateApiKey.name, () => {
     const users = new InMemoryUserRepository();
     contexts = new InMemoryKeyContextRepository(keys, users, new InMemoryUsageRepository());
     clock = new FixedClock(T0);
-    authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, contexts, clock);
+    authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, contexts, clock);
     const holder = makeUser();
     await users.insert(holder);
     const seed = async (name: string, secret: string, overrides: Parameters<typeof makeApiKey>[0]) => {
@@ -91,7 +105,7 @@ describe(AuthenticateApiKey.name, () => {
       ['an active live key', () => secrets.active, 'OK'],
       ['an active test key', () => secrets.activeTest, 'OK'],
     ])('%s: %s', async (_, presented, expected) => {
-      await expect(codeOf(authenticateRaw(authenticate, presented()))).resolves.toBe(expected);
+      await expect(sameVerdictBothReads(authenticate, presented())).resolves.toBe(expected);
     });
   });
 
@@ -118,7 +132,7 @@ describe(AuthenticateApiKey.name, () => {
       ['an expired key (it may still be revoked)', () => secrets.expired, 'OK'],
       ['an active key', () => secrets.active, 'OK'],
     ])('%s: %s', async (_, presented, expected) => {
-      await expect(codeOf(authenticateRaw(authenticate, presented(), 'revoke'))).resolves.toBe(expected);
+      await expect(sameVerdictBothReads(authenticate, presented(), 'revoke')).resolves.toBe(expected);
     });
   });
 
@@ -130,17 +144,17 @@ describe(AuthenticateApiKey.name, () => {
   });
 
   it('never touches storage for a missing or malformed key', async () => {
-    const sealed = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new UntouchableKeyContextRepository(), clock);
-    await expect(authenticateRaw(sealed, undefined)).rejects.toMatchObject({ code: 'MISSING_KEY' });
-    await expect(authenticateRaw(sealed, '   ')).rejects.toMatchObject({ code: 'MISSING_KEY' });
-    await expect(authenticateRaw(sealed, 42)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });
-    await expect(authenticateRaw(sealed, `${secrets.active}x`)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });
+    const sealed = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new UntouchableApiKeyRepository(), new UntouchableKeyContextRepository(), clock);
+    await expect(sameVerdictBothReads(sealed, undefined)).resolves.toBe('MISSING_KEY');
+    await expect(sameVerdictBothReads(sealed, '   ')).resolves.toBe('MISSING_KEY');
+    await expect(sameVerdictBothReads(sealed, 42)).resolves.toBe('INVALID_FORMAT');
+    await expect(sameVerdictBothReads(sealed, `${secrets.active}x`)).resolves.toBe('INVALID_FORMAT');
   });
 
   it('judges keys against the configured prefix', async () => {
     const acmeSecret = makeSecret({ prefix: 'acme' });
     await keys.insert(makeApiKey({ userId: stored.active.userId, digest: hasher.digest(acmeSecret), expiresAt: EXPIRES }));
-    const acme = new AuthenticateApiKey(new ApiKeyFormat('acme'), hasher, contexts, clock);
+    const acme = new AuthenticateApiKey(new ApiKeyFormat('acme'), hasher, keys, contexts, clock);
 
     await expect(authenticateRaw(acme, acmeSecret)).resolves.toMatchObject({ key: expect.any(ApiKey) });
     await expect(authenticateRaw(acme, secrets.active)).rejects.toMatchObject({ code: 'INVALID_FORMAT' });

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ApiKey,
   ApiKeyFormat,
+  ApiKeyRepository,
   BillingPeriod,
   Clock,
   KeyContext,
@@ -26,14 +28,16 @@ export interface PresentedCredential {
 /**
  * The key checks every key-taking endpoint runs first, in CONTRACT 2's order:
  * missing, malformed (no storage touched), unknown or revoked, expired
- * (CONTRACT 5's variant for the holder's revocation). The key, its user and
- * its usage this period are one read, so validate and refresh need no other.
+ * (CONTRACT 5's variant for the holder's revocation). One read: the key
+ * alone, or (`withContext`) the key, its user and its usage this period, so
+ * validate and refresh need no other.
  */
 @Injectable()
 export class AuthenticateApiKey {
   constructor(
     private readonly format: ApiKeyFormat,
     private readonly hasher: SecretHasher,
+    private readonly keys: ApiKeyRepository,
     private readonly contexts: KeyContextRepository,
     private readonly clock: Clock,
   ) {}
@@ -44,11 +48,23 @@ export class AuthenticateApiKey {
     return { key, digest: key.kind === 'well-formed' ? this.hasher.digest(key.secret) : null };
   }
 
-  async execute(credential: PresentedCredential, purpose: KeyPurpose = 'use'): Promise<KeyContext> {
-    assertWellFormed(credential.key);
+  async execute(credential: PresentedCredential, purpose: KeyPurpose = 'use'): Promise<ApiKey> {
+    const found = await this.keys.findByDigest(this.digestOf(credential));
+    assertUsableFor(purpose, found, this.clock.now());
+    return found;
+  }
+
+  async withContext(credential: PresentedCredential, purpose: KeyPurpose = 'use'): Promise<KeyContext> {
+    const digest = this.digestOf(credential);
     const now = this.clock.now();
-    const found = await this.contexts.findByDigest(credential.digest ?? this.hasher.digest(credential.key.secret), BillingPeriod.containing(now).key);
+    const found = await this.contexts.findByDigest(digest, BillingPeriod.containing(now).key);
     assertUsableFor(purpose, found?.key ?? null, now);
     return found as KeyContext;
+  }
+
+  /** CONTRACT 2, steps 4-5 (no storage touched), then the well-formed key's digest. */
+  private digestOf({ key, digest }: PresentedCredential): string {
+    assertWellFormed(key);
+    return digest ?? this.hasher.digest(key.secret);
   }
 }

@@ -27,9 +27,9 @@ describe(RefreshApiKey.name, () => {
     usage = new InMemoryUsageRepository();
     users = new InMemoryUserRepository();
     clock = new FixedClock(T0);
-    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new InMemoryKeyContextRepository(keys, users, usage), clock);
+    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, new InMemoryKeyContextRepository(keys, users, usage), clock);
     const useCase = new RefreshApiKey(shippedTierCatalog(), clock);
-    refresh = { execute: async (presented) => useCase.execute(await authenticate.execute(authenticate.present(presented))) };
+    refresh = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 
   async function given(

@@ -28,11 +28,11 @@ describe(RevokeApiKey.name, () => {
     audit = new InMemoryAuditLog();
     clock = new FixedClock(T0);
     const contexts = new InMemoryKeyContextRepository(keys, users, new InMemoryUsageRepository());
-    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, contexts, clock);
+    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, contexts, clock);
     const useCase = new RevokeApiKey(new KeyRevocation(keys, audit, clock, new SequentialIdGenerator()));
     revoke = {
       execute: async ({ presentedKey, reason }) => {
-        const { key } = await authenticate.execute(authenticate.present(presentedKey), 'revoke');
+        const key = await authenticate.execute(authenticate.present(presentedKey), 'revoke');
         await useCase.execute({ key, reason: reason ?? null });
       },
     };

@@ -27,9 +27,9 @@ describe(ValidateApiKey.name, () => {
     usage = new InMemoryUsageRepository();
     clock = new FixedClock(T0);
     const catalog = shippedTierCatalog();
-    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new InMemoryKeyContextRepository(keys, users, usage), clock);
+    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, new InMemoryKeyContextRepository(keys, users, usage), clock);
     const useCase = new ValidateApiKey(catalog, clock);
-    validate = { execute: async (presented) => useCase.execute(await authenticate.execute(authenticate.present(presented))) };
+    validate = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 
   /** Stores a user and a key of theirs with `used` units already counted this month; answers the plaintext. */

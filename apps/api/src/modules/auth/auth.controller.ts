@@ -23,7 +23,7 @@ export class AuthController {
   @Post('validate')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  @ApiKeyAuth({ from: ['body'], limit: 'validate', errors: ['QUOTA_EXCEEDED'] })
+  @ApiKeyAuth({ from: ['body'], limit: 'validate', withContext: true, errors: ['QUOTA_EXCEEDED'] })
   @ApiOperation({ summary: 'Validate a key', description: 'Permissions, quota and license data of the key in the body. 100 per minute.' })
   @ApiBody({ type: KeyRequest })
   @ApiOkResponse({ type: ValidateKeyResponse, headers: RATE_LIMIT_HEADERS, description: 'The key is active: its user, license and quota' })
@@ -34,7 +34,7 @@ export class AuthController {
   @Post('refresh')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  @ApiKeyAuth({ from: ['body'], limit: 'refresh' })
+  @ApiKeyAuth({ from: ['body'], limit: 'refresh', withContext: true })
   @ApiOperation({
     summary: 'Refresh a key',
     description: 'Re-reads the key and answers its current license and quota (200 even with the quota used up). 10 per minute.',
