@@ -2,6 +2,7 @@ import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs
 import { DomainError, InvalidEventTypeError, InvalidRequestError, MissingEventTypeError } from '@svc/domain';
 import { REQUEST_VALIDATOR_OPTIONS, failedRules } from '@svc/presentation';
 import { plainToInstance } from 'class-transformer';
+import { BodyValidationPlan } from './body-validation-plan';
 import { ValidationError, ValidationOptions, ValidateBy, validateSync } from 'class-validator';
 
 /**
@@ -26,10 +27,12 @@ export function answers(code: SpecificCode, options: ValidationOptions = {}): Va
  * (secure-json-parse, prototype keys refused; see request-body.ts), so the
  * stock pipe's guards against prototype keys, sparse arrays and binary
  * values have nothing to find there, and every rule of this API is
- * synchronous. A body is read with class-transformer and judged with
- * class-validator's validateSync under the same options; anything else
- * (query, params, a body without a DTO) goes through the stock pipe.
- * Measured in docs/PERFORMANCE.md.
+ * synchronous. A flat DTO's body that passes is recognised by its
+ * BodyValidationPlan (class-validator's own rules, without the executor's
+ * per-call work); every other body is read with class-transformer and
+ * judged by class-validator's validateSync, which builds the errors.
+ * Anything but a body (query, params, a body without a DTO) goes through the
+ * stock pipe. Measured in docs/PERFORMANCE.md.
  */
 export class RequestValidationPipe extends ValidationPipe {
   constructor(options: ValidationPipeOptions) {
@@ -39,6 +42,11 @@ export class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
     if (metadata.type !== 'body' || !metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
+    const plan = BodyValidationPlan.of(metatype as new () => object);
+    if (plan) {
+      const read = plan.instanceOf(metatype as new () => object, value);
+      if (plan.passes(read as Record<string, unknown>)) return read;
+    }
     const entity = plainToInstance(metatype as new () => object, value ?? {});
     const errors = validateSync(entity, BODY_VALIDATOR_OPTIONS);
     if (errors.length > 0) throw await this.exceptionFactory(errors);
