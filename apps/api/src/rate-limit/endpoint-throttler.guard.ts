@@ -23,6 +23,8 @@ interface RouteThrottle {
   readonly limit: number;
   readonly ttl: number;
   readonly sources: readonly KeySource[];
+  /** The library's view of the throttler, built once. */
+  readonly throttler: { readonly name: string; readonly limit: number; readonly ttl: number };
 }
 
 const NO_SOURCES: readonly KeySource[] = [];
@@ -50,7 +52,8 @@ const NO_SOURCES: readonly KeySource[] = [];
 export class EndpointThrottlerGuard extends ThrottlerGuard {
   private readonly routes = new WeakMap<object, RouteThrottle | null>();
   private readonly named = new Map<string, { limit: unknown; ttl: unknown }>();
-  private readonly tracker = (request: Record<string, unknown>, context: ExecutionContext) => this.getTracker(request, context);
+  /** The tracker as a plain function (the library allows a string): no promise on the request path. */
+  private readonly tracker = (request: Record<string, unknown>, context: ExecutionContext): string => this.trackerOf(request, context);
   private readonly keyOf = (context: ExecutionContext, tracker: string, name: string) => this.generateKey(context, tracker, name);
 
   constructor(
@@ -75,7 +78,7 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
       limit: route.limit,
       ttl: route.ttl,
       blockDuration: route.ttl,
-      throttler: { name: route.name, limit: route.limit, ttl: route.ttl },
+      throttler: route.throttler,
       getTracker: this.tracker,
       generateKey: this.keyOf,
     });
@@ -84,7 +87,8 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
   protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
     const { context, limit, ttl, blockDuration, throttler, getTracker, generateKey } = request;
     const http = context.switchToHttp();
-    const tracker = await getTracker(http.getRequest(), context);
+    const found = getTracker(http.getRequest(), context);
+    const tracker = typeof found === 'string' ? found : await found;
     const key = generateKey(context, tracker, throttler.name ?? 'default');
     const record = (await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default')) as EndpointRateRecord;
     const resetAtMs = record.resetAtMs ?? Date.now() + record.timeToExpire * 1000;
@@ -98,6 +102,10 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
   }
 
   protected override async getTracker(request: Record<string, unknown>, context?: ExecutionContext): Promise<string> {
+    return this.trackerOf(request, context);
+  }
+
+  private trackerOf(request: Record<string, unknown>, context?: ExecutionContext): string {
     const sources = context ? (this.routeOf(context)?.sources ?? NO_SOURCES) : NO_SOURCES;
     const digest = sources.length > 0 ? this.presented.of(request as unknown as FastifyRequest, sources).digest : null;
     return digest !== null ? `k:${digest}` : `a:${(request as unknown as FastifyRequest).ip}`;
@@ -141,6 +149,6 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
       throw new Error(`${where}: throttler "${name}" needs a numeric limit and ttl, on the route or in RateLimitModule`);
     }
     const keyRoute = this.reflector.getAllAndOverride<ApiKeyRoute | undefined>(API_KEY_ROUTE, targets);
-    return { name, limit, ttl, sources: keyRoute?.sources ?? NO_SOURCES };
+    return { name, limit, ttl, sources: keyRoute?.sources ?? NO_SOURCES, throttler: { name, limit, ttl } };
   }
 }
