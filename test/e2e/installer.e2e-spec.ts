@@ -172,7 +172,40 @@ async function auditOf(t: TestApp, keyId: string): Promise<{ text: string; entri
   return { text: res.text, entries: (res.body.entries as any[]).filter((e) => e.action === 'installer.token_issued') };
 }
 
+/** A clock that reads the system time, as the service's own does (the fake GitHub judges JWTs by it). */
+class SystemTimeClock extends FixedClock {
+  constructor() {
+    super(new Date());
+  }
+  override now(): Date {
+    return new Date();
+  }
+}
+
 describe('GET and POST /v1/installer/github-token', () => {
+  describe('with a GitHub App and the system clock (no test clock: no time difference)', () => {
+    const { privatePem, publicKey } = rsaKeyPair();
+    const github = new FakeGithub(publicKey, new SystemTimeClock());
+    let t: TestApp;
+
+    beforeAll(async () => {
+      await github.start();
+      t = await TestApp.start({ env: githubAppEnv(privatePem, github.url) });
+    });
+    afterAll(async () => {
+      await t?.close();
+      await github.close();
+    });
+
+    it('mints with a JWT dated now (auth-app dates it 1970 when handed a time difference of 0)', async () => {
+      const key = await t.issueKey();
+      const res = await t.get(PATH, { 'x-api-key': key.api_key });
+      expect(github.problems).toEqual([]);
+      expect(res.status).toBe(200);
+      expect(github.mints).toBe(1);
+    });
+  });
+
   describe('with a GitHub App', () => {
     const { privatePem, publicKey } = rsaKeyPair();
     const clock = new FixedClock(nowToTheSecond());

@@ -107,7 +107,7 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
         installationId: this.app.installationId,
         cache: this.cache as unknown as NonNullable<StrategyOptions['cache']>, // `get` may answer undefined: the library checks `if (!result)`
         request: this.transport as unknown as NonNullable<StrategyOptions['request']>, // called only as request(MINT_ROUTE, parameters)
-        timeDifference: Math.floor(this.clock.now().getTime() / 1000) - Math.floor(Date.now() / 1000),
+        timeDifference: timeDifferenceOf(this.clock),
         log: { warn: (message: unknown) => this.logger.warn(`GitHub App auth: ${String(message)}`) },
       });
       authentication = await auth({
@@ -181,4 +181,16 @@ function encodeToken(token: string): string {
 
 function decodeToken(encoded: string): string {
   return Buffer.from(encoded, 'base64url').toString('utf8');
+}
+
+/**
+ * The Clock's offset from the system time, in whole seconds, for auth-app's
+ * `timeDifference`; none (undefined) when they agree. auth-app computes the
+ * JWT's time as `timeDifference && now + timeDifference`, so an offset of 0
+ * would date the JWT at 1970 (`now: 0`) and GitHub would refuse every mint:
+ * with the system clock, 0 is the usual case.
+ */
+export function timeDifferenceOf(clock: Clock): number | undefined {
+  const seconds = Math.floor(clock.now().getTime() / 1000) - Math.floor(Date.now() / 1000);
+  return seconds === 0 ? undefined : seconds;
 }
