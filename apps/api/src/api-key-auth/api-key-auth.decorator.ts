@@ -1,7 +1,7 @@
 import { SetMetadata, UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import { KeyPurpose } from '@svc/domain';
+import { KEY_CHECK_CODES, KeyPurpose } from '@svc/domain';
 import { HttpErrorCode } from '../http/error-status.map';
 import { ALWAYS, ApiErrors, BODY } from '../openapi/api-errors.decorator';
 import { API_KEY_HEADER, API_KEY_QUERY } from '../openapi/openapi';
@@ -32,13 +32,6 @@ export interface ApiKeyAuthOptions {
 const ONE_MINUTE_MS = 60_000;
 const SECURITY: Record<Exclude<KeySource, 'body'>, string> = { header: API_KEY_HEADER, query: API_KEY_QUERY };
 
-/** The key checks' codes for a purpose, in the order they are made (CONTRACT 2). */
-export function keyCheckCodes(purpose: KeyPurpose): HttpErrorCode[] {
-  return purpose === 'revoke'
-    ? ['MISSING_KEY', 'INVALID_FORMAT', 'KEY_NOT_FOUND']
-    : ['MISSING_KEY', 'INVALID_FORMAT', 'INVALID_KEY', 'KEY_EXPIRED'];
-}
-
 /**
  * Everything a key-taking route needs, applied together: where the key is
  * read, the route's rate limit (`@Throttle`, counted by the global throttler
@@ -52,7 +45,7 @@ export function ApiKeyAuth(options: ApiKeyAuthOptions): MethodDecorator & ClassD
   const throttle = 'limit' in limit ? { limit: limit.limit, ttl: limit.ttl ?? ONE_MINUTE_MS } : {};
   const codes = new Set<HttpErrorCode>([
     ...(options.from.includes('body') ? BODY : []),
-    ...keyCheckCodes(purpose),
+    ...KEY_CHECK_CODES[purpose],
     'RATE_LIMIT_EXCEEDED',
     ...(options.errors ?? []),
     ...ALWAYS,

@@ -131,5 +131,3 @@ export function errorExamples(): Record<string, { summary: string; value: ErrorE
 export const ALWAYS: HttpErrorCode[] = ['METHOD_NOT_ALLOWED', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
 /** Codes of a route that reads a JSON body. */
 export const BODY: HttpErrorCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
-/** Codes of the key checks, in the order they are made (CONTRACT 2). */
-export const KEY_CHECKS: HttpErrorCode[] = ['MISSING_KEY', 'INVALID_FORMAT', 'INVALID_KEY', 'KEY_EXPIRED'];

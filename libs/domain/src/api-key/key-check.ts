@@ -1,6 +1,7 @@
 import { ApiKey } from './api-key';
 import { InvalidFormatError, InvalidKeyError, KeyExpiredError, KeyNotFoundError, MissingKeyError } from './api-key.errors';
 import { PresentedKey } from './api-key-format';
+import { DomainErrorCode } from '../shared/error-codes';
 
 /**
  * What a presented key is checked for: `use` (every endpoint that acts for
@@ -8,6 +9,12 @@ import { PresentedKey } from './api-key-format';
  * may still be revoked; unknown or already revoked is KEY_NOT_FOUND).
  */
 export type KeyPurpose = 'use' | 'revoke';
+
+/** The codes the checks below answer for each purpose, in the order they are made (CONTRACT 2 and 5). */
+export const KEY_CHECK_CODES: Readonly<Record<KeyPurpose, readonly DomainErrorCode[]>> = Object.freeze({
+  use: ['MISSING_KEY', 'INVALID_FORMAT', 'INVALID_KEY', 'KEY_EXPIRED'],
+  revoke: ['MISSING_KEY', 'INVALID_FORMAT', 'KEY_NOT_FOUND'],
+});
 
 /** CONTRACT 2, steps 4-5: judged by form alone, before any storage is read. */
 export function assertWellFormed(presented: PresentedKey): asserts presented is Extract<PresentedKey, { kind: 'well-formed' }> {
