@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type * as Config from '@svc/config';
 import type * as Domain from '@svc/domain';
 import type * as Infrastructure from '@svc/infrastructure';
-import type * as DataSourceOptions from '@svc/infrastructure/persistence/typeorm/data-source-options';
+import type * as MySqlDataSource from '@svc/infrastructure/persistence/mysql/mysql-data-source';
+import type * as PostgresDataSource from '@svc/infrastructure/persistence/postgres/postgres-data-source';
+import type * as SqliteDataSource from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
 import type * as ApiKeyMappers from '@svc/infrastructure/persistence/typeorm/mappers/api-key.mapper';
 import type * as UserMappers from '@svc/infrastructure/persistence/typeorm/mappers/user.mapper';
 import type * as Records from '@svc/infrastructure/persistence/typeorm/records';
@@ -58,7 +60,9 @@ export interface BuiltLibraries {
   readonly config: typeof Config;
   readonly domain: typeof Domain;
   readonly infrastructure: typeof Infrastructure;
-  readonly dataSourceOptions: typeof DataSourceOptions;
+  readonly sqliteDataSource: typeof SqliteDataSource;
+  readonly postgresDataSource: typeof PostgresDataSource;
+  readonly mysqlDataSource: typeof MySqlDataSource;
   readonly records: typeof Records;
   readonly apiKeyMapper: typeof ApiKeyMappers;
   readonly userMapper: typeof UserMappers;
@@ -70,7 +74,9 @@ export function builtLibraries(): BuiltLibraries {
     config: built('libs/config/src'),
     domain: built('libs/domain/src'),
     infrastructure: built('libs/infrastructure/src'),
-    dataSourceOptions: built(`${typeorm}/data-source-options`),
+    sqliteDataSource: built('libs/infrastructure/src/persistence/sqlite/sqlite-data-source'),
+    postgresDataSource: built('libs/infrastructure/src/persistence/postgres/postgres-data-source'),
+    mysqlDataSource: built('libs/infrastructure/src/persistence/mysql/mysql-data-source'),
     records: built(`${typeorm}/records`),
     apiKeyMapper: built(`${typeorm}/mappers/api-key.mapper`),
     userMapper: built(`${typeorm}/mappers/user.mapper`),

@@ -1,7 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { randomFillSync } from 'node:crypto';
 import { Client } from 'pg';
-import { DataSource, EntityMetadata, ObjectLiteral } from 'typeorm';
+import { DataSource, DataSourceOptions, EntityMetadata, ObjectLiteral } from 'typeorm';
+import type { DatabaseConfig } from '@svc/config';
 import type { IdKind, LicenseType, User } from '@svc/domain';
 import { BuiltLibraries } from './built-service';
 
@@ -107,7 +108,7 @@ function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: ObjectL
 export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: number, progress: (line: string) => void): Promise<SeededKeys> {
   const started = Date.now();
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
-  const dataSource = await new DataSource(lib.dataSourceOptions.dataSourceOptionsFor(config.database)).initialize();
+  const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
   const writer = config.database.kind === 'postgres' ? await postgresWriter(config.database.url) : sqliteWriter(dataSource);
   const { ApiKey, ApiKeyFormat, defaultExpiryFrom } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
@@ -171,4 +172,16 @@ export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: 
     await dataSource.destroy();
   }
   return { all, unlimited, seconds: (Date.now() - started) / 1000 };
+}
+
+/** The service's own options for the database (the bench is not the service: it may name each kind). */
+function dataSourceOptionsOf(lib: BuiltLibraries, database: DatabaseConfig): DataSourceOptions {
+  switch (database.kind) {
+    case 'sqlite':
+      return lib.sqliteDataSource.sqliteDataSourceOptions(database);
+    case 'postgres':
+      return lib.postgresDataSource.postgresDataSourceOptions(database);
+    case 'mysql':
+      return lib.mysqlDataSource.mysqlDataSourceOptions(database);
+  }
 }

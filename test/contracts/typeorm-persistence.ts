@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DatabaseConfig } from '@svc/config';
+import { PostgresDatabaseConfig, SqliteDatabaseConfig } from '@svc/config';
 import { DataSource } from 'typeorm';
-import { dataSourceOptionsFor } from '@svc/infrastructure/persistence/typeorm/data-source-options';
+import { postgresDataSourceOptions } from '@svc/infrastructure/persistence/postgres/postgres-data-source';
+import { sqliteDataSourceOptions } from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
 import { ApiKeyRecord, AuditEntryRecord, UserRecord } from '@svc/infrastructure/persistence/typeorm/records';
 import { TypeOrmApiKeyRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-audit-log';
@@ -23,8 +24,8 @@ export interface TypeOrmPersistence extends PersistenceFixture {
  * migrations (`dataSourceOptionsFor`). Works for any `DatabaseConfig`; the
  * caller makes sure the database starts empty.
  */
-export async function openTypeOrmPersistence(database: DatabaseConfig): Promise<TypeOrmPersistence> {
-  const dataSource = await new DataSource(dataSourceOptionsFor(database)).initialize();
+export async function openTypeOrmPersistence(database: SqliteDatabaseConfig | PostgresDatabaseConfig): Promise<TypeOrmPersistence> {
+  const dataSource = await new DataSource(database.kind === 'sqlite' ? sqliteDataSourceOptions(database) : postgresDataSourceOptions(database)).initialize();
   return {
     dataSource,
     keys: new TypeOrmApiKeyRepository(dataSource.getRepository(ApiKeyRecord)),

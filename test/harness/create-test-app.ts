@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ModuleRef } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IssueApiKey, IssueApiKeyInput } from '@svc/application';
-import { AppConfig, loadConfig } from '@svc/config';
+import { AppConfig, DatabaseKind, loadConfig } from '@svc/config';
 import { Clock } from '@svc/domain';
 import { IssuedKeyView, issuedKeyViewOf } from '@svc/presentation';
 import { ApiFeatures } from '../../apps/api/src/api.module';
@@ -86,7 +86,7 @@ export class TestApp {
     return this.config.database.kind === 'sqlite' ? `sqlite:${this.config.database.path}` : this.config.database.url;
   }
 
-  get databaseKind(): 'sqlite' | 'postgres' {
+  get databaseKind(): DatabaseKind {
     return this.config.database.kind;
   }
 

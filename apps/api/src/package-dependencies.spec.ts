@@ -26,11 +26,15 @@ const scripts = Object.values(pkg.scripts).join('\n');
 const USED_WITHOUT_IMPORT: Record<string, { why: string; holds: () => boolean }> = {
   pg: {
     why: "TypeORM's postgres driver loads it by name (libs import only its types)",
-    holds: () => text('libs/infrastructure/src/persistence/typeorm/data-source-options.ts').includes("type: 'postgres'"),
+    holds: () => text('libs/infrastructure/src/persistence/postgres/postgres-data-source.ts').includes("type: 'postgres'"),
   },
   'better-sqlite3': {
     why: "TypeORM's better-sqlite3 driver loads it by name (libs import only its types)",
-    holds: () => text('libs/infrastructure/src/persistence/typeorm/data-source-options.ts').includes("type: 'better-sqlite3'"),
+    holds: () => text('libs/infrastructure/src/persistence/sqlite/sqlite-data-source.ts').includes("type: 'better-sqlite3'"),
+  },
+  mysql2: {
+    why: "TypeORM's mysql driver loads it by name (connectorPackage 'mysql2'; libs import only its types)",
+    holds: () => text('libs/infrastructure/src/persistence/mysql/mysql-data-source.ts').includes("connectorPackage: 'mysql2'"),
   },
   rxjs: {
     why: 'a peer dependency of @nestjs/common and @nestjs/core, which require it',

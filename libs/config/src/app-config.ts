@@ -1,12 +1,33 @@
-/** The validated, typed configuration (CONTRACT 13). Built once at start-up by `loadConfig`. */
-export type DatabaseConfig =
-  | { readonly kind: 'sqlite'; readonly path: string; readonly busyTimeoutMs: number }
-  | {
-      readonly kind: 'postgres';
-      readonly url: string;
-      readonly poolSize: number;
-      readonly statementTimeoutMs: number;
-    };
+/* The validated, typed configuration (CONTRACT 13). Built once at start-up by `loadConfig`. */
+
+/** SQLite, the embedded default: a file, or `:memory:`. */
+export interface SqliteDatabaseConfig {
+  readonly kind: 'sqlite';
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+}
+
+/** A database server reached by URL, through a pool. */
+export interface DatabaseServerConfig {
+  readonly url: string;
+  readonly poolSize: number;
+  readonly statementTimeoutMs: number;
+}
+
+/** PostgreSQL: production. */
+export interface PostgresDatabaseConfig extends DatabaseServerConfig {
+  readonly kind: 'postgres';
+}
+
+/** MySQL 8 / MariaDB 10.11 (CONTRACT 18). */
+export interface MySqlDatabaseConfig extends DatabaseServerConfig {
+  readonly kind: 'mysql';
+}
+
+export type DatabaseConfig = SqliteDatabaseConfig | PostgresDatabaseConfig | MySqlDatabaseConfig;
+
+/** Every database the service runs on; `InfrastructureModule.forRoot` binds one adapter module per kind. */
+export type DatabaseKind = DatabaseConfig['kind'];
 
 export interface GithubAppConfig {
   readonly appId: string;

@@ -16,8 +16,8 @@ export class EnvSchema {
   @IsOptional() @IsString() @MinLength(1)
   HOST?: string;
 
-  @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, {
-    message: 'DATABASE_URL must be sqlite:<path> or postgres://…',
+  @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+|mysql:\/\/.+)$/, {
+    message: 'DATABASE_URL must be sqlite:<path>, postgres://… or mysql://…',
   })
   DATABASE_URL?: string;
 

@@ -119,6 +119,15 @@ describe(loadConfig.name, () => {
       expect(load({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, port: 9464 });
     });
 
+    it('reads a mysql:// URL as MySQL / MariaDB, with the server pool settings', () => {
+      expect(load({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test', DATABASE_POOL_SIZE: '7' }).database).toEqual({
+        kind: 'mysql',
+        url: 'mysql://root@127.0.0.1:3306/test',
+        poolSize: 7,
+        statementTimeoutMs: 5000,
+      });
+    });
+
     it('keeps an in-memory SQLite database as is', () => {
       expect(load({ DATABASE_URL: 'sqlite::memory:' }).database).toMatchObject({ kind: 'sqlite', path: ':memory:' });
     });
@@ -175,7 +184,7 @@ describe(loadConfig.name, () => {
       ['PORT', '99999'],
       ['PORT', '-3000'],
       ['PORT', '3000.5'],
-      ['DATABASE_URL', 'mysql://root:hunter2-db-secret@db.internal/svc'],
+      ['DATABASE_URL', 'mariadb://root:hunter2-db-secret@db.internal/svc'],
       ['DATABASE_URL', './data/service.db'],
       ['DATABASE_POOL_SIZE', '100000'],
       ['DATABASE_STATEMENT_TIMEOUT_MS', 'fast'],

@@ -130,7 +130,7 @@ function databaseOf(schema: EnvSchema, cwd: string): DatabaseConfig {
     };
   }
   return {
-    kind: 'postgres',
+    kind: url.startsWith('mysql://') ? 'mysql' : 'postgres',
     url,
     poolSize: schema.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE,
     statementTimeoutMs: schema.DATABASE_STATEMENT_TIMEOUT_MS ?? DEFAULTS.DATABASE_STATEMENT_TIMEOUT_MS,

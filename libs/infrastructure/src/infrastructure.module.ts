@@ -1,6 +1,7 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppConfig, ConfigError } from '@svc/config';
+import { AppConfig, ConfigError, DatabaseConfig } from '@svc/config';
+import type { DataSourceOptions } from 'typeorm';
 import {
   AnalyticsEventRepository,
   ApiKeyFormat,
@@ -19,7 +20,9 @@ import {
 } from '@svc/domain';
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
-import { dataSourceOptionsFor } from './persistence/typeorm/data-source-options';
+import { sqliteDataSourceOptions } from './persistence/sqlite/sqlite-data-source';
+import { postgresDataSourceOptions } from './persistence/postgres/postgres-data-source';
+import { mysqlDataSourceOptions } from './persistence/mysql/mysql-data-source';
 import { RECORDS } from './persistence/typeorm/records';
 import { TypeOrmApiKeyRepository } from './persistence/typeorm/repositories/typeorm-api-key.repository';
 import { TypeOrmKeyContextRepository } from './persistence/typeorm/repositories/typeorm-key-context.repository';
@@ -83,7 +86,7 @@ export class InfrastructureModule {
     ];
     return {
       module: InfrastructureModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptionsFor(config.database), retryAttempts: 0 }), TypeOrmModule.forFeature(RECORDS)],
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptionsOf(config.database), retryAttempts: 0 }), TypeOrmModule.forFeature(RECORDS)],
       providers,
       exports: [...providers.map((p) => (p as { provide: unknown }).provide as never), TypeOrmModule],
     };
@@ -120,5 +123,16 @@ function tierCatalogOf(config: AppConfig): TierCatalog {
     return TierCatalog.fromSource(config.tiers);
   } catch (error) {
     throw new ConfigError([`TIERS_FILE ${(error as Error).message}`]);
+  }
+}
+
+function dataSourceOptionsOf(database: DatabaseConfig): DataSourceOptions {
+  switch (database.kind) {
+    case 'sqlite':
+      return sqliteDataSourceOptions(database);
+    case 'postgres':
+      return postgresDataSourceOptions(database);
+    case 'mysql':
+      return mysqlDataSourceOptions(database);
   }
 }

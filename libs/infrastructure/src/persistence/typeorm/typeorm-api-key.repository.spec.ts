@@ -3,7 +3,7 @@ import { describeApiKeyRepositoryContract } from '../../../../../test/contracts/
 import { seedKey } from '../../../../../test/contracts/persistence-fixture';
 import { openTypeOrmPersistence, sqliteFilePersistence } from '../../../../../test/contracts/typeorm-persistence';
 import { T0 } from '../../../../../test/factories/domain.factory';
-import { SQLITE_MIGRATIONS } from './migrations';
+import { SQLITE_MIGRATIONS } from '../sqlite/migrations';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 
 describe(`${TypeOrmApiKeyRepository.name} on a SQLite file`, () => {
