@@ -7,4 +7,4 @@ export * from './repo-tokens/github-app-repo-token-issuer';
 export * from './repo-tokens/static-repo-token-issuer';
 export * from './repo-tokens/not-configured-repo-token-issuer';
 export * from './persistence/database-unavailable';
-export * from './persistence/typeorm/database-ping';
+export * from './persistence/database-ping';

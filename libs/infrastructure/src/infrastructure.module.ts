@@ -1,46 +1,19 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig, ConfigError, DatabaseConfig } from '@svc/config';
-import type { DataSourceOptions } from 'typeorm';
-import {
-  AnalyticsEventRepository,
-  ApiKeyFormat,
-  ApiKeyRepository,
-  AuditLog,
-  Clock,
-  IdGenerator,
-  KeyContextRepository,
-  ModelRepository,
-  ModelStore,
-  RandomSource,
-  SecretHasher,
-  TierCatalog,
-  UsageRepository,
-  UserRepository,
-} from '@svc/domain';
+import { ApiKeyFormat, Clock, IdGenerator, ModelStore, RandomSource, SecretHasher, TierCatalog } from '@svc/domain';
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
-import { sqliteDataSourceOptions } from './persistence/sqlite/sqlite-data-source';
-import { postgresDataSourceOptions } from './persistence/postgres/postgres-data-source';
-import { mysqlDataSourceOptions } from './persistence/mysql/mysql-data-source';
-import { RECORDS } from './persistence/typeorm/records';
-import { TypeOrmApiKeyRepository } from './persistence/typeorm/repositories/typeorm-api-key.repository';
-import { TypeOrmKeyContextRepository } from './persistence/typeorm/repositories/typeorm-key-context.repository';
-import { TypeOrmAuditLog } from './persistence/typeorm/repositories/typeorm-audit-log';
-import { TypeOrmUsageRepository } from './persistence/typeorm/repositories/typeorm-usage.repository';
-import { TypeOrmAnalyticsEventRepository } from './persistence/typeorm/repositories/typeorm-analytics-event.repository';
-import { TypeOrmUserRepository } from './persistence/typeorm/repositories/typeorm-user.repository';
-import { TypeOrmModelRepository } from './persistence/typeorm/repositories/typeorm-model.repository';
 import { LocalModelStore } from './model-store/local-model-store';
 import { RepoTokenIssuer } from '@svc/application';
 import { GithubAppRepoTokenIssuer } from './repo-tokens/github-app-repo-token-issuer';
 import { NotConfiguredRepoTokenIssuer } from './repo-tokens/not-configured-repo-token-issuer';
 import { StaticRepoTokenIssuer } from './repo-tokens/static-repo-token-issuer';
 import { SystemClock } from './time/system-clock';
-import { LoggingAuditLog } from './audit/logging-audit-log';
+import { MySqlPersistenceModule } from './persistence/mysql/mysql-persistence.module';
+import { PostgresPersistenceModule } from './persistence/postgres/postgres-persistence.module';
+import { SqlitePersistenceModule } from './persistence/sqlite/sqlite-persistence.module';
 import { InMemoryRateCounter } from './rate-limit/in-memory-rate-counter';
 import { RedisRateCounter } from './rate-limit/redis-rate-counter';
-import { DatabasePing } from './persistence/typeorm/database-ping';
 import { RateCounter } from '@svc/application';
 
 export interface InfrastructureOverrides {
@@ -50,7 +23,9 @@ export interface InfrastructureOverrides {
 
 /**
  * The one place that binds every port to its adapter, from validated config
- * (STYLE 5). Feature modules never ask which database is running.
+ * (STYLE 5): the persistence ports through the configured database's module
+ * (persistenceModuleOf), the rest here. Feature modules never ask which
+ * database is running.
  */
 @Global()
 @Module({})
@@ -72,23 +47,14 @@ export class InfrastructureModule {
             ? new RedisRateCounter(config.redisUrl, config.rateLimit.redisKeyPrefix, new InMemoryRateCounter(clock))
             : new InMemoryRateCounter(clock),
       },
-      { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
-      { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
-      { provide: UserRepository, useClass: TypeOrmUserRepository },
-      { provide: UsageRepository, useClass: TypeOrmUsageRepository },
-      { provide: AnalyticsEventRepository, useClass: TypeOrmAnalyticsEventRepository },
-      { provide: TypeOrmAuditLog, useClass: TypeOrmAuditLog },
-      { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },
-      { provide: ModelRepository, useClass: TypeOrmModelRepository },
       { provide: ModelStore, useValue: new LocalModelStore(config.models.storeDir) },
-      { provide: DatabasePing, useClass: DatabasePing },
       repoTokenIssuerOf(config),
     ];
     return {
       module: InfrastructureModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptionsOf(config.database), retryAttempts: 0 }), TypeOrmModule.forFeature(RECORDS)],
+      imports: [persistenceModuleOf(config.database)],
       providers,
-      exports: [...providers.map((p) => (p as { provide: unknown }).provide as never), TypeOrmModule],
+      exports: providers.map((p) => (p as { provide: unknown }).provide as never),
     };
   }
 }
@@ -126,13 +92,25 @@ function tierCatalogOf(config: AppConfig): TierCatalog {
   }
 }
 
-function dataSourceOptionsOf(database: DatabaseConfig): DataSourceOptions {
+/**
+ * The one place that asks which database is configured: each kind has its
+ * module, which binds every persistence port to its own adapters (global, so
+ * the feature modules ask only for ports). A new kind in `DatabaseConfig`
+ * fails to compile here until it has its module.
+ */
+function persistenceModuleOf(database: DatabaseConfig): DynamicModule {
   switch (database.kind) {
     case 'sqlite':
-      return sqliteDataSourceOptions(database);
+      return SqlitePersistenceModule.forRoot(database);
     case 'postgres':
-      return postgresDataSourceOptions(database);
+      return PostgresPersistenceModule.forRoot(database);
     case 'mysql':
-      return mysqlDataSourceOptions(database);
+      return MySqlPersistenceModule.forRoot(database);
+    default:
+      return unhandled(database);
   }
+}
+
+function unhandled(database: never): never {
+  throw new Error(`no persistence module for the database kind ${(database as { kind: string }).kind}`);
 }

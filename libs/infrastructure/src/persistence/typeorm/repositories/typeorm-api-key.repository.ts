@@ -3,23 +3,26 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { ApiKey, ApiKeyRepository } from '@svc/domain';
 import { IsNull, Repository } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
-import { PreparedQuery, RecordHydrator } from '../prepared-query';
+import { RecordHydrator } from '../record-hydrator';
+import { PreparedStatement, SqlStatements } from '../sql-statements';
 import { ApiKeyRecord } from '../records/api-key.record';
 
 @Injectable()
 export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   private readonly keyRows: RecordHydrator<ApiKeyRecord>;
-  private byDigest?: PreparedQuery;
+  private byDigest?: PreparedStatement;
 
-  constructor(@InjectRepository(ApiKeyRecord) private readonly records: Repository<ApiKeyRecord>) {
+  constructor(
+    @InjectRepository(ApiKeyRecord) private readonly records: Repository<ApiKeyRecord>,
+    private readonly statements: SqlStatements,
+  ) {
     super();
     this.keyRows = new RecordHydrator(records.manager.connection, ApiKeyRecord);
   }
 
   /** Every authenticated request's read: one prepared statement on the unique digest index. */
   async findByDigest(digest: string): Promise<ApiKey | null> {
-    this.byDigest ??= new PreparedQuery(
-      this.records.manager.connection,
+    this.byDigest ??= this.statements.prepare(
       'api_key_by_digest',
       `SELECT ${this.keyRows.selectList('k')} FROM api_keys k WHERE k.digest = ?`,
     );
@@ -48,6 +51,7 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return (result.affected ?? 0) === 1;
   }
 
+  /** Portable: one conditional UPDATE (`revoked_at IS NULL`), whose affected count every driver reports. */
   async markRevoked(id: string, at: Date): Promise<boolean> {
     const result = await this.records.update({ id, revokedAt: IsNull() }, { revokedAt: at });
     return (result.affected ?? 0) === 1;

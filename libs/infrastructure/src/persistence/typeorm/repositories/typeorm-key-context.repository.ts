@@ -4,30 +4,33 @@ import { KeyContext, KeyContextRepository } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
 import { UserMapper } from '../mappers/user.mapper';
-import { PreparedQuery, RecordHydrator } from '../prepared-query';
+import { RecordHydrator } from '../record-hydrator';
+import { PreparedStatement, SqlStatements } from '../sql-statements';
 import { ApiKeyRecord } from '../records/api-key.record';
 import { UserRecord } from '../records/user.record';
 
 /**
  * Validate's read as one prepared statement: the key by its unique digest,
  * joined to its user, and the period's counter (absent: 0). One synchronous
- * step on SQLite, one round trip on PostgreSQL.
+ * step on SQLite, one round trip on a database server.
  */
 @Injectable()
 export class TypeOrmKeyContextRepository extends KeyContextRepository {
   private readonly keyRows: RecordHydrator<ApiKeyRecord>;
   private readonly userRows: RecordHydrator<UserRecord>;
-  private query?: PreparedQuery;
+  private query?: PreparedStatement;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly statements: SqlStatements,
+  ) {
     super();
     this.keyRows = new RecordHydrator(dataSource, ApiKeyRecord, 'k_');
     this.userRows = new RecordHydrator(dataSource, UserRecord, 'u_');
   }
 
   async findByDigest(digest: string, periodKey: string): Promise<KeyContext | null> {
-    this.query ??= new PreparedQuery(
-      this.dataSource,
+    this.query ??= this.statements.prepare(
       'key_context_by_digest',
       `SELECT ${this.keyRows.selectList('k')}, ${this.userRows.selectList('u')}, COALESCE(c.used, 0) AS used ` +
         'FROM api_keys k JOIN users u ON u.id = k.user_id ' +

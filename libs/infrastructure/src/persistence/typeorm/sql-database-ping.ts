@@ -1,27 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { PreparedQuery } from './prepared-query';
-
-/** How long the database may take to answer a ping before it counts as down (health, readiness, gauge). */
-export const DATABASE_PING_TIMEOUT_MS = 1500;
+import { DATABASE_PING_TIMEOUT_MS, DatabasePing } from '../database-ping';
+import { PreparedStatement, SqlStatements } from './sql-statements';
 
 /**
- * Whether the database answers `SELECT 1` within a time limit: the health
- * endpoint, the readiness probe and the `svc_database_up` gauge ask it. The
- * statement is prepared once (on PostgreSQL it waits for a pool connection
- * like any query, and the limit covers that wait). It replaced
+ * Whether a SQL database answers `SELECT 1` within the time limit. The
+ * statement is prepared once (on a database server it waits for a pool
+ * connection like any query, and the limit covers that wait). It replaced
  * @nestjs/terminus's TypeORM ping, which resolved its packages and the data
  * source and built a query runner on every call: about 130 µs of CPU per
  * health request under load against 16 µs for the whole ceiling answer
  * (docs/PERFORMANCE.md).
  */
 @Injectable()
-export class DatabasePing {
-  private readonly ping: PreparedQuery;
+export class SqlDatabasePing extends DatabasePing {
+  private readonly ping: PreparedStatement;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.ping = new PreparedQuery(dataSource, 'ping', 'SELECT 1 AS up');
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    statements: SqlStatements,
+  ) {
+    super();
+    this.ping = statements.prepare('ping', 'SELECT 1 AS up');
   }
 
   async answers(): Promise<boolean> {

@@ -1,0 +1,35 @@
+import { Model } from '@svc/domain';
+import { Repository } from 'typeorm';
+import { ModelRecord } from '../typeorm/records/model.record';
+import { SqlModelRepository } from '../typeorm/repositories/sql-model.repository';
+import { MySqlStatements } from './mysql-statements';
+
+/** ER_DUP_ENTRY. */
+const DUPLICATE_ENTRY = 1062;
+
+/**
+ * The registry on MySQL / MariaDB. MySQL 8 has no `DELETE … RETURNING`: the
+ * record is read with a row lock and deleted in one transaction, so the file
+ * removed is the one the deleted row named and no upload can slip between.
+ */
+export class MySqlModelRepository extends SqlModelRepository {
+  constructor(
+    records: Repository<ModelRecord>,
+    private readonly mysql: MySqlStatements,
+  ) {
+    super(records, mysql);
+  }
+
+  protected isUniqueViolation(driverError: { code?: unknown; errno?: unknown }): boolean {
+    return driverError.errno === DUPLICATE_ENTRY || driverError.code === 'ER_DUP_ENTRY';
+  }
+
+  async delete(name: string): Promise<Model | null> {
+    return this.mysql.transaction(async (session) => {
+      const [row] = await session.rows<Record<string, unknown>>('SELECT * FROM models WHERE name = ? FOR UPDATE', [name]);
+      if (row === undefined) return { value: null };
+      await session.write('DELETE FROM models WHERE name = ?', [name]);
+      return { value: this.modelOf(row) };
+    });
+  }
+}

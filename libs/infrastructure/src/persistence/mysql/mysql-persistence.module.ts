@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { MySqlDatabaseConfig } from '@svc/config';
+import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
+import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repository';
+import { mysqlDataSourceOptions } from './mysql-data-source';
+import { MySqlModelRepository } from './mysql-model.repository';
+import { MySqlStatements } from './mysql-statements';
+import { MySqlUsageRepository } from './mysql-usage.repository';
+
+/** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
+@Module({})
+export class MySqlPersistenceModule {
+  static forRoot(database: MySqlDatabaseConfig): DynamicModule {
+    return sqlPersistenceModule(MySqlPersistenceModule, mysqlDataSourceOptions(database), {
+      statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
+      usage: (statements) => new MySqlUsageRepository(statements),
+      events: (statements) => new MySqlAnalyticsEventRepository(statements),
+      models: (records, statements) => new MySqlModelRepository(records, statements),
+    });
+  }
+}

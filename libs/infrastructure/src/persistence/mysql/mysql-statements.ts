@@ -1,0 +1,75 @@
+import type { Pool } from 'mysql2';
+import type { Pool as PromisePool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
+import { DataSource, ObjectLiteral } from 'typeorm';
+import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
+import { PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
+
+/** What a statement run on one connection of the pool answers: rows, or the write's header. */
+export interface MySqlSession {
+  rows<Row extends ObjectLiteral>(sql: string, params: readonly unknown[]): Promise<Row[]>;
+  write(sql: string, params: readonly unknown[]): Promise<ResultSetHeader>;
+}
+
+/**
+ * MySQL / MariaDB's statements: mysql2 server-side prepared statements
+ * (`execute`, prepared once per pooled connection and cached by mysql2) on
+ * TypeORM's own pool, each bounded by the statement timeout (mysql2 destroys
+ * a connection whose statement runs past it, and the call fails as the
+ * database unavailable). The one place that reaches into TypeORM's MySQL driver.
+ */
+export class MySqlStatements extends SqlStatements {
+  private promisePool?: PromisePool;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly statementTimeoutMs: number,
+  ) {
+    super();
+  }
+
+  private get pool(): PromisePool {
+    this.promisePool ??= ((this.dataSource.driver as MysqlDriver).pool as Pool).promise();
+    return this.promisePool;
+  }
+
+  prepare<Row extends ObjectLiteral>(_name: string, sql: string): PreparedStatement<Row> {
+    const all = (params: readonly unknown[]) => this.sessionOn(this.pool).rows<Row>(sql, params);
+    return { first: async (params) => (await all(params))[0], all };
+  }
+
+  /** Statements outside a transaction (autocommit), each on whichever pooled connection is free. */
+  session(): MySqlSession {
+    return this.sessionOn(this.pool);
+  }
+
+  /**
+   * `work` in one transaction on one pooled connection: committed when it
+   * resolves, rolled back when it throws or answers `rollback`. A connection
+   * that cannot even roll back is destroyed rather than handed back.
+   */
+  async transaction<T>(work: (session: MySqlSession) => Promise<{ value: T; rollback?: boolean }>): Promise<T> {
+    const connection = await this.pool.getConnection();
+    try {
+      await connection.beginTransaction();
+      const { value, rollback } = await work(this.sessionOn(connection));
+      await (rollback ? connection.rollback() : connection.commit());
+      connection.release();
+      return value;
+    } catch (error) {
+      await connection.rollback().then(
+        () => connection.release(),
+        () => connection.destroy(),
+      );
+      throw error;
+    }
+  }
+
+  private sessionOn(runner: PromisePool | PoolConnection): MySqlSession {
+    const timeout = this.statementTimeoutMs;
+    return {
+      rows: async <Row extends ObjectLiteral>(sql: string, params: readonly unknown[]) =>
+        (await runner.execute({ sql, values: params as unknown[], timeout }))[0] as Row[],
+      write: async (sql, params) => (await runner.execute({ sql, values: params as unknown[], timeout }))[0] as ResultSetHeader,
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import { AnalyticsEvent } from '@svc/domain';
+import type { Statement, Transaction } from 'better-sqlite3';
+import { CONSUME_UNLIMITED, CONSUME_WITHIN_LIMIT, INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
+import { SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
+import { SqliteStatements } from './sqlite-statements';
+
+type Append = (event: AnalyticsEvent, cost: number, limit: number | null) => number | null;
+
+/**
+ * On SQLite an event and its consumption are one synchronous better-sqlite3
+ * transaction over prepared statements: nothing can interleave. BEGIN
+ * IMMEDIATE: the write lock is taken (waiting out the busy timeout) before
+ * the first read. A deferred transaction that read first could not upgrade
+ * once another process (the CLI) had committed meanwhile: SQLite answers
+ * SQLITE_BUSY at once, without waiting, and the event would fail with a 503.
+ */
+export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository {
+  private transaction?: Transaction<Append>;
+
+  constructor(private readonly sqlite: SqliteStatements) {
+    super(sqlite);
+  }
+
+  protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
+    this.transaction ??= this.prepareTransaction();
+    return this.transaction.immediate(event, cost, limit);
+  }
+
+  private prepareTransaction(): Transaction<Append> {
+    const db = this.sqlite.database;
+    const consume: Statement = db.prepare(CONSUME_WITHIN_LIMIT);
+    const consumeUnlimited: Statement = db.prepare(CONSUME_UNLIMITED);
+    const used: Statement = db.prepare(USED_IN_PERIOD);
+    const insert: Statement = db.prepare(INSERT_EVENT);
+    return db.transaction((event: AnalyticsEvent, cost: number, limit: number | null): number | null => {
+      let total: number;
+      if (cost > 0) {
+        const row = (limit === null
+          ? consumeUnlimited.get(event.keyId, event.period, cost)
+          : consume.get(event.keyId, event.period, cost, limit)) as { used: number | bigint } | undefined;
+        if (!row) return null;
+        total = Number(row.used);
+      } else {
+        const row = used.get(event.keyId, event.period) as { used: number | bigint } | undefined;
+        total = row ? Number(row.used) : 0;
+      }
+      insert.run(...eventValues(event, { success: (ok) => (ok ? 1 : 0), instant: (at) => at.toISOString() }));
+      return total;
+    });
+  }
+}

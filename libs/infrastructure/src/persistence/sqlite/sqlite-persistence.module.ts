@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { SqliteDatabaseConfig } from '@svc/config';
+import { OnConflictUsageRepository } from '../typeorm/repositories/on-conflict-usage.repository';
+import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
+import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
+import { sqliteDataSourceOptions } from './sqlite-data-source';
+import { SqliteModelRepository } from './sqlite-model.repository';
+import { SqliteStatements } from './sqlite-statements';
+
+/** SQLite, the embedded default: every persistence port on one file (better-sqlite3). */
+@Module({})
+export class SqlitePersistenceModule {
+  static forRoot(database: SqliteDatabaseConfig): DynamicModule {
+    return sqlPersistenceModule(SqlitePersistenceModule, sqliteDataSourceOptions(database), {
+      statements: (dataSource) => new SqliteStatements(dataSource),
+      usage: (statements) => new OnConflictUsageRepository(statements),
+      events: (statements) => new SqliteAnalyticsEventRepository(statements),
+      models: (records, statements) => new SqliteModelRepository(records, statements),
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import { AnalyticsEvent, AnalyticsEventRepository, EVENT_TYPES, EventType, UsageBreakdown } from '@svc/domain';
+import { PreparedStatement, SqlStatements } from '../sql-statements';
+
+type CountRow = { k: unknown; n: string | number };
+const WHERE = 'FROM analytics_events WHERE key_id = ? AND period = ?';
+
+/**
+ * Stored events on a SQL database. The operators' breakdown is portable and
+ * shared; appending an event together with its quota consumption is each
+ * database's own atomic step, in its module. No read-then-write anywhere.
+ */
+export abstract class SqlAnalyticsEventRepository extends AnalyticsEventRepository {
+  private readonly counts: Readonly<Record<'types' | 'models' | 'outcomes', PreparedStatement<CountRow>>>;
+
+  constructor(statements: SqlStatements) {
+    super();
+    this.counts = {
+      types: statements.prepare('events_by_type', `SELECT event_type AS k, COUNT(*) AS n ${WHERE} GROUP BY event_type`),
+      models: statements.prepare(
+        'events_by_model',
+        `SELECT model_name AS k, COUNT(*) AS n ${WHERE} AND model_name IS NOT NULL GROUP BY model_name ORDER BY model_name`,
+      ),
+      outcomes: statements.prepare('events_by_outcome', `SELECT success AS k, COUNT(*) AS n ${WHERE} GROUP BY success`),
+    };
+  }
+
+  async appendConsuming(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
+    if (limit !== null && cost > limit) return null;
+    return this.append(event, cost, limit);
+  }
+
+  /** The database's atomic step; `cost` is within `limit` when there is one. */
+  protected abstract append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
+
+  async breakdown(keyId: string, period: string): Promise<UsageBreakdown> {
+    const params = [keyId, period];
+    const [types, models, outcomes] = await Promise.all([
+      this.counts.types.all(params),
+      this.counts.models.all(params),
+      this.counts.outcomes.all(params),
+    ]);
+    const byEventType = Object.fromEntries(EVENT_TYPES.map((t) => [t, 0])) as Record<EventType, number>;
+    for (const row of types) byEventType[row.k as EventType] = Number(row.n);
+    const byModel: Record<string, number> = {};
+    for (const row of models) byModel[String(row.k)] = Number(row.n);
+    const byOutcome = { success: 0, failure: 0, unreported: 0 };
+    for (const row of outcomes) {
+      // a boolean on PostgreSQL, 1/0 on SQLite and MySQL
+      const outcome = row.k === null ? 'unreported' : row.k === true || Number(row.k) === 1 ? 'success' : 'failure';
+      byOutcome[outcome] += Number(row.n);
+    }
+    return { byEventType, byModel, byOutcome };
+  }
+}

@@ -1,0 +1,18 @@
+import { UsageRepository } from '@svc/domain';
+import { USED_IN_PERIOD } from '../portable-sql';
+import { PreparedStatement, SqlStatements } from '../sql-statements';
+
+/** Counters in `usage_counters`: the portable read; each database's module consumes in its own atomic step. */
+export abstract class SqlUsageRepository extends UsageRepository {
+  private readonly used: PreparedStatement<{ used: string | number }>;
+
+  constructor(statements: SqlStatements) {
+    super();
+    this.used = statements.prepare('usage_used', USED_IN_PERIOD);
+  }
+
+  async usedIn(keyId: string, periodKey: string): Promise<number> {
+    const row = await this.used.first([keyId, periodKey]);
+    return row === undefined ? 0 : Number(row.used);
+  }
+}
