@@ -11,16 +11,29 @@ const moduleNameMapper = {
 const common = { rootDir: __dirname, transform: { '^.+\\.ts$': tsJest }, moduleNameMapper, testEnvironment: 'node' };
 
 /**
- * The e2e suite runs twice: on SQLite files, and on PostgreSQL (127.0.0.1:5432, a database per test
- * file, created and dropped). Without a reachable PostgreSQL the second run is left out with a warning,
- * except under CI=true, where it runs and fails.
+ * The e2e suite runs three times: on SQLite files, on PostgreSQL (127.0.0.1:5432) and on MySQL /
+ * MariaDB (127.0.0.1:3306), with a database per test file on the servers, created and dropped.
+ * Without a reachable server its run is left out with a warning, except under CI=true, where it
+ * runs and fails.
  */
-function postgresReachable() {
-  const probe = "const s=require('net').createConnection({host:'127.0.0.1',port:5432});s.setTimeout(1000,()=>process.exit(1));s.on('connect',()=>process.exit(0));s.on('error',()=>process.exit(1));";
+function reachable(port) {
+  const probe = `const s=require('net').createConnection({host:'127.0.0.1',port:${port}});s.setTimeout(1000,()=>process.exit(1));s.on('connect',()=>process.exit(0));s.on('error',()=>process.exit(1));`;
   return require('child_process').spawnSync(process.execPath, ['-e', probe], { timeout: 3000 }).status === 0;
 }
-const withPostgres = process.env.CI === 'true' || postgresReachable();
+const withPostgres = process.env.CI === 'true' || reachable(5432);
 if (!withPostgres) console.warn('PostgreSQL is not reachable on 127.0.0.1:5432: the e2e-pg project is skipped');
+const withMySql = process.env.CI === 'true' || reachable(3306);
+if (!withMySql) console.warn('MySQL / MariaDB is not reachable on 127.0.0.1:3306: the e2e-mysql project is skipped');
+
+// The CLI's own tests drive the built CLI on a SQLite file of their own; the bench's smoke run is
+// SQLite by definition (its server modes are `npm run bench -- --pg` / `--mysql`); the schema-drift
+// test migrates all three databases itself, once.
+const serverRunIgnores = [
+  '/node_modules/',
+  '/test/e2e/cli[^/]*\\.e2e-spec\\.ts$',
+  '/test/e2e/bench-smoke\\.e2e-spec\\.ts$',
+  '/test/e2e/schema-drift\\.e2e-spec\\.ts$',
+];
 
 const e2e = {
   ...common,
@@ -39,9 +52,17 @@ module.exports = {
             ...e2e,
             displayName: 'e2e-pg',
             setupFiles: ['<rootDir>/test/harness/use-postgres.ts'],
-            // the CLI's own tests drive the built CLI on a SQLite file of their own; the bench's
-            // smoke run is SQLite by definition (its PostgreSQL mode is `npm run bench -- --pg`)
-            testPathIgnorePatterns: ['/node_modules/', '/test/e2e/cli[^/]*\\.e2e-spec\\.ts$', '/test/e2e/bench-smoke\\.e2e-spec\\.ts$'],
+            testPathIgnorePatterns: serverRunIgnores,
+          },
+        ]
+      : []),
+    ...(withMySql
+      ? [
+          {
+            ...e2e,
+            displayName: 'e2e-mysql',
+            setupFiles: ['<rootDir>/test/harness/use-mysql.ts'],
+            testPathIgnorePatterns: serverRunIgnores,
           },
         ]
       : []),

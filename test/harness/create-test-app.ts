@@ -90,7 +90,7 @@ export class TestApp {
     return this.config.database.kind;
   }
 
-  /** Everything the database stores, as text (SQLite file bytes, or every Postgres row). */
+  /** Everything the database stores, as text (SQLite file bytes, or every PostgreSQL or MySQL row). */
   async databaseContents(): Promise<string> {
     if (!this.database) throw new Error('databaseContents() needs a database the TestApp created');
     return this.database.contents();

@@ -1,2 +1,6 @@
+import { KeyLifecycleMySql1763700000000 } from './1763700000000-key-lifecycle';
+import { AnalyticsEventsMySql1763800000000 } from './1763800000000-analytics-events';
+import { ModelRegistryMySql1763900000000 } from './1763900000000-model-registry';
+
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
-export const MYSQL_MIGRATIONS: Array<new () => import('typeorm').MigrationInterface> = [];
+export const MYSQL_MIGRATIONS = [KeyLifecycleMySql1763700000000, AnalyticsEventsMySql1763800000000, ModelRegistryMySql1763900000000];
