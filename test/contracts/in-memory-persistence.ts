@@ -1,7 +1,9 @@
 import {
+  InMemoryAnalyticsEventRepository,
   InMemoryApiKeyRepository,
   InMemoryAuditLog,
   InMemoryKeyContextRepository,
+  InMemoryModelRepository,
   InMemoryUsageRepository,
   InMemoryUserRepository,
 } from '@svc/infrastructure/persistence/in-memory';
@@ -18,6 +20,8 @@ export const makeInMemoryPersistence: MakePersistence = async () => {
     usage,
     audit: new InMemoryAuditLog(),
     contexts: new InMemoryKeyContextRepository(keys, users, usage),
+    events: new InMemoryAnalyticsEventRepository(usage),
+    models: new InMemoryModelRepository(),
     dispose: async () => undefined,
   };
 };

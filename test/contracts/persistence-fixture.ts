@@ -1,4 +1,12 @@
-import { ApiKeyRepository, AuditLog, KeyContextRepository, UsageRepository, UserRepository } from '@svc/domain';
+import {
+  AnalyticsEventRepository,
+  ApiKeyRepository,
+  AuditLog,
+  KeyContextRepository,
+  ModelRepository,
+  UsageRepository,
+  UserRepository,
+} from '@svc/domain';
 import { makeApiKey, makeUser } from '../factories/domain.factory';
 
 /**
@@ -14,6 +22,9 @@ export interface PersistenceFixture {
   readonly audit: AuditLog;
   /** Validate's one read, over the same store as the ports above. */
   readonly contexts: KeyContextRepository;
+  /** Events consume from the same counters as `usage`. */
+  readonly events: AnalyticsEventRepository;
+  readonly models: ModelRepository;
   /** Closes connections and removes files; called after each test. */
   dispose(): Promise<void>;
 }

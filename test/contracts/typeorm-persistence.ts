@@ -5,10 +5,12 @@ import { PostgresDatabaseConfig, SqliteDatabaseConfig } from '@svc/config';
 import { DataSource } from 'typeorm';
 import { postgresDataSourceOptions } from '@svc/infrastructure/persistence/postgres/postgres-data-source';
 import { sqliteDataSourceOptions } from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
-import { ApiKeyRecord, AuditEntryRecord, UserRecord } from '@svc/infrastructure/persistence/typeorm/records';
+import { ApiKeyRecord, AuditEntryRecord, ModelRecord, UserRecord } from '@svc/infrastructure/persistence/typeorm/records';
+import { TypeOrmAnalyticsEventRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-analytics-event.repository';
 import { TypeOrmApiKeyRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-audit-log';
 import { TypeOrmKeyContextRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-key-context.repository';
+import { TypeOrmModelRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-model.repository';
 import { TypeOrmUsageRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-usage.repository';
 import { TypeOrmUserRepository } from '@svc/infrastructure/persistence/typeorm/repositories/typeorm-user.repository';
 import { uniqueId } from '../factories/domain.factory';
@@ -33,6 +35,8 @@ export async function openTypeOrmPersistence(database: SqliteDatabaseConfig | Po
     usage: new TypeOrmUsageRepository(dataSource),
     audit: new TypeOrmAuditLog(dataSource.getRepository(AuditEntryRecord)),
     contexts: new TypeOrmKeyContextRepository(dataSource),
+    events: new TypeOrmAnalyticsEventRepository(dataSource),
+    models: new TypeOrmModelRepository(dataSource.getRepository(ModelRecord)),
     dispose: async () => {
       if (dataSource.isInitialized) await dataSource.destroy();
     },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  AnalyticsEvent,
   ApiKey,
   ApiKeyProps,
   AuditEntry,
@@ -135,6 +136,24 @@ export function makeModel(overrides: Partial<Model> = {}): Model {
     sizeBytes: 1234567,
     createdAt: T0,
     updatedAt: T0,
+    ...overrides,
+  };
+}
+
+/** A successful batch inference of key `keyId` received at T0 (period 2026-03); override what the test is about. */
+export function makeAnalyticsEvent(overrides: Partial<AnalyticsEvent> & Pick<AnalyticsEvent, 'keyId'>): AnalyticsEvent {
+  return {
+    id: uniqueId('evt'),
+    environment: 'live',
+    eventType: 'inference',
+    modelName: 'motor_imagery_4class_v1',
+    inferenceType: 'batch',
+    durationMs: 12.5,
+    success: true,
+    errorMessage: null,
+    metadata: null,
+    period: '2026-03',
+    receivedAt: T0,
     ...overrides,
   };
 }

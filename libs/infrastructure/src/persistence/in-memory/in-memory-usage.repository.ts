@@ -9,10 +9,23 @@ export class InMemoryUsageRepository extends UsageRepository {
   private readonly counters = new Map<string, number>();
 
   async usedIn(keyId: string, periodKey: string): Promise<number> {
-    return this.counters.get(slot(keyId, periodKey)) ?? 0;
+    return this.usedNow(keyId, periodKey);
   }
 
   async tryConsume(keyId: string, periodKey: string, cost: number, limit: number | null): Promise<number | null> {
+    return this.consumeNow(keyId, periodKey, cost, limit);
+  }
+
+  /** `usedIn`, synchronously: for the other in-memory adapters that share these counters. */
+  usedNow(keyId: string, periodKey: string): number {
+    return this.counters.get(slot(keyId, periodKey)) ?? 0;
+  }
+
+  /**
+   * `tryConsume`, synchronously: the other in-memory adapters that share these
+   * counters (the analytics events) consume and store within one step.
+   */
+  consumeNow(keyId: string, periodKey: string, cost: number, limit: number | null): number | null {
     const at = slot(keyId, periodKey);
     const next = (this.counters.get(at) ?? 0) + cost;
     if (limit !== null && next > limit) return null;

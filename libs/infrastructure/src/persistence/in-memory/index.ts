@@ -4,3 +4,5 @@ export * from './in-memory-user.repository';
 export * from './in-memory-usage.repository';
 export * from './in-memory-audit-log';
 export * from './in-memory-key-context.repository';
+export * from './in-memory-analytics-event.repository';
+export * from './in-memory-model.repository';

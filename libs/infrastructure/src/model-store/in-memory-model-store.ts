@@ -1,0 +1,51 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { ModelStore, OpenedModelFile, StoredModelFile } from '@svc/domain';
+
+/** The labels and stored names LocalModelStore accepts, so tests meet the same refusals. */
+const LABEL_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}$/;
+const STORED_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}-[0-9a-f]{24}\.bin$/;
+
+/**
+ * The model store in a map, for use-case tests only (never bound by
+ * InfrastructureModule). Like LocalModelStore: the hash and size are computed
+ * while the source is read, a file becomes visible only once the source is
+ * read to its end (a failing source leaves nothing), names are
+ * `<label>-<24 random hex>.bin`, and removing a missing file is no error.
+ */
+export class InMemoryModelStore extends ModelStore {
+  private readonly files = new Map<string, Buffer>();
+
+  async put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile> {
+    if (!LABEL_FORM.test(label)) throw new Error('model store: invalid file label');
+    const hash = createHash('sha256');
+    const chunks: Buffer[] = [];
+    let sizeBytes = 0;
+    for await (const chunk of source instanceof Uint8Array ? [source] : source) {
+      // copied: the caller may reuse its buffer once the chunk is handed over
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+      hash.update(bytes);
+      sizeBytes += bytes.length;
+      chunks.push(bytes);
+    }
+    const path = `${label}-${randomBytes(12).toString('hex')}.bin`;
+    this.files.set(path, Buffer.concat(chunks, sizeBytes));
+    return { path, sha256: hash.digest('hex'), sizeBytes };
+  }
+
+  async open(path: string): Promise<OpenedModelFile | null> {
+    const bytes = STORED_FORM.test(path) ? this.files.get(path) : undefined;
+    if (bytes === undefined) return null;
+    return { stream: Readable.from([Buffer.from(bytes)]), sizeBytes: bytes.length };
+  }
+
+  async remove(path: string): Promise<void> {
+    if (!STORED_FORM.test(path)) throw new Error('model store: not a stored file name');
+    this.files.delete(path);
+  }
+
+  /** Every stored name, for tests that check what was (and was not) kept. */
+  paths(): string[] {
+    return [...this.files.keys()];
+  }
+}
