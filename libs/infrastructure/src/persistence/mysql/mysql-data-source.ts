@@ -15,7 +15,7 @@ import { MYSQL_MIGRATIONS } from './migrations';
  *   by the server; only NOW() and TIMESTAMP would be, and neither is used).
  * - `charset: 'utf8mb4_bin'`: the connection's collation (mysql2 takes a collation name here and
  *   sends its id in the handshake), so literals and parameters are utf8mb4 compared case-sensitively,
- *   like the tables' own utf8mb4_bin columns.
+ *   and compared against the tables' own binary no-pad columns (whose collation wins).
  * - `supportBigNumbers` + `bigNumberStrings`: BIGINT columns (counters, limits, sizes) arrive as
  *   strings, never as rounded numbers; the mappers convert. (COUNT/SUM results are strings too.)
  * - `connectTimeout`: a connection attempt fails within min(statement timeout, 5 s).

@@ -1,10 +1,11 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { tableOptions } from './table-options';
 
 /**
  * Users, keys (unique digest), usage per key and period, audit log. Times are
  * DATETIME(3) in UTC (the driver's session and conversion are UTC); tables are
- * InnoDB, utf8mb4 with the binary collation, so comparisons are case-sensitive
- * as on SQLite and PostgreSQL. Foreign keys are table constraints (MySQL
+ * InnoDB, utf8mb4 with a binary no-pad collation (tableOptions), so
+ * comparisons are byte for byte as on SQLite and PostgreSQL. Foreign keys are table constraints (MySQL
  * ignores inline REFERENCES), and every secondary index is declared in the
  * CREATE TABLE, before its foreign key, so InnoDB uses it and adds none of its own.
  * MySQL commits each DDL statement: a failed migration is not rolled back.
@@ -13,6 +14,7 @@ export class KeyLifecycleMySql1763700000000 implements MigrationInterface {
   name = 'KeyLifecycleMySql1763700000000';
 
   async up(q: QueryRunner): Promise<void> {
+    const table = await tableOptions(q);
     await q.query(`CREATE TABLE users (
       id VARCHAR(40) NOT NULL,
       email VARCHAR(254) NOT NULL,
@@ -20,7 +22,7 @@ export class KeyLifecycleMySql1763700000000 implements MigrationInterface {
       organization VARCHAR(200) NULL,
       created_at DATETIME(3) NOT NULL,
       PRIMARY KEY (id)
-    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`);
+    ) ${table}`);
     await q.query(`CREATE TABLE api_keys (
       id VARCHAR(40) NOT NULL,
       user_id VARCHAR(40) NOT NULL,
@@ -40,7 +42,7 @@ export class KeyLifecycleMySql1763700000000 implements MigrationInterface {
       CONSTRAINT ck_api_keys_environment CHECK (environment IN ('live', 'test')),
       CONSTRAINT ck_api_keys_monthly_limit_source CHECK (monthly_limit_source IN ('tier', 'override')),
       CONSTRAINT ck_api_keys_monthly_limit CHECK (monthly_limit >= 0)
-    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`);
+    ) ${table}`);
     await q.query(`CREATE TABLE usage_counters (
       key_id VARCHAR(40) NOT NULL,
       period VARCHAR(7) NOT NULL,
@@ -48,7 +50,7 @@ export class KeyLifecycleMySql1763700000000 implements MigrationInterface {
       PRIMARY KEY (key_id, period),
       CONSTRAINT fk_usage_counters_key FOREIGN KEY (key_id) REFERENCES api_keys (id),
       CONSTRAINT ck_usage_counters_used CHECK (used >= 0)
-    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`);
+    ) ${table}`);
     await q.query(`CREATE TABLE audit_log (
       id VARCHAR(40) NOT NULL,
       at DATETIME(3) NOT NULL,
@@ -59,7 +61,7 @@ export class KeyLifecycleMySql1763700000000 implements MigrationInterface {
       PRIMARY KEY (id),
       INDEX ix_audit_log_key_at (key_id, at),
       INDEX ix_audit_log_at (at)
-    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`);
+    ) ${table}`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,10 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { tableOptions } from './table-options';
 
 /** Analytics events: the key by id (never the key), the period they count in. */
 export class AnalyticsEventsMySql1763800000000 implements MigrationInterface {
   name = 'AnalyticsEventsMySql1763800000000';
 
   async up(q: QueryRunner): Promise<void> {
+    const table = await tableOptions(q);
     await q.query(`CREATE TABLE analytics_events (
       id VARCHAR(40) NOT NULL,
       key_id VARCHAR(40) NOT NULL,
@@ -23,7 +25,7 @@ export class AnalyticsEventsMySql1763800000000 implements MigrationInterface {
       CONSTRAINT fk_analytics_events_key FOREIGN KEY (key_id) REFERENCES api_keys (id),
       CONSTRAINT ck_analytics_events_event_type CHECK (event_type IN ('inference', 'model_load', 'error')),
       CONSTRAINT ck_analytics_events_inference_type CHECK (inference_type IN ('batch', 'streaming'))
-    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`);
+    ) ${table}`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,10 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { tableOptions } from './table-options';
 
 /** The model registry: one row per model name; the file lives in the model store. */
 export class ModelRegistryMySql1763900000000 implements MigrationInterface {
   name = 'ModelRegistryMySql1763900000000';
 
   async up(q: QueryRunner): Promise<void> {
+    const table = await tableOptions(q);
     await q.query(`CREATE TABLE models (
       name VARCHAR(100) NOT NULL,
       version VARCHAR(40) NOT NULL,
@@ -29,7 +31,7 @@ export class ModelRegistryMySql1763900000000 implements MigrationInterface {
       CONSTRAINT ck_models_n_features CHECK (n_features >= 1),
       CONSTRAINT ck_models_n_classes CHECK (n_classes >= 2),
       CONSTRAINT ck_models_size_bytes CHECK (size_bytes >= 0)
-    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`);
+    ) ${table}`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  AnalyticsEventRepository,
+  ApiKeyRepository,
+  AuditLog,
+  KeyContextRepository,
+  ModelRepository,
+  UsageRepository,
+  UserRepository,
+} from '@svc/domain';
+import { MySqlPersistenceModule } from '@svc/infrastructure/persistence/mysql/mysql-persistence.module';
+import { PostgresPersistenceModule } from '@svc/infrastructure/persistence/postgres/postgres-persistence.module';
+import { SqlitePersistenceModule } from '@svc/infrastructure/persistence/sqlite/sqlite-persistence.module';
+import { DataSource } from 'typeorm';
+import { uniqueId } from '../factories/domain.factory';
+import { TestDatabase, createTestDatabase } from '../harness/test-database';
+import { MakePersistence, PersistenceFixture } from './persistence-fixture';
+
+export interface SqlPersistence extends PersistenceFixture {
+  readonly dataSource: DataSource;
+}
+
+/**
+ * The ports exactly as the service binds them: a database's persistence
+ * module (its production options, migrations and adapters) in a Nest
+ * context of its own. The caller makes sure the database starts empty.
+ */
+export async function openPersistence(module: DynamicModule): Promise<SqlPersistence> {
+  const context = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
+  return {
+    dataSource: context.get(DataSource),
+    keys: context.get(ApiKeyRepository),
+    users: context.get(UserRepository),
+    usage: context.get(UsageRepository),
+    audit: context.get(AuditLog),
+    contexts: context.get(KeyContextRepository),
+    events: context.get(AnalyticsEventRepository),
+    models: context.get(ModelRepository),
+    dispose: () => context.close(),
+  };
+}
+
+/** The SQLite module on a file (created with its folder when missing). */
+export const openSqlitePersistence = (path: string): Promise<SqlPersistence> =>
+  openPersistence(SqlitePersistenceModule.forRoot({ kind: 'sqlite', path, busyTimeoutMs: 5000 }));
+
+/**
+ * A fresh SQLite file per test, in a temporary folder removed after the file's
+ * tests. Registers its own `beforeAll`/`afterAll`; call inside a `describe`.
+ */
+export function sqliteFilePersistence(): { make: MakePersistence; newPath: () => string } {
+  let folder: string | undefined;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-contract-test-'));
+  });
+  afterAll(() => {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+  const newPath = () => {
+    if (!folder) throw new Error('the temporary folder exists only while the tests run');
+    return join(folder, `${uniqueId('db')}.sqlite`);
+  };
+  return { newPath, make: () => openSqlitePersistence(newPath()) };
+}
+
+/** Every table, children first: emptied between tests on a server database. */
+const TABLES = ['analytics_events', 'usage_counters', 'audit_log', 'models', 'api_keys', 'users'];
+
+/**
+ * A database server's module on a database of the file's own (the machine's
+ * server, created before the file's tests and dropped after), emptied before
+ * each test. `open(url)` makes another module on the same database, for the
+ * tests of several instances. Registers its own `beforeAll`/`afterAll`; call
+ * inside a `describe` that the caller skips when no server answers
+ * (serverAvailableSync).
+ */
+function serverPersistence(
+  kind: 'postgres' | 'mysql',
+  moduleFor: (url: string) => DynamicModule,
+  empty: (dataSource: DataSource) => Promise<void>,
+): { make: MakePersistence; open: () => Promise<SqlPersistence> } {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase('', kind);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  const open = () => {
+    if (!database) throw new Error('the database exists only while the tests run');
+    return openPersistence(moduleFor(database.url));
+  };
+  return {
+    open,
+    make: async () => {
+      const store = await open();
+      await empty(store.dataSource);
+      return store;
+    },
+  };
+}
+
+const server = { poolSize: 4, statementTimeoutMs: 5000 };
+
+export function postgresPersistence(): { make: MakePersistence; open: () => Promise<SqlPersistence> } {
+  return serverPersistence(
+    'postgres',
+    (url) => PostgresPersistenceModule.forRoot({ kind: 'postgres', url, ...server }),
+    (dataSource) => dataSource.query(`TRUNCATE ${TABLES.join(', ')}`),
+  );
+}
+
+export function mysqlPersistence(): { make: MakePersistence; open: () => Promise<SqlPersistence> } {
+  return serverPersistence(
+    'mysql',
+    (url) => MySqlPersistenceModule.forRoot({ kind: 'mysql', url, ...server }),
+    async (dataSource) => {
+      // TRUNCATE is refused on a table other tables reference; DELETE children first is not
+      for (const table of TABLES) await dataSource.query(`DELETE FROM ${table}`);
+    },
+  );
+}
