@@ -1,27 +1,6 @@
-import {
-  InMemoryAnalyticsEventRepository,
-  InMemoryApiKeyRepository,
-  InMemoryAuditLog,
-  InMemoryKeyContextRepository,
-  InMemoryModelRepository,
-  InMemoryUsageRepository,
-  InMemoryUserRepository,
-} from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryPersistenceModule } from '@svc/infrastructure/persistence/in-memory';
 import { MakePersistence } from './persistence-fixture';
+import { openPorts } from './module-persistence';
 
-/** A fresh set of in-memory adapters per test. */
-export const makeInMemoryPersistence: MakePersistence = async () => {
-  const keys = new InMemoryApiKeyRepository();
-  const users = new InMemoryUserRepository();
-  const usage = new InMemoryUsageRepository();
-  return {
-    keys,
-    users,
-    usage,
-    audit: new InMemoryAuditLog(),
-    contexts: new InMemoryKeyContextRepository(keys, users, usage),
-    events: new InMemoryAnalyticsEventRepository(usage),
-    models: new InMemoryModelRepository(),
-    dispose: async () => undefined,
-  };
-};
+/** A fresh set of in-memory adapters per test, bound by InMemoryPersistenceModule as a database's module binds its own. */
+export const makeInMemoryPersistence: MakePersistence = () => openPorts(InMemoryPersistenceModule.forRoot());

@@ -1,4 +1,4 @@
-/** In-memory adapters of the persistence ports, for use-case tests only (not bound by InfrastructureModule). */
+/** In-memory adapters of the persistence ports and their module, for tests only (InfrastructureModule never binds them). */
 export * from './in-memory-api-key.repository';
 export * from './in-memory-user.repository';
 export * from './in-memory-usage.repository';
@@ -6,3 +6,4 @@ export * from './in-memory-audit-log';
 export * from './in-memory-key-context.repository';
 export * from './in-memory-analytics-event.repository';
 export * from './in-memory-model.repository';
+export * from './in-memory-persistence.module';

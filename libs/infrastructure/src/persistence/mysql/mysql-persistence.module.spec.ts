@@ -1,5 +1,5 @@
 import { describePersistenceContracts, describeSharedDatabaseContract } from '../../../../../test/contracts/persistence.contracts';
-import { mysqlPersistence } from '../../../../../test/contracts/sql-persistence';
+import { mysqlPersistence } from '../../../../../test/contracts/module-persistence';
 import { serverAvailableSync } from '../../../../../test/harness/services';
 import { MYSQL_MIGRATIONS } from './migrations';
 import { MySqlPersistenceModule } from './mysql-persistence.module';

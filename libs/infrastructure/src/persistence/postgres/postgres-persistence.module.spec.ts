@@ -1,5 +1,5 @@
 import { describePersistenceContracts, describeSharedDatabaseContract } from '../../../../../test/contracts/persistence.contracts';
-import { postgresPersistence } from '../../../../../test/contracts/sql-persistence';
+import { postgresPersistence } from '../../../../../test/contracts/module-persistence';
 import { serverAvailableSync } from '../../../../../test/harness/services';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { PostgresPersistenceModule } from './postgres-persistence.module';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describePersistenceContracts, describeSharedDatabaseContract } from '../../../../../test/contracts/persistence.contracts';
-import { openSqlitePersistence, sqliteFilePersistence } from '../../../../../test/contracts/sql-persistence';
+import { openSqlitePersistence, sqliteFilePersistence } from '../../../../../test/contracts/module-persistence';
 import { SQLITE_MIGRATIONS } from './migrations';
 import { SqlitePersistenceModule } from './sqlite-persistence.module';
 

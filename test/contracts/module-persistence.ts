@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   AnalyticsEventRepository,
@@ -30,9 +30,15 @@ export interface SqlPersistence extends PersistenceFixture {
  * context of its own. The caller makes sure the database starts empty.
  */
 export async function openPersistence(module: DynamicModule): Promise<SqlPersistence> {
+  const ports = await openPorts(module);
+  return { ...ports, dataSource: ports.context.get(DataSource) };
+}
+
+/** Any persistence module's ports, as the service gets them (the in-memory module's too). */
+export async function openPorts(module: DynamicModule): Promise<PersistenceFixture & { readonly context: INestApplicationContext }> {
   const context = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
   return {
-    dataSource: context.get(DataSource),
+    context,
     keys: context.get(ApiKeyRepository),
     users: context.get(UserRepository),
     usage: context.get(UsageRepository),

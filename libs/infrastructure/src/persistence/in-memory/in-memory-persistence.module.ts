@@ -1,0 +1,51 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import {
+  AnalyticsEventRepository,
+  ApiKeyRepository,
+  AuditLog,
+  KeyContextRepository,
+  ModelRepository,
+  UsageRepository,
+  UserRepository,
+} from '@svc/domain';
+import { DatabasePing } from '../database-ping';
+import { InMemoryAnalyticsEventRepository } from './in-memory-analytics-event.repository';
+import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
+import { InMemoryAuditLog } from './in-memory-audit-log';
+import { InMemoryKeyContextRepository } from './in-memory-key-context.repository';
+import { InMemoryModelRepository } from './in-memory-model.repository';
+import { InMemoryUsageRepository } from './in-memory-usage.repository';
+import { InMemoryUserRepository } from './in-memory-user.repository';
+
+/** Memory always answers. */
+class InMemoryDatabasePing extends DatabasePing {
+  async answers(): Promise<boolean> {
+    return true;
+  }
+}
+
+/**
+ * Every persistence port on the in-memory adapters, bound as a database's
+ * module binds them (the same tokens, global): for tests of use cases and
+ * modules that want no database. Not a configurable database: nothing it
+ * holds outlives the process. The adapters pass the same contract suites.
+ */
+@Module({})
+export class InMemoryPersistenceModule {
+  static forRoot(): DynamicModule {
+    const keys = new InMemoryApiKeyRepository();
+    const users = new InMemoryUserRepository();
+    const usage = new InMemoryUsageRepository();
+    const providers = [
+      { provide: ApiKeyRepository, useValue: keys },
+      { provide: UserRepository, useValue: users },
+      { provide: UsageRepository, useValue: usage },
+      { provide: KeyContextRepository, useValue: new InMemoryKeyContextRepository(keys, users, usage) },
+      { provide: AnalyticsEventRepository, useValue: new InMemoryAnalyticsEventRepository(usage) },
+      { provide: AuditLog, useValue: new InMemoryAuditLog() },
+      { provide: ModelRepository, useValue: new InMemoryModelRepository() },
+      { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
+    ];
+    return { module: InMemoryPersistenceModule, global: true, providers, exports: providers.map((p) => p.provide) };
+  }
+}
