@@ -1,0 +1,54 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/**
+ * Issue 12's "done when", held by a test: no source outside
+ * InfrastructureModule asks which database runs, and no source outside a
+ * database's own folder imports its driver or casts to TypeORM's driver for it.
+ */
+const ROOT = join(__dirname, '../../../..');
+const SOURCES = ['apps', 'libs'].flatMap((top) => filesUnder(join(ROOT, top))).filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts'));
+const SWITCH_HOME = 'libs/infrastructure/src/infrastructure.module.ts';
+
+/** What names a database kind in a branch: `kind === 'postgres'`, `case 'mysql':`, TypeORM's `options.type`. */
+const KIND_BRANCH = /(kind\s*[!=]==?\s*'(sqlite|postgres|mysql)'|case\s+'(sqlite|postgres|mysql)'\s*:|(dataSource|connection)\.options\.type\b|\.type\s*[!=]==?\s*'(better-sqlite3|postgres|mysql)')/;
+
+/** Each driver, and the folder that alone may touch it. */
+const DRIVERS: ReadonlyArray<{ folder: string; touches: RegExp }> = [
+  { folder: 'libs/infrastructure/src/persistence/sqlite/', touches: /from 'better-sqlite3'|typeorm\/driver\/(better-)?sqlite|BetterSqlite3Driver/ },
+  { folder: 'libs/infrastructure/src/persistence/postgres/', touches: /from 'pg'|typeorm\/driver\/postgres|PostgresDriver/ },
+  { folder: 'libs/infrastructure/src/persistence/mysql/', touches: /from 'mysql2(\/promise)?'|typeorm\/driver\/mysql|MysqlDriver/ },
+];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+const relativeOf = (file: string) => relative(ROOT, file).split(sep).join('/');
+
+describe('database dialects stay in their modules', () => {
+  it('finds the sources (the scan is not empty)', () => {
+    expect(SOURCES.length).toBeGreaterThan(100);
+    expect(SOURCES.map(relativeOf)).toContain(SWITCH_HOME);
+  });
+
+  it('branches on the database kind only in InfrastructureModule', () => {
+    const branching = SOURCES.filter((file) => KIND_BRANCH.test(readFileSync(file, 'utf8'))).map(relativeOf);
+    expect(branching).toEqual([SWITCH_HOME]);
+  });
+
+  it.each(DRIVERS)('touches the driver of $folder only there', ({ folder, touches }) => {
+    const outside = SOURCES.map(relativeOf).filter((file) => !file.startsWith(folder) && touches.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(outside).toEqual([]);
+  });
+
+  it('the patterns catch what they look for', () => {
+    expect(KIND_BRANCH.test("if (this.dataSource.options.type === 'postgres') return")).toBe(true);
+    expect(KIND_BRANCH.test("database.kind === 'mysql'")).toBe(true);
+    expect(KIND_BRANCH.test("    case 'sqlite':")).toBe(true);
+    expect(DRIVERS[1].touches.test("(this.dataSource.driver as unknown as { master: Pool }) // import type { Pool } from 'pg';")).toBe(true);
+  });
+});
