@@ -51,4 +51,13 @@ describe('database dialects stay in their modules', () => {
     expect(KIND_BRANCH.test("    case 'sqlite':")).toBe(true);
     expect(DRIVERS[1].touches.test("(this.dataSource.driver as unknown as { master: Pool }) // import type { Pool } from 'pg';")).toBe(true);
   });
+
+  it("EXTENDING.md's worked example is the MySQL module as it is", () => {
+    const guide = readFileSync(join(ROOT, 'docs/EXTENDING.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('## 5. Adding a database'));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const module = readFileSync(join(__dirname, 'mysql/mysql-persistence.module.ts'), 'utf8');
+    expect(example).toContain('MySqlPersistenceModule');
+    expect(module).toContain(example.trim());
+  });
 });
