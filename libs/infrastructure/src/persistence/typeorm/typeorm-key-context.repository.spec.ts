@@ -1,5 +1,7 @@
+import { describeAnalyticsEventRepositoryContract } from '../../../../../test/contracts/analytics-event-repository.contract';
 import { describeApiKeyRepositoryContract } from '../../../../../test/contracts/api-key-repository.contract';
 import { describeKeyContextRepositoryContract } from '../../../../../test/contracts/key-context-repository.contract';
+import { describeModelRepositoryContract } from '../../../../../test/contracts/model-repository.contract';
 import { postgresPersistence, sqliteFilePersistence } from '../../../../../test/contracts/typeorm-persistence';
 import { describeUsageRepositoryContract } from '../../../../../test/contracts/usage-repository.contract';
 import { serverAvailableSync } from '../../../../../test/harness/services';
@@ -19,4 +21,6 @@ describe(`${TypeOrmKeyContextRepository.name} on a SQLite file`, () => {
   describeKeyContextRepositoryContract(postgres.make);
   describeApiKeyRepositoryContract(postgres.make);
   describeUsageRepositoryContract(postgres.make);
+  describeAnalyticsEventRepositoryContract(postgres.make);
+  describeModelRepositoryContract(postgres.make);
 });
