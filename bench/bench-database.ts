@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 
-/** The database of one benchmark run: a new SQLite file, or a new PostgreSQL database dropped afterwards. */
+/** The database of one benchmark run: a new SQLite file, or a new PostgreSQL or MySQL database dropped afterwards. */
 export interface BenchDatabase {
-  readonly kind: 'sqlite' | 'postgres';
+  readonly kind: 'sqlite' | 'postgres' | 'mysql';
   readonly url: string;
   /** For the report: never a password. */
   readonly label: string;
@@ -12,6 +13,9 @@ export interface BenchDatabase {
 }
 
 export const DEFAULT_POSTGRES_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+export const DEFAULT_MYSQL_ADMIN_URL = 'mysql://root@127.0.0.1:3306/test';
+
+const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
 
 export function sqliteBenchDatabase(folder: string): BenchDatabase {
   const path = join(folder, 'bench.db');
@@ -24,7 +28,7 @@ export function sqliteBenchDatabase(folder: string): BenchDatabase {
  */
 export async function postgresBenchDatabase(adminUrl: string): Promise<BenchDatabase> {
   const host = new URL(adminUrl).hostname;
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+  if (!LOCAL_HOSTS.includes(host)) {
     throw new Error('the benchmark only loads a PostgreSQL server on this machine (127.0.0.1)');
   }
   const name = `svc_bench_${randomBytes(6).toString('hex')}`;
@@ -52,4 +56,39 @@ async function withAdmin<T>(adminUrl: string, work: (client: Client) => Promise<
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A fresh MySQL / MariaDB database on the server `adminUrl` names (its own
+ * database is only connected to, never written): created here (utf8mb4_bin,
+ * as the migrations' tables), dropped by `drop()`.
+ */
+export async function mysqlBenchDatabase(adminUrl: string): Promise<BenchDatabase> {
+  const host = new URL(adminUrl).hostname;
+  if (!LOCAL_HOSTS.includes(host)) {
+    throw new Error('the benchmark only loads a MySQL / MariaDB server on this machine (127.0.0.1)');
+  }
+  const name = `svc_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const connection = await createConnection({ uri: adminUrl, connectTimeout: 5000 });
+    try {
+      await connection.query(sql);
+    } finally {
+      await connection.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    kind: 'mysql',
+    url: url.toString(),
+    label: `MySQL / MariaDB database ${name} on ${url.host} (created for this run, dropped after)`,
+    drop: async () => {
+      if (dropped) return;
+      dropped = true;
+      await admin(`DROP DATABASE IF EXISTS ${name}`);
+    },
+  };
 }

@@ -5,10 +5,16 @@
  *
  * - validate: the key format check, the SHA-256 digest, one indexed lookup by
  *   digest that also reads the user and the period's usage (one statement,
- *   one round trip on PostgreSQL), the expiry/revocation/quota decision.
+ *   one round trip on PostgreSQL and MySQL), the expiry/revocation/quota decision.
  * - analytics: the same lookup by digest (the key only), then the same
  *   conditional UPSERT of the counter and INSERT of the event: one
- *   better-sqlite3 transaction on SQLite, one CTE statement on PostgreSQL.
+ *   better-sqlite3 transaction on SQLite, one CTE statement on PostgreSQL;
+ *   on MySQL / MariaDB one transaction on one pooled connection: a guarded
+ *   `UPDATE … SET used = LAST_INSERT_ID(used + cost)` whose result's insertId
+ *   is the new total, and only when it matched no row an `INSERT IGNORE` of
+ *   the counter (on its own, between two transactions) and the UPDATE once
+ *   more (no row again: refused, rolled back); then the INSERT of the event
+ *   and COMMIT.
  * - models: the lookup by digest, then every model row, filtered by tier.
  * - health: `SELECT 1`.
  *
@@ -20,6 +26,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import Fastify, { FastifyReply, FastifyRequest } from 'fastify';
+import { ExecuteValues, ResultSetHeader, RowDataPacket, createPool } from 'mysql2/promise';
 import { Pool } from 'pg';
 
 type Tier = 'free' | 'research' | 'commercial' | 'enterprise';
@@ -154,6 +161,83 @@ function postgresStorage(url: string, poolSize: number): Storage {
   };
 }
 
+/**
+ * mysql2's promise pool with server-side prepared statements (`execute`, cached per connection),
+ * the session options of the service's data source (UTC, BIGINT as strings, utf8mb4_bin).
+ * Parameters added to a BIGINT are CAST to SIGNED: mysql2 binds a JS number as DOUBLE, and
+ * `used + <double>` would be computed in floating point (inexact past 2^53).
+ */
+function mysqlStorage(url: string, poolSize: number): Storage {
+  const pool = createPool({
+    uri: url,
+    connectionLimit: poolSize,
+    maxIdle: poolSize,
+    timezone: 'Z',
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    charset: 'utf8mb4_bin',
+    enableKeepAlive: true,
+  });
+  const context =
+    `SELECT ${KEY_COLUMNS}, u.email, u.name, u.organization, c.used FROM api_keys k JOIN users u ON u.id = k.user_id ` +
+    'LEFT JOIN usage_counters c ON c.key_id = k.id AND c.period = ? WHERE k.digest = ?';
+  const key = `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.digest = ?`;
+  const consume = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE key_id = ? AND period = ? AND used + CAST(? AS SIGNED) <= CAST(? AS SIGNED)';
+  const consumeUnlimited = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE key_id = ? AND period = ?';
+  const ensureCounter = 'INSERT IGNORE INTO usage_counters (key_id, period, used) VALUES (?, ?, 0)';
+  const used = 'SELECT used FROM usage_counters WHERE key_id = ? AND period = ?';
+  const insert = `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?').join(', ')})`;
+  return {
+    context: async (digest, period) => (await pool.execute<RowDataPacket[]>(context, [period, digest]))[0][0] as ContextRow | undefined,
+    key: async (digest) => (await pool.execute<RowDataPacket[]>(key, [digest]))[0][0] as KeyRow | undefined,
+    appendConsuming: async (values, cost, limit) => {
+      const keyId = values[1] as string;
+      const period = values[10] as string;
+      const connection = await pool.getConnection();
+      try {
+        await connection.beginTransaction();
+        let total: number;
+        if (cost > 0) {
+          const update = () =>
+            limit === null
+              ? connection.execute<ResultSetHeader>(consumeUnlimited, [cost, keyId, period])
+              : connection.execute<ResultSetHeader>(consume, [cost, keyId, period, cost, limit]);
+          let [result] = await update();
+          if (result.affectedRows === 0) {
+            // No counter yet for the period, or the quota refuses: make sure the row exists and try
+            // once more. The INSERT IGNORE runs on its own (autocommit), between two transactions:
+            // inside the transaction its shared lock on the duplicate row, held to COMMIT, deadlocks
+            // concurrent first uses of a key (ER_LOCK_DEADLOCK, under READ COMMITTED as well).
+            // A counter row of 0 reads as no row everywhere.
+            await connection.rollback();
+            await connection.execute(ensureCounter, [keyId, period]);
+            await connection.beginTransaction();
+            [result] = await update();
+            if (result.affectedRows === 0) {
+              await connection.rollback();
+              return null;
+            }
+          }
+          total = Number(result.insertId);
+        } else {
+          const [rows] = await connection.execute<RowDataPacket[]>(used, [keyId, period]);
+          total = rows.length === 0 ? 0 : Number(rows[0].used);
+        }
+        await connection.execute(insert, values as ExecuteValues);
+        await connection.commit();
+        return total;
+      } catch (error) {
+        await connection.rollback().catch(() => undefined);
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
+    models: async () => (await pool.execute<RowDataPacket[]>('SELECT * FROM models ORDER BY paradigm, name'))[0] as ModelRow[],
+    ping: async () => void (await pool.execute('SELECT 1')),
+  };
+}
+
 // ---- the decisions (the service takes these from its domain) ----
 
 const tiers = JSON.parse(readFileSync(process.env.TIERS_FILE ?? 'config/tiers.json', 'utf8')) as Record<Tier, { adds: string[]; monthly_limit: number | null }>;
@@ -204,9 +288,12 @@ function admit<T extends KeyRow>(row: T | undefined, now: Date): T {
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? '';
+  const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
   const storage = url.startsWith('sqlite:')
     ? sqliteStorage(url.slice('sqlite:'.length))
-    : postgresStorage(url, Number(process.env.DATABASE_POOL_SIZE ?? 10));
+    : url.startsWith('mysql://')
+      ? mysqlStorage(url, poolSize)
+      : postgresStorage(url, poolSize);
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.setErrorHandler((error: unknown, _request: FastifyRequest, reply: FastifyReply) => {
     const refusal = error instanceof Refusal ? error : new Refusal(500, 'SERVER_ERROR');

@@ -5,6 +5,10 @@
  *
  *   --pg                 PostgreSQL: a fresh database on 127.0.0.1:5432 (or on the server of a
  *                        postgres:// DATABASE_URL / BENCH_POSTGRES_ADMIN_URL), dropped afterwards
+ *   --mysql              MySQL 8 / MariaDB 10.11: a fresh database on 127.0.0.1:3306 (or on the server
+ *                        of a mysql:// DATABASE_URL / BENCH_MYSQL_ADMIN_URL), dropped afterwards; the
+ *                        ceiling uses mysql2's pool and prepared statements (see ceiling-server.ts)
+ *                        (only servers on this machine, for --pg and --mysql alike)
  *   --keys N             keys to seed (default 10000)
  *   --rounds N           interleaved rounds; the table shows medians (default 3)
  *   --duration S         seconds per measurement (default 10)
@@ -21,11 +25,20 @@
  *   --json FILE          also write the results as JSON
  *   --keep               keep the run's folder (database, logs)
  *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite
+ *   --help               this text
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { BenchDatabase, DEFAULT_POSTGRES_ADMIN_URL, postgresBenchDatabase, sqliteBenchDatabase } from './bench-database';
+import { readFileSync } from 'node:fs';
+import {
+  BenchDatabase,
+  DEFAULT_MYSQL_ADMIN_URL,
+  DEFAULT_POSTGRES_ADMIN_URL,
+  mysqlBenchDatabase,
+  postgresBenchDatabase,
+  sqliteBenchDatabase,
+} from './bench-database';
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
 import { BUILT_API_MAIN, CEILING_SERVER, ROOT, assertBuilt, builtLibraries, serviceCommand } from './built-service';
@@ -35,6 +48,7 @@ import { seedKeys } from './seed-keys';
 interface Options {
   smoke: boolean;
   postgres: boolean;
+  mysql: boolean;
   keys: number;
   rounds: number;
   seconds: number;
@@ -69,7 +83,8 @@ function parseOptions(argv: readonly string[]): Options {
   const smoke = argv.includes('--smoke');
   const options: Options = {
     smoke,
-    postgres: !smoke && (argv.includes('--pg') || /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')),
+    postgres: !smoke && (argv.includes('--pg') || (!argv.includes('--mysql') && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ''))),
+    mysql: !smoke && (argv.includes('--mysql') || (!argv.includes('--pg') && /^mysql:\/\//.test(process.env.DATABASE_URL ?? ''))),
     keys: smoke ? 100 : 10_000,
     rounds: smoke ? 1 : 3,
     seconds: smoke ? 0.5 : 10,
@@ -94,6 +109,7 @@ function parseOptions(argv: readonly string[]): Options {
     switch (flag) {
       case '--smoke':
       case '--pg':
+      case '--mysql':
       case '--keep':
         break;
       case '--keys':
@@ -158,7 +174,14 @@ function parseOptions(argv: readonly string[]): Options {
         throw new Error(`unknown option ${flag} (see bench/main.ts for the list)`);
     }
   }
+  if (options.postgres && options.mysql) throw new Error('--pg and --mysql exclude each other');
   return options;
+}
+
+/** The header comment of this file, as it stands in the built main.js (tsc keeps comments). */
+function usage(): string {
+  const header = /\/\*\*\n([\s\S]*?)\n \*\//.exec(readFileSync(__filename, 'utf8'));
+  return header ? `${header[1].replace(/^ \*( |$)/gm, '')}\n` : 'see bench/main.ts for the options\n';
 }
 
 /** Limits raised by configuration only (README "Rate limits"): the benchmark measures throughput, not refusals. */
@@ -181,6 +204,10 @@ function median(values: readonly number[]): number {
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
 async function main(): Promise<number> {
+  if (process.argv.includes('--help')) {
+    process.stdout.write(usage());
+    return 0;
+  }
   const options = parseOptions(process.argv.slice(2));
   assertBuilt();
   const lib = builtLibraries();
@@ -209,8 +236,12 @@ async function main(): Promise<number> {
   }
 
   try {
-    const adminUrl = process.env.BENCH_POSTGRES_ADMIN_URL ?? (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '') ? process.env.DATABASE_URL! : DEFAULT_POSTGRES_ADMIN_URL);
-    const database: BenchDatabase = options.postgres ? await postgresBenchDatabase(adminUrl) : sqliteBenchDatabase(folder);
+    const databaseUrl = process.env.DATABASE_URL ?? '';
+    const database: BenchDatabase = options.postgres
+      ? await postgresBenchDatabase(process.env.BENCH_POSTGRES_ADMIN_URL ?? (/^postgres(ql)?:\/\//.test(databaseUrl) ? databaseUrl : DEFAULT_POSTGRES_ADMIN_URL))
+      : options.mysql
+        ? await mysqlBenchDatabase(process.env.BENCH_MYSQL_ADMIN_URL ?? (/^mysql:\/\//.test(databaseUrl) ? databaseUrl : DEFAULT_MYSQL_ADMIN_URL))
+        : sqliteBenchDatabase(folder);
     cleanups.push(() => database.drop());
 
     const cpu = cpus();
@@ -259,11 +290,16 @@ async function main(): Promise<number> {
     const serviceRss = new RssSampler(service);
     const ceilingRss = new RssSampler(ceiling);
     const maxRequests = Math.ceil(options.seconds * 100_000);
-    // PostgreSQL's backends for the bench database and its background writers work for the benchmark.
+    // PostgreSQL's backends for the bench database and its background writers work for the benchmark;
+    // MySQL / MariaDB is one process (a thread per connection): all of it counts as the benchmark's.
     const databaseName = database.kind === 'postgres' ? new URL(database.url).pathname.slice(1) : null;
     const monitor = new CpuMonitor(
       () => [servers.service.pid, servers.ceiling.pid],
-      databaseName ? (line) => line.startsWith('postgres:') && (line.includes(` ${databaseName} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line)) : undefined,
+      databaseName
+        ? (line) => line.startsWith('postgres:') && (line.includes(` ${databaseName} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line))
+        : database.kind === 'mysql'
+          ? (line) => /(^|\/)(mariadbd|mysqld)$/.test(line.split(' ')[0])
+          : undefined,
     );
     const load = async (
       server: Server,

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { randomFillSync } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import { DataSource, DataSourceOptions, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { DatabaseConfig } from '@svc/config';
@@ -16,7 +17,10 @@ export interface SeededKeys {
 }
 
 const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];
-/** Rows per multi-row INSERT on PostgreSQL (keys have 11 columns: 22,000 parameters, under its 65,535). */
+/**
+ * Rows per multi-row INSERT on PostgreSQL and MySQL (keys have 11 columns: 22,000 parameters,
+ * under PostgreSQL's 65,535; about 0.6 MB of SQL text on MySQL, under its max_allowed_packet).
+ */
 const ROWS_PER_INSERT = 2000;
 /** Keys per transaction. */
 const KEYS_PER_TRANSACTION = 50_000;
@@ -89,6 +93,27 @@ async function postgresWriter(url: string): Promise<TableWriter> {
   };
 }
 
+/**
+ * One mysql2 connection: multi-row INSERTs inside a transaction. The values are escaped into the
+ * statement's text by mysql2 (`query`, not a prepared `execute`: one statement per chunk shape
+ * would be prepared and cached for nothing), with the data source's UTC time zone for Dates.
+ */
+async function mysqlWriter(url: string): Promise<TableWriter> {
+  const connection = await createConnection({ uri: url, timezone: 'Z', charset: 'utf8mb4_bin', supportBigNumbers: true, bigNumberStrings: true });
+  return {
+    begin: async () => void (await connection.beginTransaction()),
+    insert: async (table, columns, rows) => {
+      for (let from = 0; from < rows.length; from += ROWS_PER_INSERT) {
+        const chunk = rows.slice(from, from + ROWS_PER_INSERT);
+        const row = `(${columns.map(() => '?').join(', ')})`;
+        await connection.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}`, chunk.flat());
+      }
+    },
+    commit: async () => void (await connection.commit()),
+    close: () => connection.end(),
+  };
+}
+
 /** A record's column values as the driver stores them (TypeORM's own conversion, e.g. a Date to SQLite's UTC text). */
 function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: ObjectLiteral): unknown[] {
   return metadata.columns.map((column) => dataSource.driver.preparePersistentValue(record[column.propertyName], column));
@@ -109,7 +134,12 @@ export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: 
   const started = Date.now();
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
   const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
-  const writer = config.database.kind === 'postgres' ? await postgresWriter(config.database.url) : sqliteWriter(dataSource);
+  const writer =
+    config.database.kind === 'postgres'
+      ? await postgresWriter(config.database.url)
+      : config.database.kind === 'mysql'
+        ? await mysqlWriter(config.database.url)
+        : sqliteWriter(dataSource);
   const { ApiKey, ApiKeyFormat, defaultExpiryFrom } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
   const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);
@@ -167,6 +197,7 @@ export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: 
       }
     }
     if (config.database.kind === 'postgres') await dataSource.query('ANALYZE');
+    if (config.database.kind === 'mysql') await dataSource.query(`ANALYZE TABLE ${userTable.tableName}, ${keyTable.tableName}`);
   } finally {
     await writer.close();
     await dataSource.destroy();
