@@ -27,7 +27,7 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
 
     /** Brings a counter to `used` through the usage port (which the events share). */
     async function consumeTo(f: PersistenceFixture, keyId: string, period: string, used: number): Promise<void> {
-      if (used > 0) await expect(f.usage.tryConsume(keyId, period, used, null)).resolves.toBe(used);
+      if (used > 0) await f.seedUsage(keyId, period, used);
     }
 
     /** How many events `breakdown` counts for the key and period. */
@@ -204,6 +204,44 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
         expect([...granted].sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => 71 + i));
         await expect(f.usage.usedIn(key, MARCH)).resolves.toBe(100);
         await expect(storedCount(f, key, MARCH)).resolves.toBe(30);
+      });
+
+      it('loses no increment under 100 concurrent events on a fresh unlimited counter', async () => {
+        const f = fixture();
+        const key = await keyIn(f);
+
+        const results = await Promise.all(
+          Array.from({ length: 100 }, () => f.events.appendConsuming(makeAnalyticsEvent({ keyId: key }), 1, null)),
+        );
+
+        expect([...(results as number[])].sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+        await expect(f.usage.usedIn(key, MARCH)).resolves.toBe(100);
+        await expect(storedCount(f, key, MARCH)).resolves.toBe(100);
+      });
+
+      it('lets exactly the limit through when 60 concurrent events open a fresh counter limited to 25', async () => {
+        const f = fixture();
+        const key = await keyIn(f);
+
+        const results = await Promise.all(
+          Array.from({ length: 60 }, () => f.events.appendConsuming(makeAnalyticsEvent({ keyId: key }), 1, 25)),
+        );
+
+        expect(results.filter((r) => r !== null)).toHaveLength(25);
+        await expect(f.usage.usedIn(key, MARCH)).resolves.toBe(25);
+        await expect(storedCount(f, key, MARCH)).resolves.toBe(25);
+      });
+
+      it('counts exactly up to the largest safe integer', async () => {
+        const f = fixture();
+        const key = await keyIn(f);
+        await f.seedUsage(key, MARCH, Number.MAX_SAFE_INTEGER - 2);
+
+        await expect(f.events.appendConsuming(makeAnalyticsEvent({ keyId: key }), 1, null)).resolves.toBe(Number.MAX_SAFE_INTEGER - 1);
+        await expect(f.events.appendConsuming(makeAnalyticsEvent({ keyId: key }), 1, Number.MAX_SAFE_INTEGER)).resolves.toBe(
+          Number.MAX_SAFE_INTEGER,
+        );
+        await expect(f.usage.usedIn(key, MARCH)).resolves.toBe(Number.MAX_SAFE_INTEGER);
       });
     });
 

@@ -1,5 +1,5 @@
 import { KeyContextRepository } from '@svc/domain';
-import { T0, makeApiKey, makeUser, randomDigest } from '../factories/domain.factory';
+import { T0, makeApiKey, makeUser, randomDigest, makeAnalyticsEvent } from '../factories/domain.factory';
 import { MakePersistence, seedKey, useFixture } from './persistence-fixture';
 
 const MARCH = '2026-03';
@@ -50,9 +50,9 @@ export function describeKeyContextRepositoryContract(make: MakePersistence): voi
       const f = fixture();
       const key = await seedKey(f);
       const other = await seedKey(f);
-      await f.usage.tryConsume(key.id, MARCH, 7, null);
-      await f.usage.tryConsume(key.id, APRIL, 3, null);
-      await f.usage.tryConsume(other.id, MARCH, 5_000_000_000, null);
+      await f.seedUsage(key.id, MARCH, 7);
+      await f.seedUsage(key.id, APRIL, 3);
+      await f.seedUsage(other.id, MARCH, 5_000_000_000);
 
       expect((await f.contexts.findByDigest(key.props.digest, MARCH))?.used).toBe(7);
       expect((await f.contexts.findByDigest(key.props.digest, APRIL))?.used).toBe(3);
@@ -65,7 +65,7 @@ export function describeKeyContextRepositoryContract(make: MakePersistence): voi
       const key = await seedKey(f, { licenseType: 'free' });
       await expect(f.contexts.findByDigest(key.props.digest, MARCH)).resolves.toMatchObject({ used: 0 });
 
-      await f.usage.tryConsume(key.id, MARCH, 1, 10);
+      await f.events.appendConsuming(makeAnalyticsEvent({ keyId: key.id, period: MARCH }), 1, 10);
       await f.keys.updateTerms(key.with({ licenseType: 'enterprise' }));
       await f.keys.markRevoked(key.id, T0);
 

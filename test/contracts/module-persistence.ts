@@ -15,6 +15,7 @@ import {
 import { MySqlPersistenceModule } from '@svc/infrastructure/persistence/mysql/mysql-persistence.module';
 import { PostgresPersistenceModule } from '@svc/infrastructure/persistence/postgres/postgres-persistence.module';
 import { SqlitePersistenceModule } from '@svc/infrastructure/persistence/sqlite/sqlite-persistence.module';
+import { UsageCounterRecord } from '@svc/infrastructure/persistence/typeorm/records';
 import { DataSource } from 'typeorm';
 import { uniqueId } from '../factories/domain.factory';
 import { TestDatabase, createTestDatabase } from '../harness/test-database';
@@ -30,15 +31,24 @@ export interface SqlPersistence extends PersistenceFixture {
  * context of its own. The caller makes sure the database starts empty.
  */
 export async function openPersistence(module: DynamicModule): Promise<SqlPersistence> {
-  const ports = await openPorts(module);
-  return { ...ports, dataSource: ports.context.get(DataSource) };
+  let dataSource: DataSource | undefined;
+  const ports = await openPorts(module, async (keyId, period, used) => {
+    await dataSource?.getRepository(UsageCounterRecord).insert({ keyId, period, used });
+  });
+  const opened = ports.context.get(DataSource);
+  dataSource = opened;
+  return { ...ports, dataSource: opened };
 }
 
 /** Any persistence module's ports, as the service gets them (the in-memory module's too). */
-export async function openPorts(module: DynamicModule): Promise<PersistenceFixture & { readonly context: INestApplicationContext }> {
+export async function openPorts(
+  module: DynamicModule,
+  seedUsage: PersistenceFixture['seedUsage'],
+): Promise<PersistenceFixture & { readonly context: INestApplicationContext }> {
   const context = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
   return {
     context,
+    seedUsage,
     keys: context.get(ApiKeyRepository),
     users: context.get(UserRepository),
     usage: context.get(UsageRepository),

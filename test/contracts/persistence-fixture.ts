@@ -25,6 +25,11 @@ export interface PersistenceFixture {
   /** Events consume from the same counters as `usage`. */
   readonly events: AnalyticsEventRepository;
   readonly models: ModelRepository;
+  /**
+   * Test setup only: stores a period's counter as already `used`, beside the
+   * ports (no port consumes without an event).
+   */
+  seedUsage(keyId: string, period: string, used: number): Promise<void>;
   /** Closes connections and removes files; called after each test. */
   dispose(): Promise<void>;
 }

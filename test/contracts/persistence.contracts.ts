@@ -51,10 +51,12 @@ export function describeSharedDatabaseContract(open: () => Promise<PersistenceFi
 
     it('never pass the limit together, and lose no increment', async () => {
       const key = await seedKey(one);
-      await one.usage.tryConsume(key.id, '2026-03', 70, 100);
+      await one.seedUsage(key.id, '2026-03', 70);
 
       const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? one : two).usage.tryConsume(key.id, '2026-03', 1, 100)),
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 === 0 ? one : two).events.appendConsuming(makeAnalyticsEvent({ keyId: key.id, period: '2026-03' }), 1, 100),
+        ),
       );
 
       expect(results.filter((r) => r !== null)).toHaveLength(30);

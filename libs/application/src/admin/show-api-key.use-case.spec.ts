@@ -27,8 +27,8 @@ describe(ShowApiKey.name, () => {
     await users.insert(user);
     const key = makeApiKey({ userId: user.id, licenseType: 'free', displayPrefix: 'svc_live_abc' });
     await keys.insert(key);
-    await usage.tryConsume(key.id, '2026-02', 500, null);
-    await usage.tryConsume(key.id, '2026-03', 40, null);
+    usage.consumeNow(key.id, '2026-02', 500, null);
+    usage.consumeNow(key.id, '2026-03', 40, null);
 
     const details = await show.execute(key.id);
 

@@ -51,7 +51,7 @@ describe(UpdateApiKey.name, () => {
 
   it('changes the tier; a limit that follows the tier follows it', async () => {
     const key = await given({ licenseType: 'free', monthlyLimit: { source: 'tier' } });
-    await usage.tryConsume(key.id, '2026-03', 12, null);
+    usage.consumeNow(key.id, '2026-03', 12, null);
 
     const details = await update.execute({ keyId: key.id, licenseType: 'commercial' });
 

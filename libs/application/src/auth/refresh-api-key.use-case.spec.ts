@@ -46,7 +46,7 @@ describe(RefreshApiKey.name, () => {
       expiresAt: options.expiresAt ?? EXPIRES,
     });
     await keys.insert(key);
-    if (options.used) await usage.tryConsume(key.id, '2026-03', options.used, null);
+    if (options.used) usage.consumeNow(key.id, '2026-03', options.used, null);
     return { secret, key };
   }
 

@@ -48,7 +48,7 @@ describe(ValidateApiKey.name, () => {
       revokedAt: options.revokedAt ?? null,
     });
     await keys.insert(key);
-    if (options.used) await usage.tryConsume(key.id, MARCH, options.used, null);
+    if (options.used) usage.consumeNow(key.id, MARCH, options.used, null);
     return { secret, keyId: key.id, userId: user.id };
   }
 

@@ -1,9 +1,9 @@
 import { UsageRepository } from '@svc/domain';
 
 /**
- * Usage counters per key and period, for use-case tests only. `tryConsume`
- * compares and adds within one synchronous step, so no concurrent caller can
- * slip between the check and the write.
+ * Usage counters per key and period, for tests only. `consumeNow` compares
+ * and adds within one synchronous step, so no concurrent caller can slip
+ * between the check and the write.
  */
 export class InMemoryUsageRepository extends UsageRepository {
   private readonly counters = new Map<string, number>();
@@ -12,18 +12,15 @@ export class InMemoryUsageRepository extends UsageRepository {
     return this.usedNow(keyId, periodKey);
   }
 
-  async tryConsume(keyId: string, periodKey: string, cost: number, limit: number | null): Promise<number | null> {
-    return this.consumeNow(keyId, periodKey, cost, limit);
-  }
-
   /** `usedIn`, synchronously: for the other in-memory adapters that share these counters. */
   usedNow(keyId: string, periodKey: string): number {
     return this.counters.get(slot(keyId, periodKey)) ?? 0;
   }
 
   /**
-   * `tryConsume`, synchronously: the other in-memory adapters that share these
-   * counters (the analytics events) consume and store within one step.
+   * Adds `cost` within `limit` (null: none) and answers the new total, or null
+   * when refused, synchronously: the analytics events that share these
+   * counters consume and store within one step (and tests seed usage with it).
    */
   consumeNow(keyId: string, periodKey: string, cost: number, limit: number | null): number | null {
     const at = slot(keyId, periodKey);

@@ -2,7 +2,32 @@ import { AnalyticsEvent } from '@svc/domain';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
 import { SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
 import { MySqlStatements } from './mysql-statements';
-import { consumeOnce, openCounter } from './mysql-usage.repository';
+import { MySqlSession } from './mysql-statements';
+
+/**
+ * Adds the cost only while the new total stays within the limit, handing the
+ * new total back through `LAST_INSERT_ID(expr)` (the OK packet's insert id, so
+ * no second read): MySQL has no RETURNING and no conditional upsert. The
+ * numbers are cast, since mysql2 binds a number as DOUBLE and `used + ?`
+ * would be floating point past 2^53.
+ */
+const CONSUME = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE key_id = ? AND period = ?';
+const WITHIN_LIMIT = ' AND used + CAST(? AS SIGNED) <= CAST(? AS SIGNED)';
+/** Opens the period's counter at 0; a no-op when it exists (an unknown key still fails its reference). */
+const OPEN_COUNTER = 'INSERT INTO usage_counters (key_id, period, used) VALUES (?, ?, 0) ON DUPLICATE KEY UPDATE used = used';
+
+/**
+ * One conditional consumption: the new total, or null when nothing changed
+ * (the counter does not exist yet, or the limit refuses). Never read, compare
+ * and write: instances racing are serialised by the UPDATE's own row lock.
+ */
+async function consumeOnce(session: MySqlSession, keyId: string, period: string, cost: number, limit: number | null): Promise<number | null> {
+  const header =
+    limit === null
+      ? await session.write(CONSUME, [cost, keyId, period])
+      : await session.write(CONSUME + WITHIN_LIMIT, [cost, keyId, period, cost, limit]);
+  return header.affectedRows === 1 ? Number(header.insertId) : null;
+}
 
 /** DATETIME(3) text in UTC (the session's zone): exact to the millisecond whatever the driver's date handling. */
 export const mysqlInstant = (at: Date): string => at.toISOString().slice(0, 23).replace('T', ' ');
@@ -30,7 +55,9 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
     }
     const appended = await this.appendOnce(values, event, cost, limit);
     if (appended !== null) return appended;
-    await openCounter(this.mysql.session(), event.keyId, event.period);
+    // in a statement of its own: inside the transaction its insert into a gap another transaction's UPDATE
+    // had locked deadlocks when several requests are a key's first use in the period
+    await this.mysql.session().write(OPEN_COUNTER, [event.keyId, event.period]);
     return this.appendOnce(values, event, cost, limit);
   }
 

@@ -5,7 +5,6 @@ import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repositor
 import { mysqlDataSourceOptions } from './mysql-data-source';
 import { MySqlModelRepository } from './mysql-model.repository';
 import { MySqlStatements } from './mysql-statements';
-import { MySqlUsageRepository } from './mysql-usage.repository';
 
 /** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
 @Module({})
@@ -13,7 +12,6 @@ export class MySqlPersistenceModule {
   static forRoot(database: MySqlDatabaseConfig): DynamicModule {
     return sqlPersistenceModule(MySqlPersistenceModule, mysqlDataSourceOptions(database), {
       statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
-      usage: (statements) => new MySqlUsageRepository(statements),
       events: (statements) => new MySqlAnalyticsEventRepository(statements),
       models: (records, statements) => new MySqlModelRepository(records, statements),
     });

@@ -1,8 +1,16 @@
 import { AnalyticsEvent } from '@svc/domain';
 import type { Statement, Transaction } from 'better-sqlite3';
-import { CONSUME_UNLIMITED, CONSUME_WITHIN_LIMIT, INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
+import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
 import { SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
 import { SqliteStatements } from './sqlite-statements';
+
+/** The period's counter plus the cost (key id, period, cost): SQLite 3.35+ says ON CONFLICT … WHERE … RETURNING. */
+const UPSERT_COUNTER =
+  'INSERT INTO usage_counters (key_id, period, used) VALUES (?, ?, ?) ' +
+  'ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used';
+/** Consumes within a limit (4th parameter), answering the new total; no row: refused, nothing changed. */
+const CONSUME_WITHIN_LIMIT = `${UPSERT_COUNTER} WHERE usage_counters.used + excluded.used <= ? RETURNING used`;
+const CONSUME_UNLIMITED = `${UPSERT_COUNTER} RETURNING used`;
 
 type Append = (event: AnalyticsEvent, cost: number, limit: number | null) => number | null;
 

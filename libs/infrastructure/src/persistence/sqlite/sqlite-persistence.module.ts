@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SqliteDatabaseConfig } from '@svc/config';
-import { OnConflictUsageRepository } from '../typeorm/repositories/on-conflict-usage.repository';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
 import { sqliteDataSourceOptions } from './sqlite-data-source';
@@ -13,7 +12,6 @@ export class SqlitePersistenceModule {
   static forRoot(database: SqliteDatabaseConfig): DynamicModule {
     return sqlPersistenceModule(SqlitePersistenceModule, sqliteDataSourceOptions(database), {
       statements: (dataSource) => new SqliteStatements(dataSource),
-      usage: (statements) => new OnConflictUsageRepository(statements),
       events: (statements) => new SqliteAnalyticsEventRepository(statements),
       models: (records, statements) => new SqliteModelRepository(records, statements),
     });

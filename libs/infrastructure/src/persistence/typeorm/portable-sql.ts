@@ -1,22 +1,9 @@
 import { AnalyticsEvent } from '@svc/domain';
 
 /**
- * SQL written once with `?` placeholders and shared by the databases that
- * speak it; each database's module runs it its own way. The counter upserts
- * need `INSERT … ON CONFLICT … DO UPDATE … WHERE … RETURNING` (SQLite 3.35+
- * and PostgreSQL); the rest is portable to all three.
+ * SQL every database speaks, written once with `?` placeholders; each
+ * database's module runs it its own way (SqlStatements).
  */
-
-/** The period's counter plus the cost: parameters key id, period, cost. */
-const UPSERT_COUNTER =
-  'INSERT INTO usage_counters (key_id, period, used) VALUES (?, ?, ?) ' +
-  'ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used';
-
-/** Consumes within a limit (4th parameter), answering the new total; no row: refused, nothing changed. */
-export const CONSUME_WITHIN_LIMIT = `${UPSERT_COUNTER} WHERE usage_counters.used + excluded.used <= ? RETURNING used`;
-
-/** Consumes without a limit, answering the new total. */
-export const CONSUME_UNLIMITED = `${UPSERT_COUNTER} RETURNING used`;
 
 export const USED_IN_PERIOD = 'SELECT used FROM usage_counters WHERE key_id = ? AND period = ?';
 

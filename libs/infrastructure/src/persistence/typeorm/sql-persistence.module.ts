@@ -17,15 +17,14 @@ import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.reposito
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
+import { SqlUsageRepository } from './repositories/sql-usage.repository';
 import { SqlDatabasePing } from './sql-database-ping';
 import { SqlStatements } from './sql-statements';
 
 /** What a SQL database's module supplies: its statements, and its own adapters where its dialect differs. */
 export interface SqlDialectAdapters<S extends SqlStatements> {
   readonly statements: (dataSource: DataSource) => S;
-  /** Atomic conditional consumption. */
-  readonly usage: (statements: S) => UsageRepository;
-  /** An event appended together with its consumption, atomically. */
+  /** An event appended together with its quota consumption, atomically (the only consumption there is). */
   readonly events: (statements: S) => AnalyticsEventRepository;
   /** The registry's writes in the dialect's atomic steps. */
   readonly models: (records: Repository<ModelRecord>, statements: S) => ModelRepository;
@@ -57,7 +56,7 @@ export function sqlPersistenceModule<S extends SqlStatements>(
 ): DynamicModule {
   const providers: Provider[] = [
     { provide: SqlStatements, inject: [getDataSourceToken()], useFactory: dialect.statements },
-    { provide: UsageRepository, inject: [SqlStatements], useFactory: dialect.usage },
+    { provide: UsageRepository, useClass: SqlUsageRepository },
     { provide: AnalyticsEventRepository, inject: [SqlStatements], useFactory: dialect.events },
     { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements], useFactory: dialect.models },
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },

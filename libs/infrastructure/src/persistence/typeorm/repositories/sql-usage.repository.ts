@@ -1,9 +1,15 @@
+import { Injectable } from '@nestjs/common';
 import { UsageRepository } from '@svc/domain';
 import { USED_IN_PERIOD } from '../portable-sql';
 import { PreparedStatement, SqlStatements } from '../sql-statements';
 
-/** Counters in `usage_counters`: the portable read; each database's module consumes in its own atomic step. */
-export abstract class SqlUsageRepository extends UsageRepository {
+/**
+ * Counters in `usage_counters`, read with portable SQL on every database.
+ * They are consumed only together with an event, in each database's own
+ * atomic step (its AnalyticsEventRepository).
+ */
+@Injectable()
+export class SqlUsageRepository extends UsageRepository {
   private readonly used: PreparedStatement<{ used: string | number }>;
 
   constructor(statements: SqlStatements) {
