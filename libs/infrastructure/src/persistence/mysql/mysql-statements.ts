@@ -4,6 +4,9 @@ import { DataSource, ObjectLiteral } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
+/** ER_LOCK_DEADLOCK. */
+const DEADLOCK_VICTIM = 1213;
+
 /** What a statement run on one connection of the pool answers: rows, or the write's header. */
 export interface MySqlSession {
   rows<Row extends ObjectLiteral>(sql: string, params: readonly unknown[]): Promise<Row[]>;
@@ -45,9 +48,20 @@ export class MySqlStatements extends SqlStatements {
   /**
    * `work` in one transaction on one pooled connection: committed when it
    * resolves, rolled back when it throws or answers `rollback`. A connection
-   * that cannot even roll back is destroyed rather than handed back.
+   * that cannot even roll back is destroyed rather than handed back. A
+   * transaction InnoDB chose as a deadlock victim (rolled back whole, nothing
+   * kept) runs once more before the error counts.
    */
   async transaction<T>(work: (session: MySqlSession) => Promise<{ value: T; rollback?: boolean }>): Promise<T> {
+    try {
+      return await this.transactionOnce(work);
+    } catch (error) {
+      if ((error as { errno?: unknown }).errno !== DEADLOCK_VICTIM) throw error;
+      return this.transactionOnce(work);
+    }
+  }
+
+  private async transactionOnce<T>(work: (session: MySqlSession) => Promise<{ value: T; rollback?: boolean }>): Promise<T> {
     const connection = await this.pool.getConnection();
     try {
       await connection.beginTransaction();
