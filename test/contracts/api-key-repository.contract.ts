@@ -31,6 +31,18 @@ export function describeApiKeyRepositoryContract(make: MakePersistence): void {
         expect(byDigest?.props).toEqual(key.props);
       });
 
+      it.each([
+        ['year 1', '0001-01-01T00:00:00.000Z'],
+        ['a century with two-digit-year pitfalls', '0069-07-20T20:17:40.001Z'],
+        ['the last millisecond of year 9999', '9999-12-31T23:59:59.999Z'],
+      ])('keeps an expiry in %s exact, read by id and by digest', async (_, iso) => {
+        const f = fixture();
+        const key = await seedKey(f, { expiresAt: new Date(iso) });
+
+        expect((await f.keys.findById(key.id))?.expiresAt.toISOString()).toBe(iso);
+        expect((await f.keys.findByDigest(key.props.digest))?.expiresAt.toISOString()).toBe(iso);
+      });
+
       it('answers null for an unknown id or digest', async () => {
         const f = fixture();
         await seedKey(f);

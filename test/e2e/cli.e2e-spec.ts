@@ -266,14 +266,14 @@ describe('operator CLI (built), on the database the API serves', () => {
       cli('keys', 'revoke', issued.key_id, '--json'),
       cli('keys', 'show', 'key_000000000000000000000000', '--json'),
       cli('keys', 'create', '--email', 'x@example.org', '--license-type', 'platinum', '--json'),
-      cliWith({ ...env, DATABASE_URL: 'mysql://localhost/keys' }, 'audit', '--json'),
+      cliWith({ ...env, DATABASE_URL: 'mssql://sa:hunter2@localhost/keys' }, 'audit', '--json'),
     ]);
     expect(again).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_REVOKED: /) });
     expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_NOT_FOUND: /) });
     expect(badTier).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*license_type/) });
     expect(badUrl).toMatchObject({ code: 1, stdout: '' });
     expect(badUrl.stderr.trim().split('\n')).toEqual([expect.stringContaining('DATABASE_URL')]);
-    expect(badUrl.stderr).not.toContain('mysql://localhost/keys');
+    expect(badUrl.stderr).not.toContain('mssql://sa:hunter2@localhost/keys');
   });
 
   it('never stores nor prints the plaintext key after issuing it', async () => {

@@ -124,7 +124,7 @@ describe('package.json dependencies', () => {
     expect(imports.length).toBeGreaterThan(100);
     expect(usedAtRuntime).toContain('@nestjs/core');
     expect(usedAtRuntime).toContain('reflect-metadata'); // a side-effect import counts
-    expect(imports).toContainEqual({ file: 'libs/infrastructure/src/persistence/typeorm/prepared-query.ts', pkg: 'pg', typeOnly: true });
+    expect(imports).toContainEqual({ file: 'libs/infrastructure/src/persistence/postgres/postgres-statements.ts', pkg: 'pg', typeOnly: true });
   });
 
   it('every runtime dependency is imported by apps/ or libs/, or used as its allow-list entry says', () => {
