@@ -4,6 +4,14 @@ import { DataSource, ObjectLiteral } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
+/**
+ * The time zone the prepared statements read DATETIME in: UTC, spelled so
+ * that mysql2 builds each Date from the ISO text of the value. With `Z` it
+ * calls Date.UTC, whose two-digit-year rule read 0001-01-01 back as 1901.
+ * Parameters are still written with the pool's own `Z`.
+ */
+const READ_DATETIME_AS = '+00:00';
+
 /** ER_LOCK_DEADLOCK. */
 const DEADLOCK_VICTIM = 1213;
 
@@ -82,8 +90,8 @@ export class MySqlStatements extends SqlStatements {
     const timeout = this.statementTimeoutMs;
     return {
       rows: async <Row extends ObjectLiteral>(sql: string, params: readonly unknown[]) =>
-        (await runner.execute({ sql, values: params as unknown[], timeout }))[0] as Row[],
-      write: async (sql, params) => (await runner.execute({ sql, values: params as unknown[], timeout }))[0] as ResultSetHeader,
+        (await runner.execute({ sql, values: params as unknown[], timeout, timezone: READ_DATETIME_AS }))[0] as Row[],
+      write: async (sql, params) => (await runner.execute({ sql, values: params as unknown[], timeout, timezone: READ_DATETIME_AS }))[0] as ResultSetHeader,
     };
   }
 }
