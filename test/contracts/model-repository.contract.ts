@@ -176,6 +176,44 @@ export function describeModelRepositoryContract(make: MakePersistence): void {
       });
     });
 
+    describe('updateUnstored', () => {
+      it("replaces the description, drops the stored file, and sets the external file's checksum and size", async () => {
+        const f = fixture();
+        const stored = makeModel();
+        await f.models.insert(stored);
+        const external = makeModel({
+          version: '1.2.0',
+          downloadUrl: 'https://cdn.example.com/external.bin',
+          storedFile: 'motor_imagery_4class_v1-1.0.0-ffffffffffffffffffffffff.bin',
+          checksum: `sha256:${'e'.repeat(64)}`,
+          sizeBytes: 9_007_199_254_740_991,
+          createdAt: LATER,
+          updatedAt: LATER,
+        });
+
+        await expect(f.models.updateUnstored(external)).resolves.toBe(true);
+
+        await expect(f.models.findByName(stored.name)).resolves.toEqual({ ...external, storedFile: null, createdAt: stored.createdAt });
+      });
+
+      it('clears checksum and size when the record names no file any more', async () => {
+        const f = fixture();
+        const stored = makeModel({ storedFile: null, downloadUrl: 'https://cdn.example.com/m.bin', checksum: `sha256:${'a'.repeat(64)}`, sizeBytes: 12 });
+        await f.models.insert(stored);
+
+        const cleared = { ...stored, downloadUrl: null, checksum: null, sizeBytes: null, updatedAt: LATER };
+        await expect(f.models.updateUnstored(cleared)).resolves.toBe(true);
+
+        await expect(f.models.findByName(stored.name)).resolves.toEqual(cleared);
+      });
+
+      it('answers false for a record that is gone, creating nothing', async () => {
+        const f = fixture();
+        await expect(f.models.updateUnstored(makeModel({ name: 'gone_v1' }))).resolves.toBe(false);
+        await expect(f.models.list()).resolves.toEqual([]);
+      });
+    });
+
     describe('replaceFile', () => {
       it('sets the first file of a record without one (expected null), and updated_at only', async () => {
         const f = fixture();

@@ -182,5 +182,50 @@ export function describeModelStoreContract(make: MakeModelStore): void {
         await expect(f.store.open(stored.path)).resolves.toBeNull();
       });
     });
+
+    describe('list', () => {
+      it('answers nothing for an empty store', async () => {
+        await expect(fixture().store.list()).resolves.toEqual([]);
+      });
+
+      it('names every stored file with its write time, and no longer a removed one', async () => {
+        const f = fixture();
+        const before = Date.now();
+        const first = await f.store.put(LABEL, Buffer.from('first'));
+        const second = await f.store.put('p300_binary_v1-2.0', Buffer.from('second'));
+        const gone = await f.store.put(LABEL, Buffer.from('gone'));
+        await f.store.remove(gone.path);
+
+        const listed = await f.store.list();
+        expect(listed.map((entry) => entry.path).sort()).toEqual([first.path, second.path].sort());
+        for (const entry of listed) {
+          expect(entry.modifiedAt).toBeInstanceOf(Date);
+          // file systems may round the time down to the second
+          expect(entry.modifiedAt.getTime()).toBeGreaterThanOrEqual(before - 2000);
+          expect(entry.modifiedAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+        }
+      });
+
+      it('never names a file still being written', async () => {
+        const f = fixture();
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        async function* slow(): AsyncIterable<Uint8Array> {
+          yield Buffer.from('first half');
+          await held;
+          yield Buffer.from('second half');
+        }
+        const writing = f.store.put(LABEL, slow());
+        await new Promise((resolve) => setTimeout(resolve, 50));
+
+        await expect(f.store.list()).resolves.toEqual([]);
+
+        release();
+        const stored = await writing;
+        expect((await f.store.list()).map((entry) => entry.path)).toEqual([stored.path]);
+      });
+    });
   });
 }

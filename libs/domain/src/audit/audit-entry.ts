@@ -1,5 +1,28 @@
 /** What the audit log records. Never a key's plaintext nor an installer token. */
-export type AuditAction = 'key.issued' | 'key.updated' | 'key.revoked' | 'installer.token_issued';
+export type AuditAction =
+  | 'key.issued'
+  | 'key.updated'
+  | 'key.revoked'
+  | 'installer.token_issued'
+  | 'model.created'
+  | 'model.uploaded'
+  | 'model.replaced'
+  | 'model.deleted';
+
+/** Every audit action, for documentation and checks. */
+export const AUDIT_ACTIONS: readonly AuditAction[] = [
+  'key.issued',
+  'key.updated',
+  'key.revoked',
+  'installer.token_issued',
+  'model.created',
+  'model.uploaded',
+  'model.replaced',
+  'model.deleted',
+];
+
+/** Where an operator's change came from: the admin API or the CLI. */
+export type OperatorChannel = 'api' | 'cli';
 
 export interface AuditEntry {
   readonly id: string;

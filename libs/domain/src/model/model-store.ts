@@ -15,6 +15,14 @@ export interface OpenedModelFile {
   readonly sizeBytes: number;
 }
 
+/** A complete file of the store, as `list` names it. */
+export interface ModelStoreEntry {
+  /** The file's name in the store, as `put` gave it. */
+  readonly path: string;
+  /** When the file was last written. */
+  readonly modifiedAt: Date;
+}
+
 /** Where model files live (MODEL_STORE_DIR): the service's own model host. */
 export abstract class ModelStore {
   /**
@@ -26,4 +34,9 @@ export abstract class ModelStore {
   abstract open(path: string): Promise<OpenedModelFile | null>;
   /** Removes the file; a file already gone is no error. */
   abstract remove(path: string): Promise<void>;
+  /**
+   * Every complete file of the store, in no particular order; never a file
+   * still being written (a temporary), never anything the store did not name.
+   */
+  abstract list(): Promise<ModelStoreEntry[]>;
 }

@@ -13,6 +13,13 @@ export abstract class ModelRepository {
    */
   abstract updateDescription(model: Model): Promise<boolean>;
   /**
+   * Replaces the description (as `updateDescription`) and sets the file
+   * columns of a record whose file the service does not hold: no stored file,
+   * and `checksum` and `size_bytes` as `model` carries them (an external
+   * file's, or null); false when the record is gone.
+   */
+  abstract updateUnstored(model: Model): Promise<boolean>;
+  /**
    * Sets the record's file in one conditional step, only if its stored file is
    * still `expected`: false when another upload got there first or the record is gone.
    */

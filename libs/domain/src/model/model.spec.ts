@@ -64,10 +64,17 @@ describe('model rules', () => {
       expect(visibilityOf(makeModel({ storedFile: null }), viewer('enterprise'))).toBe('not-found');
     });
 
-    it('an explicit address alone publishes a model', () => {
-      const byUrl = makeModel({ storedFile: null, checksum: null, sizeBytes: null, downloadUrl: 'https://cdn.example.com/m.bin' });
+    it('an explicit address with its checksum and size publishes a model', () => {
+      const byUrl = makeModel({ storedFile: null, downloadUrl: 'https://cdn.example.com/m.bin' });
       expect(isPublished(byUrl)).toBe(true);
       expect(visibilityOf(byUrl, viewer('free'))).toBe('visible');
+    });
+
+    it('a record without a checksum or size is never published (an older external row stays unlisted until completed)', () => {
+      const incomplete = makeModel({ storedFile: null, checksum: null, sizeBytes: null, downloadUrl: 'https://cdn.example.com/m.bin' });
+      expect(isPublished(incomplete)).toBe(false);
+      expect(visibilityOf(incomplete, viewer('enterprise'))).toBe('not-found');
+      expect(isPublished(makeModel({ checksum: null }))).toBe(false);
     });
 
     it("a custom model: another user's keys never find it; the owner's need commercial", () => {

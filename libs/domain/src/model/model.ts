@@ -106,9 +106,14 @@ export interface Model extends ModelDescription {
 /** The tier custom models need at least (SPEC 2.2: "custom models: commercial and above"). */
 export const CUSTOM_MODEL_TIER: LicenseType = 'commercial';
 
-/** Published: a key can download it, from the store or from an explicit address. Otherwise it is not listed. */
+/**
+ * Published: a key can download it, from the store or from an explicit
+ * address, and verify it: the record is complete (CONTRACT 7), with a
+ * checksum and a size. Otherwise it is not listed (a row registered with an
+ * external address but no checksum stays unlisted until completed).
+ */
 export function isPublished(model: Model): boolean {
-  return model.storedFile !== null || model.downloadUrl !== null;
+  return (model.storedFile !== null || model.downloadUrl !== null) && model.checksum !== null && model.sizeBytes !== null;
 }
 
 /** Megabytes as SPEC 2.4 counts them: bytes / 1,000,000, unrounded. */
@@ -205,6 +210,100 @@ export function modelDescriptionOf(input: ModelDescriptionInput, pathName?: stri
     ownerUserId: input.ownerUserId,
     metadata: input.metadata,
   };
+}
+
+/**
+ * What a POST or PUT body says about the model's file: the values GET shows
+ * (`checksum`, `size_bytes`, `size_mb`). Absent or null says nothing.
+ */
+export interface ModelFileClaims {
+  readonly checksum?: string | null;
+  readonly sizeBytes?: number | null;
+  readonly sizeMb?: number | null;
+}
+
+/**
+ * Where a record's file is after a POST or PUT: the file the service holds
+ * (kept as it is), an external file (the body's checksum and size), or none yet.
+ */
+export type RecordFile =
+  | { readonly kind: 'stored' }
+  | { readonly kind: 'external'; readonly checksum: string; readonly sizeBytes: number }
+  | { readonly kind: 'none' };
+
+/**
+ * Whether `url` is the address of the service's own stored file `storedFile`
+ * (what GET shows: `<base>/model-files/<file>` or `<MODEL_HOST>/<file>`, signed
+ * or not): its last path segment is the stored name, whatever the query.
+ * Stored names carry 96 random bits, so no other address ends with one.
+ */
+export function isStoredFileUrl(url: string, storedFile: string): boolean {
+  let pathname: string;
+  try {
+    pathname = new URL(url, 'http://stored.invalid').pathname;
+  } catch {
+    return false;
+  }
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(last) === storedFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file rules of a record (CONTRACT 7), the same for the admin API and the
+ * CLI. An explicit external `download_url` (a file the service does not hold)
+ * requires `checksum` and `size_bytes`, which become the record's; `size_mb`,
+ * if given, must be `size_bytes / 1,000,000`. A `download_url` naming the
+ * record's own stored file keeps that file (the URL is not stored). For a
+ * record whose file the service holds, the claims must equal the stored
+ * file's; without any file they cannot be set. `existing`: the record a PUT
+ * replaces (null for a new record). Throws INVALID_REQUEST naming the field.
+ */
+export function recordFileOf(
+  description: ModelDescription,
+  claims: ModelFileClaims,
+  existing: Model | null,
+): { readonly description: ModelDescription; readonly file: RecordFile } {
+  const storedFile = existing?.storedFile ?? null;
+  let downloadUrl = description.downloadUrl;
+  if (downloadUrl !== null && storedFile !== null && isStoredFileUrl(downloadUrl, storedFile)) downloadUrl = null;
+  const checksum = claims.checksum ?? null;
+  const sizeBytes = claims.sizeBytes ?? null;
+  const sizeMb = claims.sizeMb ?? null;
+  if (downloadUrl !== null) {
+    if (checksum === null) {
+      throw new InvalidRequestError('checksum is required with an external download_url: sha256:<64 hex> of the file (models publish FILE --download-url URL computes it)');
+    }
+    if (sizeBytes === null) {
+      throw new InvalidRequestError("size_bytes is required with an external download_url: the file's exact size in bytes");
+    }
+    if (sizeMb !== null && sizeMb !== sizeBytes / 1_000_000) {
+      throw new InvalidRequestError('size_mb must equal size_bytes / 1000000 (it is derived from size_bytes)');
+    }
+    return { description: { ...description, downloadUrl }, file: { kind: 'external', checksum, sizeBytes } };
+  }
+  const kept = { ...description, downloadUrl: null };
+  if (existing !== null && storedFile !== null) {
+    if (checksum !== null && checksum !== existing.checksum) {
+      throw new InvalidRequestError(`checksum must be the stored file's (${existing.checksum ?? 'none'}): it is computed from the uploaded file`);
+    }
+    if (sizeBytes !== null && sizeBytes !== existing.sizeBytes) {
+      throw new InvalidRequestError(`size_bytes must be the stored file's (${existing.sizeBytes ?? 'none'}): it is computed from the uploaded file`);
+    }
+    if (sizeMb !== null && sizeMb !== sizeMbOf(existing)) {
+      throw new InvalidRequestError(`size_mb must be the stored file's (${sizeMbOf(existing) ?? 'none'}): it is computed from the uploaded file`);
+    }
+    return { description: kept, file: { kind: 'stored' } };
+  }
+  for (const [field, value] of [['checksum', checksum], ['size_bytes', sizeBytes], ['size_mb', sizeMb]] as const) {
+    if (value !== null) {
+      throw new InvalidRequestError(`${field} can be set only with an external download_url; otherwise it is computed from the uploaded model file`);
+    }
+  }
+  return { description: kept, file: { kind: 'none' } };
 }
 
 export function isChecksum(value: unknown): value is string {

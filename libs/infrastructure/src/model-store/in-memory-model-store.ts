@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ModelStore, OpenedModelFile, StoredModelFile } from '@svc/domain';
+import { ModelStore, ModelStoreEntry, OpenedModelFile, StoredModelFile } from '@svc/domain';
 
 /** The labels and stored names LocalModelStore accepts, so tests meet the same refusals. */
 const LABEL_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}$/;
@@ -15,6 +15,7 @@ const STORED_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}-[0-9a-f]{24}\.bin$/;
  */
 export class InMemoryModelStore extends ModelStore {
   private readonly files = new Map<string, Buffer>();
+  private readonly written = new Map<string, Date>();
 
   async put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile> {
     if (!LABEL_FORM.test(label)) throw new Error('model store: invalid file label');
@@ -30,6 +31,7 @@ export class InMemoryModelStore extends ModelStore {
     }
     const path = `${label}-${randomBytes(12).toString('hex')}.bin`;
     this.files.set(path, Buffer.concat(chunks, sizeBytes));
+    this.written.set(path, new Date());
     return { path, sha256: hash.digest('hex'), sizeBytes };
   }
 
@@ -42,6 +44,16 @@ export class InMemoryModelStore extends ModelStore {
   async remove(path: string): Promise<void> {
     if (!STORED_FORM.test(path)) throw new Error('model store: not a stored file name');
     this.files.delete(path);
+    this.written.delete(path);
+  }
+
+  async list(): Promise<ModelStoreEntry[]> {
+    return [...this.written].map(([path, modifiedAt]) => ({ path, modifiedAt: new Date(modifiedAt.getTime()) }));
+  }
+
+  /** Back-dates a file's write time, for tests of what is old enough to sweep. */
+  age(path: string, modifiedAt: Date): void {
+    if (this.written.has(path)) this.written.set(path, modifiedAt);
   }
 
   /** Every stored name, for tests that check what was (and was not) kept. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ModelStore, OpenedModelFile, StoredModelFile } from '@svc/domain';
+import { ModelStore, ModelStoreEntry, OpenedModelFile, StoredModelFile } from '@svc/domain';
 
 /** Labels the store accepts (a model's name and version): the same alphabet as model names. */
 const LABEL_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}$/;
@@ -71,6 +71,29 @@ export class LocalModelStore extends ModelStore {
     await unlink(join(this.folder, path)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });
+  }
+
+  /** The stored files (names of the stored form): temporaries (`.upload-*.tmp`, being written) and strangers are skipped. */
+  async list(): Promise<ModelStoreEntry[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const entries: ModelStoreEntry[] = [];
+    for (const name of names) {
+      if (!STORED_FORM.test(name)) continue;
+      try {
+        const info = await stat(join(this.folder, name));
+        if (info.isFile()) entries.push({ path: name, modifiedAt: new Date(info.mtimeMs) });
+      } catch (error) {
+        // removed meanwhile
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    return entries;
   }
 
   /** Makes the rename durable (best effort: not every platform can sync a folder). */

@@ -40,6 +40,13 @@ export class InMemoryModelRepository extends ModelRepository {
     return true;
   }
 
+  async updateUnstored(model: Model): Promise<boolean> {
+    const stored = this.byName.get(model.name);
+    if (!stored) return false;
+    this.byName.set(model.name, copyOf({ ...model, storedFile: null, createdAt: stored.createdAt }));
+    return true;
+  }
+
   async replaceFile(name: string, expected: string | null, file: ModelFile, at: Date): Promise<boolean> {
     const stored = this.byName.get(name);
     if (!stored || stored.storedFile !== expected) return false;

@@ -47,4 +47,9 @@ export class ModelMapper {
       updatedAt: model.updatedAt,
     };
   }
+
+  /** The description, `updated_at`, and the file columns of a record whose file the service does not hold. */
+  static unstoredColumns(model: Model): Omit<ModelRecord, 'name' | 'createdAt'> {
+    return { ...ModelMapper.descriptionColumns(model), storedFile: null, checksum: model.checksum, sizeBytes: model.sizeBytes };
+  }
 }

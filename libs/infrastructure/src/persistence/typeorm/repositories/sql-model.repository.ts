@@ -62,6 +62,11 @@ export abstract class SqlModelRepository extends ModelRepository {
     return (result.affected ?? 0) === 1;
   }
 
+  async updateUnstored(model: Model): Promise<boolean> {
+    const result = await this.records.update({ name: model.name }, ModelMapper.unstoredColumns(model));
+    return (result.affected ?? 0) === 1;
+  }
+
   /** Portable: one UPDATE conditional on the stored file, whose affected count every driver reports. */
   async replaceFile(name: string, expected: string | null, file: ModelFile, at: Date): Promise<boolean> {
     const result = await this.records.update(
