@@ -11,6 +11,7 @@ import { ModelsDeleteCommand } from './commands/models-delete.command';
 import { ModelsListCommand } from './commands/models-list.command';
 import { ModelsPublishCommand } from './commands/models-publish.command';
 import { ModelsShowCommand } from './commands/models-show.command';
+import { ModelsSweepCommand } from './commands/models-sweep.command';
 import { RevokeKeyCommand } from './commands/revoke-key.command';
 import { ShowKeyCommand } from './commands/show-key.command';
 import { UpdateKeyCommand } from './commands/update-key.command';
@@ -30,6 +31,7 @@ export const COMMANDS = [
   ModelsListCommand,
   ModelsShowCommand,
   ModelsDeleteCommand,
+  ModelsSweepCommand,
 ] as const;
 
 /** The composition root of the operator CLI: the same adapters and use cases as the API, no HTTP. */

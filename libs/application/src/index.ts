@@ -23,6 +23,7 @@ export * from './models/delete-model.use-case';
 export * from './models/list-all-models.use-case';
 export * from './models/show-model.use-case';
 export * from './models/publish-model-from-file.use-case';
+export * from './models/sweep-model-store.use-case';
 import { AuthenticateApiKey } from './auth/authenticate-api-key.use-case';
 import { ValidateApiKey } from './auth/validate-api-key.use-case';
 import { RefreshApiKey } from './auth/refresh-api-key.use-case';
@@ -45,6 +46,7 @@ import { DeleteModel } from './models/delete-model.use-case';
 import { ListAllModels } from './models/list-all-models.use-case';
 import { ShowModel } from './models/show-model.use-case';
 import { PublishModelFromFile } from './models/publish-model-from-file.use-case';
+import { SweepModelStore } from './models/sweep-model-store.use-case';
 
 /** Every use case, for registration as providers by the API and the CLI. */
 export const USE_CASES = [
@@ -70,5 +72,6 @@ export const USE_CASES = [
   ListAllModels,
   ShowModel,
   PublishModelFromFile,
+  SweepModelStore,
 ] as const;
 export * from './rate-limit/rate-counter';

@@ -15,7 +15,7 @@ export class ModelsDeleteCommand extends CliCommand {
   }
 
   async run([name]: string[], options: CommonOptions = {}): Promise<void> {
-    await this.deleteModel.execute({ name });
+    await this.deleteModel.execute({ name, channel: 'cli' });
     this.print(options, { name, deleted: true }, () => `Deleted model ${name} and its stored file.`);
   }
 }

@@ -1,7 +1,8 @@
-import { PublishModelFromFile } from '@svc/application';
+import { CreateModel, PublishModelFromFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { InvalidRequestError } from '@svc/domain';
 import { ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf, modelFileBaseOf, validatedRequest } from '@svc/presentation';
+import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, SubCommand } from 'nest-commander';
@@ -25,7 +26,10 @@ interface PublishModelOptions extends CommonOptions {
 /**
  * `models publish FILE`: the record and its file in one (CONTRACT 12). The
  * file is copied into the model store (MODEL_STORE_DIR) and `checksum` and
- * size are computed from its bytes; they cannot be given.
+ * size are computed from its bytes; they cannot be given. With
+ * `--download-url URL` the file is served from that address (a CDN holding
+ * the same bytes): nothing is copied, and `checksum` and size are computed
+ * from the local file and registered with the external address (CONTRACT 7).
  */
 @SubCommand({
   name: 'publish',
@@ -36,6 +40,7 @@ interface PublishModelOptions extends CommonOptions {
 export class ModelsPublishCommand extends CliCommand<PublishModelOptions> {
   constructor(
     private readonly publish: PublishModelFromFile,
+    private readonly createModel: CreateModel,
     private readonly config: AppConfig,
   ) {
     super();
@@ -57,7 +62,11 @@ export class ModelsPublishCommand extends CliCommand<PublishModelOptions> {
       metadata: metadataOption(options.metadata),
       download_url: options.downloadUrl,
     });
-    const model = await this.publish.execute({ description: modelDescriptionInputOf(record), file: createReadStream(path) });
+    const description = modelDescriptionInputOf(record);
+    const model =
+      description.downloadUrl === null
+        ? await this.publish.execute({ description, file: createReadStream(path), channel: 'cli' })
+        : await this.createModel.execute({ description, claims: await fileClaimsOf(path), channel: 'cli' });
     const view = adminModelViewOf(model, modelFileBaseOf(this.config.models.host, ''));
     this.print(options, view, () => `Published model ${view.name}\n${modelSummary(view)}`);
   }
@@ -110,10 +119,26 @@ export class ModelsPublishCommand extends CliCommand<PublishModelOptions> {
     return value;
   }
 
-  @Option({ flags: '--download-url <url>', description: 'serve the file from this address (a CDN) instead of MODEL_HOST' })
+  @Option({
+    flags: '--download-url <url>',
+    description: 'serve the file from this address (a CDN holding the same bytes): checksum and size are computed from FILE, nothing is copied',
+  })
   parseDownloadUrl(value: string): string {
     return value;
   }
+}
+
+/** The local file's `checksum` and size, computed from its bytes as they stream (CONTRACT 7). */
+async function fileClaimsOf(path: string): Promise<{ checksum: string; sizeBytes: number }> {
+  const hash = createHash('sha256');
+  let sizeBytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    const bytes = chunk as Buffer;
+    hash.update(bytes);
+    sizeBytes += bytes.length;
+  }
+  if (sizeBytes === 0) throw new InvalidRequestError('the model file is empty');
+  return { checksum: `sha256:${hash.digest('hex')}`, sizeBytes };
 }
 
 function isReadableFile(path: string): boolean {

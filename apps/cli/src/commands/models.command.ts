@@ -4,6 +4,7 @@ import { ModelsDeleteCommand } from './models-delete.command';
 import { ModelsListCommand } from './models-list.command';
 import { ModelsPublishCommand } from './models-publish.command';
 import { ModelsShowCommand } from './models-show.command';
+import { ModelsSweepCommand } from './models-sweep.command';
 
 /**
  * `models`: the parent of the model registry commands. It takes no options of
@@ -11,12 +12,12 @@ import { ModelsShowCommand } from './models-show.command';
  */
 @Command({
   name: 'models',
-  description: 'publish, list, show and delete models of the registry',
-  subCommands: [ModelsPublishCommand, ModelsListCommand, ModelsShowCommand, ModelsDeleteCommand],
+  description: 'publish, list, show, delete and sweep models of the registry',
+  subCommands: [ModelsPublishCommand, ModelsListCommand, ModelsShowCommand, ModelsDeleteCommand, ModelsSweepCommand],
 })
 export class ModelsCommand extends CommandRunner {
   async run(params: string[]): Promise<void> {
     this.command.outputHelp({ error: true });
-    throw new CliUsageError(params.length > 0 ? `unknown command 'models ${params[0]}'` : 'models needs a command: publish, list, show or delete');
+    throw new CliUsageError(params.length > 0 ? `unknown command 'models ${params[0]}'` : 'models needs a command: publish, list, show, delete or sweep');
   }
 }

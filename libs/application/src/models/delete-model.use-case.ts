@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ModelNotFoundError, ModelRepository, ModelStore } from '@svc/domain';
+import { AuditLog, Clock, IdGenerator, ModelNotFoundError, ModelRepository, ModelStore, OperatorChannel } from '@svc/domain';
+import { auditModelChange } from './model-audit';
 
 /** DELETE /admin/v1/models/{name} (CONTRACT 12): the record, then its stored file. */
 @Injectable()
@@ -7,11 +8,15 @@ export class DeleteModel {
   constructor(
     private readonly models: ModelRepository,
     private readonly store: ModelStore,
+    private readonly audit: AuditLog,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
   ) {}
 
-  async execute(input: { readonly name: string }): Promise<void> {
+  async execute(input: { readonly name: string; readonly channel: OperatorChannel }): Promise<void> {
     const deleted = await this.models.delete(input.name);
     if (!deleted) throw new ModelNotFoundError();
     if (deleted.storedFile !== null) await this.store.remove(deleted.storedFile);
+    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.deleted', deleted, input.channel, this.clock.now());
   }
 }

@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AuditLog,
   Clock,
+  IdGenerator,
+  InvalidRequestError,
   Model,
   ModelDescriptionInput,
   ModelExistsError,
   ModelRepository,
   ModelStore,
+  OperatorChannel,
   UserRepository,
   modelDescriptionOf,
   newModel,
 } from '@svc/domain';
+import { auditModelChange } from './model-audit';
 import { checkModelOwner } from './model-owner';
 import { storeModelFile } from './upload-model-file.use-case';
 
@@ -18,6 +23,8 @@ export interface PublishModelFromFileInput {
   readonly description: ModelDescriptionInput;
   /** The file's bytes, streamed or given at once. */
   readonly file: AsyncIterable<Uint8Array | string> | Uint8Array;
+  /** Who asked: the CLI, or the API's sample catalogue at start-up (audited). */
+  readonly channel: OperatorChannel;
 }
 
 /**
@@ -31,11 +38,17 @@ export class PublishModelFromFile {
     private readonly models: ModelRepository,
     private readonly users: UserRepository,
     private readonly store: ModelStore,
+    private readonly audit: AuditLog,
+    private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: PublishModelFromFileInput): Promise<Model> {
     const description = modelDescriptionOf(input.description);
+    if (description.downloadUrl !== null) {
+      // the file is copied into the store and served from there; an external address is registered with CreateModel
+      throw new InvalidRequestError('download_url cannot be set when the file is copied into the model store');
+    }
     await checkModelOwner(this.users, description);
     if (await this.models.findByName(description.name)) throw new ModelExistsError(description.name);
     const stored = await storeModelFile(this.store, description, input.file);
@@ -45,6 +58,7 @@ export class PublishModelFromFile {
       await this.store.remove(stored.path);
       throw new ModelExistsError(model.name);
     }
+    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.created', model, input.channel, model.createdAt);
     return model;
   }
 }

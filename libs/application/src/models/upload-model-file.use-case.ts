@@ -1,10 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, InvalidRequestError, Model, ModelNotFoundError, ModelRepository, ModelStore, StoredModelFile } from '@svc/domain';
+import {
+  AuditLog,
+  Clock,
+  IdGenerator,
+  InvalidRequestError,
+  Model,
+  ModelNotFoundError,
+  ModelRepository,
+  ModelStore,
+  OperatorChannel,
+  StoredModelFile,
+} from '@svc/domain';
+import { auditModelChange } from './model-audit';
 
 export interface UploadModelFileInput {
   readonly name: string;
   /** The file's bytes, streamed (never held in memory whole) or given at once. */
   readonly file: AsyncIterable<Uint8Array | string> | Uint8Array;
+  /** Who asked: the admin API or the CLI (audited). */
+  readonly channel: OperatorChannel;
 }
 
 /**
@@ -25,6 +39,8 @@ export class UploadModelFile {
   constructor(
     private readonly models: ModelRepository,
     private readonly store: ModelStore,
+    private readonly audit: AuditLog,
+    private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
 
@@ -34,10 +50,12 @@ export class UploadModelFile {
     const stored = await storeModelFile(this.store, model, input.file);
     for (let attempt = 0; attempt < UploadModelFile.SWAP_ATTEMPTS; attempt += 1) {
       const file = { storedFile: stored.path, checksum: `sha256:${stored.sha256}`, sizeBytes: stored.sizeBytes };
-      if (await this.models.replaceFile(model.name, model.storedFile, file, this.clock.now())) {
+      const at = this.clock.now();
+      if (await this.models.replaceFile(model.name, model.storedFile, file, at)) {
         if (model.storedFile !== null) await this.store.remove(model.storedFile);
         const updated = await this.models.findByName(model.name);
         if (!updated) throw new ModelNotFoundError();
+        await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.uploaded', updated, input.channel, at);
         return updated;
       }
       model = await this.models.findByName(input.name);

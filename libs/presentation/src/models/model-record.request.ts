@@ -8,8 +8,10 @@ import {
   MODEL_TYPES,
   MODEL_VERSION_FORM,
   ModelDescriptionInput,
+  ModelFileClaims,
   ModelMetadata,
   ModelType,
+  isChecksum,
   isDownloadUrl,
   isModelName,
 } from '@svc/domain';
@@ -18,6 +20,7 @@ import {
   IsDefined,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Length,
@@ -30,7 +33,7 @@ import {
   ValidationOptions,
   validateSync,
 } from 'class-validator';
-import { IsRefused, IsStringThat, failedRules } from '../validation/request-validation';
+import { IsStringThat, failedRules } from '../validation/request-validation';
 
 /**
  * POST and PUT /admin/v1/models bodies and the CLI's `models publish` record
@@ -44,7 +47,9 @@ const required = (field: string): ValidationOptions => ({ message: `${field} is 
 const rule = (field: string, text: string): ValidationOptions => ({ message: `${field} ${text}` });
 const text = (field: string, max: number): ValidationOptions => rule(field, `must be a string of at most ${max} characters`);
 const count = (field: string, min: number): ValidationOptions => rule(field, `must be an integer from ${min} to ${MODEL_LIMITS.maxCount}`);
-const computed = (field: string): ValidationOptions => rule(field, 'is computed from the uploaded model file and cannot be set');
+const CHECKSUM_RULE = rule('checksum', 'must be sha256:<64 lowercase hex> of the file');
+const SIZE_BYTES_RULE = rule('size_bytes', `must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
+const SIZE_MB_RULE = rule('size_mb', 'must be a number >= 0 (size_bytes / 1000000)');
 
 const VERSION_RULE = rule('version', 'must be dotted digits such as 1.0.2');
 const PARADIGM_RULE = rule('paradigm', 'must be 1-64 lowercase letters, digits, "_" or "-" (e.g. motor_imagery, p300, ssvep)');
@@ -115,16 +120,41 @@ function IsModelMetadata(): PropertyDecorator {
 }
 
 export class ModelRecordRequest {
-  // Set from the uploaded file's bytes, never from a record: any value (null included) is refused.
-  // Declared for the rule alone (whitelisting would drop them silently), and not documented as inputs.
-  @IsRefused(computed('checksum'))
-  readonly checksum?: never;
+  // The file's identity (CONTRACT 7): required with an external download_url (computed from the file
+  // by the CLI or any tool); for a file the service holds, accepted only when equal to the stored
+  // file's, so that a record read by GET can be PUT back. The domain judges them (recordFileOf).
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    pattern: '^sha256:[0-9a-f]{64}$',
+    description: "Required with an external download_url: sha256 of the file's bytes. Otherwise computed from the uploaded file (a value must equal it).",
+  })
+  @IsOptional()
+  @IsStringThat(isChecksum, CHECKSUM_RULE)
+  readonly checksum?: string | null;
 
-  @IsRefused(computed('size_mb'))
-  readonly size_mb?: never;
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    description: "Required with an external download_url: the file's exact size. Otherwise computed from the uploaded file (a value must equal it).",
+  })
+  @IsOptional()
+  @IsInt(SIZE_BYTES_RULE)
+  @Min(1, SIZE_BYTES_RULE)
+  @Max(Number.MAX_SAFE_INTEGER, SIZE_BYTES_RULE)
+  readonly size_bytes?: number | null;
 
-  @IsRefused(computed('size_bytes'))
-  readonly size_bytes?: never;
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    description: 'Always size_bytes / 1,000,000; accepted (for round trips) only when it equals that.',
+  })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, SIZE_MB_RULE)
+  @Min(0, SIZE_MB_RULE)
+  readonly size_mb?: number | null;
 
   /** Left out: the name in the path (PUT); POST and the CLI need it (the domain says so, with this message). */
   @ApiProperty({
@@ -214,4 +244,9 @@ export function modelDescriptionInputOf(record: ModelRecordRequest): ModelDescri
     ownerUserId: record.owner_user_id ?? null,
     metadata: record.metadata,
   };
+}
+
+/** What the body says about the model's file (`checksum`, `size_bytes`, `size_mb`); the domain judges it (recordFileOf). */
+export function modelFileClaimsOf(record: ModelRecordRequest): ModelFileClaims {
+  return { checksum: record.checksum ?? null, sizeBytes: record.size_bytes ?? null, sizeMb: record.size_mb ?? null };
 }

@@ -19,7 +19,7 @@ import {
 } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Model } from '@svc/domain';
-import { AdminModelView, ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf } from '@svc/presentation';
+import { AdminModelView, ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf, modelFileClaimsOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { HttpEdgeError } from '../../http/http-error';
@@ -32,9 +32,11 @@ import { SkipThrottle } from '@nestjs/throttler';
 
 /**
  * The operators' model calls of CONTRACT 12, behind the admin bearer token.
- * Records are ModelRecordRequest bodies, the CLI's rules; `checksum`,
- * `size_mb` and `size_bytes` are never taken from a body (400): they are
- * computed from the uploaded file's bytes.
+ * Records are ModelRecordRequest bodies, the CLI's rules (CONTRACT 7): an
+ * external `download_url` needs the file's `checksum` and `size_bytes`; for a
+ * file the service holds they are computed from its bytes, and a body's
+ * values must equal them (so GET, edit, PUT round-trips). Every change is
+ * audited with the channel `api`.
  */
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
@@ -65,13 +67,17 @@ export class AdminModelsController {
   @HttpCode(201)
   @ApiOperation({
     summary: 'Register a model',
-    description: 'checksum, size_mb and size_bytes are never taken from a body (400): they are computed from the uploaded file.',
+    description:
+      'With an external download_url, checksum (sha256:<64 hex>) and size_bytes are required (400 naming the field). Otherwise they are computed from the uploaded file.',
   })
   @ApiBody({ type: ModelRecordRequest })
   @ApiCreatedResponse({ type: AdminModelResponse, description: 'The new record' })
   @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_EXISTS', ...ALWAYS)
   async create(@Body() body: ModelRecordRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
-    return this.view(await this.createModel.execute({ description: modelDescriptionInputOf(body) }), request);
+    return this.view(
+      await this.createModel.execute({ description: modelDescriptionInputOf(body), claims: modelFileClaimsOf(body), channel: 'api' }),
+      request,
+    );
   }
 
   @Get(':name')
@@ -83,12 +89,19 @@ export class AdminModelsController {
   }
 
   @Put(':name')
-  @ApiOperation({ summary: 'Replace a model record', description: 'An uploaded file stays unless replaced.' })
+  @ApiOperation({
+    summary: 'Replace a model record',
+    description:
+      "An uploaded file stays unless replaced; checksum, size_bytes and size_mb, if given, must equal the stored file's, and a download_url naming the stored file keeps it (GET, edit, PUT round-trips). An external download_url needs checksum and size_bytes.",
+  })
   @ApiBody({ type: ModelRecordRequest })
   @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
   @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_NOT_FOUND', ...ALWAYS)
   async replace(@Param('name') name: string, @Body() body: ModelRecordRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
-    return this.view(await this.replaceModel.execute({ name, description: modelDescriptionInputOf(body) }), request);
+    return this.view(
+      await this.replaceModel.execute({ name, description: modelDescriptionInputOf(body), claims: modelFileClaimsOf(body), channel: 'api' }),
+      request,
+    );
   }
 
   /** The file's bytes as `application/octet-stream`, streamed to the model store (up to 1 GiB). */
@@ -106,7 +119,7 @@ export class AdminModelsController {
     if (!isUploadStream(body)) {
       throw new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', "Send the model file's bytes as application/octet-stream");
     }
-    return this.view(await this.uploadFile.execute({ name, file: body }), request);
+    return this.view(await this.uploadFile.execute({ name, file: body, channel: 'api' }), request);
   }
 
   @Delete(':name')
@@ -115,7 +128,7 @@ export class AdminModelsController {
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors('UNAUTHORIZED', 'MODEL_NOT_FOUND', ...ALWAYS)
   async remove(@Param('name') name: string): Promise<void> {
-    await this.deleteModel.execute({ name });
+    await this.deleteModel.execute({ name, channel: 'api' });
   }
 
   private view(model: Model, request: FastifyRequest): AdminModelView {

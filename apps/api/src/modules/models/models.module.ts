@@ -1,14 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { GetModel, ListAllModels, ListModels, PublishModelFromFile } from '@svc/application';
+import { GetModel, ListAllModels, ListModels, PublishModelFromFile, SweepModelStore } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
 import { ModelFilesController } from './model-files.controller';
 import { ModelsController } from './models.controller';
+import { ModelStoreSweeper } from './model-store.sweeper';
 import { SampleModelsSeeder } from './sample-models.seeder';
 
 /**
  * The model registry for keys (SPEC 4.6, CONTRACT 7). Without MODEL_HOST the
- * service also serves its own model store under `/model-files`.
+ * service also serves its own model store under `/model-files`. At start-up
+ * the sample catalogue may be published, and files no record names are swept.
  */
 @Module({})
 export class ModelsModule {
@@ -17,7 +19,7 @@ export class ModelsModule {
       module: ModelsModule,
       imports: [ApiKeyAuthModule],
       controllers: [ModelsController, ...(config.models.host === null ? [ModelFilesController] : [])],
-      providers: [ListModels, GetModel, ListAllModels, PublishModelFromFile, SampleModelsSeeder],
+      providers: [ListModels, GetModel, ListAllModels, PublishModelFromFile, SampleModelsSeeder, SweepModelStore, ModelStoreSweeper],
     };
   }
 }

@@ -31,7 +31,7 @@ export class SampleModelsSeeder implements OnApplicationBootstrap {
     for (const sample of samples) {
       try {
         const record = await validatedRequest(ModelRecordRequest, sample.record);
-        await this.publish.execute({ description: modelDescriptionInputOf(record), file: createReadStream(sample.file) });
+        await this.publish.execute({ description: modelDescriptionInputOf(record), file: createReadStream(sample.file), channel: 'api' });
       } catch (error) {
         // Another instance starting beside this one may have published it first.
         if (error instanceof DomainError && error.code === 'MODEL_EXISTS') continue;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/presentation';
-import { KEY_ENVIRONMENTS, LICENSE_TYPES } from '@svc/domain';
+import { AUDIT_ACTIONS, KEY_ENVIRONMENTS, LICENSE_TYPES } from '@svc/domain';
 import { API_KEY_EXAMPLE } from '../../auth/dto/key.request';
 import { QuotaResponse } from '../../auth/dto/license.response';
 
@@ -76,7 +76,7 @@ export class AuditEntryResponse implements AuditEntryView {
   @ApiProperty({ type: String, format: 'date-time' })
   readonly at!: string;
 
-  @ApiProperty({ type: String, enum: ['key.issued', 'key.updated', 'key.revoked', 'installer.token_issued'] })
+  @ApiProperty({ type: String, enum: [...AUDIT_ACTIONS] })
   readonly action!: string;
 
   @ApiProperty({ type: String, nullable: true })
@@ -85,7 +85,7 @@ export class AuditEntryResponse implements AuditEntryView {
   @ApiPropertyOptional({ type: String })
   readonly reason?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'e.g. the provider and expiry of an installer token (never the token)' })
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'e.g. the provider and expiry of an installer token (never the token); for model.* actions the model, version, checksum and channel (api or cli)' })
   readonly details?: Readonly<Record<string, unknown>>;
 }
 

@@ -1,0 +1,23 @@
+import { AuditAction, AuditLog, IdGenerator, Model, OperatorChannel } from '@svc/domain';
+
+/**
+ * Appends an audit entry for a change to the catalogue (CONTRACT 7): the
+ * model's name, version and checksum, and the operator channel it came
+ * through (`api` or `cli`).
+ */
+export async function auditModelChange(
+  deps: { readonly audit: AuditLog; readonly ids: IdGenerator },
+  action: Extract<AuditAction, `model.${string}`>,
+  model: Model,
+  channel: OperatorChannel,
+  at: Date,
+): Promise<void> {
+  await deps.audit.append({
+    id: deps.ids.newId('aud'),
+    at,
+    action,
+    keyId: null,
+    reason: null,
+    details: { model: model.name, version: model.version, checksum: model.checksum, channel },
+  });
+}
