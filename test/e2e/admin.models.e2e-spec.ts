@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { ClientRequest, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
@@ -7,9 +7,10 @@ import { HttpAnswer } from '../harness/http';
 import { downloadFile } from '../harness/model-download';
 
 /**
- * The operators' model calls (CONTRACT 12) and the sample catalogue. Bodies
- * never carry `checksum`, `size_mb` or `size_bytes`: those are refused with
- * 400 INVALID_REQUEST, and computed from the uploaded bytes instead.
+ * The operators' model calls (CONTRACT 12) and the sample catalogue. For a
+ * file the service holds, `checksum`, `size_mb` and `size_bytes` are computed
+ * from the uploaded bytes (a body's values must equal them); an external
+ * `download_url` needs the file's `checksum` and `size_bytes` (CONTRACT 7).
  */
 
 const UNAUTHORIZED = { error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'Send Authorization: Bearer <admin token>' };
@@ -41,6 +42,8 @@ function record(name: string, extra: Record<string, unknown> = {}): Record<strin
 function sha256(bytes: Uint8Array): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
+
+const CDN_CHECKSUM = `sha256:${'c'.repeat(64)}`;
 
 function invalidRequestNaming(field: string): object {
   return { error: 'Invalid request', code: 'INVALID_REQUEST', message: expect.stringContaining(field) };
@@ -165,10 +168,28 @@ describe('Admin API: models (/admin/v1/models)', () => {
         ['checksum', { checksum: `sha256:${'0'.repeat(64)}` }],
         ['size_mb', { size_mb: 1.5 }],
         ['size_bytes', { size_bytes: 1500000 }],
-      ])('refuses %s: it is computed from the uploaded file, never taken from a body', async (field, extra) => {
+      ])('refuses %s without an external download_url: it is computed from the uploaded file', async (field, extra) => {
         const res = await t.admin('POST', '/admin/v1/models', record('computed_v1', extra));
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: 'Invalid request', code: 'INVALID_REQUEST', message: `${field} is computed from the uploaded model file and cannot be set` });
+        expect(res.body).toEqual({
+          error: 'Invalid request',
+          code: 'INVALID_REQUEST',
+          message: `${field} can be set only with an external download_url; otherwise it is computed from the uploaded model file`,
+        });
+      });
+
+      it.each([
+        ['checksum', { checksum: 'sha256:ABC' }],
+        ['checksum', { checksum: 'md5:0123' }],
+        ['size_bytes', { size_bytes: 0 }],
+        ['size_bytes', { size_bytes: 1.5 }],
+        ['size_bytes', { size_bytes: '12' }],
+        ['size_mb', { size_mb: -1 }],
+        ['size_mb', { size_mb: 'big' }],
+      ])('refuses a malformed %s: %j', async (field, extra) => {
+        const res = await t.admin('POST', '/admin/v1/models', record('malformed_v1', { download_url: 'https://cdn.example.com/x.bin', checksum: CDN_CHECKSUM, size_bytes: 10, ...extra }));
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(invalidRequestNaming(field));
       });
 
       it.each([
@@ -320,7 +341,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
 
     it('keeps an explicit download_url while the checksum comes from the upload', async () => {
       const url = 'https://cdn.example.com/m/mi_cdn_v1.bin';
-      await t.admin('POST', '/admin/v1/models', record('mi_cdn_v1', { download_url: url }));
+      await t.admin('POST', '/admin/v1/models', record('mi_cdn_v1', { download_url: url, checksum: CDN_CHECKSUM, size_bytes: 700 }));
       const bytes = randomBytes(700);
       const res = await upload(t, 'mi_cdn_v1', bytes);
       expect(res.body).toMatchObject({ download_url: url, checksum: sha256(bytes), size_bytes: 700, published: true });
@@ -408,10 +429,10 @@ describe('Admin API: models (/admin/v1/models)', () => {
     });
 
     it('a full replacement: a download_url left out is removed', async () => {
-      await t.admin('POST', '/admin/v1/models', record('mi_put_url_v1', { download_url: 'https://cdn.example.com/a.bin' }));
+      await t.admin('POST', '/admin/v1/models', record('mi_put_url_v1', { download_url: 'https://cdn.example.com/a.bin', checksum: CDN_CHECKSUM, size_bytes: 5 }));
       const res = await t.admin('PUT', '/admin/v1/models/mi_put_url_v1', record('mi_put_url_v1'));
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ download_url: null, published: false });
+      expect(res.body).toMatchObject({ download_url: null, checksum: null, size_bytes: null, size_mb: null, published: false });
     });
 
     it('400 when the body names another model, or carries a checksum', async () => {
@@ -428,6 +449,152 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const res = await t.admin('PUT', '/admin/v1/models/no_such_model', record('no_such_model'));
       expect(res.status).toBe(404);
       expect(res.body).toEqual(MODEL_NOT_FOUND);
+    });
+  });
+
+  describe('complete records and round trips (CONTRACT 7)', () => {
+    const EXTERNAL = 'https://cdn.example.com/models/ssvep_ext_v1.bin';
+
+    it.each([
+      ['checksum', { size_bytes: 2_500_000 }],
+      ['size_bytes', { checksum: CDN_CHECKSUM }],
+      ['checksum', { checksum: null, size_bytes: 2_500_000 }],
+    ])('POST: an external download_url without %s is 400 naming it, and nothing is registered', async (field, extra) => {
+      const res = await t.admin('POST', '/admin/v1/models', record('ext_incomplete_v1', { download_url: EXTERNAL, ...extra }));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(invalidRequestNaming(field));
+      expect(res.body.message).toContain('external download_url');
+      expect((await t.admin('GET', '/admin/v1/models/ext_incomplete_v1')).status).toBe(404);
+    });
+
+    it('POST: with both, the record is published and listed to a key with exactly those values', async () => {
+      const res = await t.admin('POST', '/admin/v1/models', record('ssvep_ext_v1', {
+        paradigm: 'ssvep',
+        requires_license: 'free',
+        download_url: EXTERNAL,
+        checksum: CDN_CHECKSUM,
+        size_bytes: 2_500_001,
+      }));
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 2_500_001, size_mb: 2.500001, stored_file: null, published: true });
+      const key = await t.issueKey({ licenseType: 'free' });
+      const listed = await t.get(`/v1/models/list?api_key=${key.api_key}&paradigm=ssvep`);
+      expect(listed.body.models).toEqual([
+        expect.objectContaining({ name: 'ssvep_ext_v1', download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 2_500_001, size_mb: 2.500001 }),
+      ]);
+      const redirect = await t.get(`/v1/models/ssvep_ext_v1/download?api_key=${key.api_key}`);
+      expect(redirect.status).toBe(302);
+      expect(redirect.headers.get('location')).toBe(EXTERNAL);
+    });
+
+    it('POST: size_mb, if given, must be size_bytes / 1,000,000', async () => {
+      const res = await t.admin('POST', '/admin/v1/models', record('ext_mb_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 1_000_000, size_mb: 2 }));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(invalidRequestNaming('size_mb'));
+      const fine = await t.admin('POST', '/admin/v1/models', record('ext_mb_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 1_000_000, size_mb: 1 }));
+      expect(fine.status).toBe(201);
+    });
+
+    it('PUT: an external download_url without checksum or size_bytes is 400 naming it, and the record is unchanged', async () => {
+      await t.admin('POST', '/admin/v1/models', record('ext_put_v1'));
+      const bytes = randomBytes(321);
+      const uploaded = await upload(t, 'ext_put_v1', bytes);
+      const noChecksum = await t.admin('PUT', '/admin/v1/models/ext_put_v1', record('ext_put_v1', { download_url: EXTERNAL, size_bytes: 321 }));
+      expect(noChecksum.status).toBe(400);
+      expect(noChecksum.body).toEqual(invalidRequestNaming('checksum'));
+      const noSize = await t.admin('PUT', '/admin/v1/models/ext_put_v1', record('ext_put_v1', { download_url: EXTERNAL, checksum: sha256(bytes) }));
+      expect(noSize.status).toBe(400);
+      expect(noSize.body).toEqual(invalidRequestNaming('size_bytes'));
+      expect((await t.admin('GET', '/admin/v1/models/ext_put_v1')).body).toEqual(uploaded.body);
+    });
+
+    it('PUT: moving a stored record to an external address takes the body\'s checksum and size and removes the stored file', async () => {
+      await t.admin('POST', '/admin/v1/models', record('ext_move_v1'));
+      const uploaded = await upload(t, 'ext_move_v1', randomBytes(100));
+      const res = await t.admin('PUT', '/admin/v1/models/ext_move_v1', record('ext_move_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 4096 }));
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 4096, size_mb: 0.004096, stored_file: null, published: true });
+      expect(storedFiles()).not.toContain(uploaded.body.stored_file);
+    });
+
+    it('GET -> edit -> PUT round-trips a record whose file the service holds: 200, the file kept', async () => {
+      await t.admin('POST', '/admin/v1/models', record('rt_stored_v1', { requires_license: 'free' }));
+      const bytes = randomBytes(2345);
+      await upload(t, 'rt_stored_v1', bytes);
+      const shown = (await t.admin('GET', '/admin/v1/models/rt_stored_v1')).body;
+      const res = await t.admin('PUT', '/admin/v1/models/rt_stored_v1', { ...shown, version: '2.2.0', metadata: { ...shown.metadata, accuracy: '0.9' } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ...shown, version: '2.2.0', metadata: { ...shown.metadata, accuracy: '0.9' }, updated_at: expect.stringMatching(ISO) });
+      expect(res.body).toMatchObject({ checksum: sha256(bytes), size_bytes: 2345, download_url: `${t.baseUrl}/model-files/${shown.stored_file}` });
+      expect(await download(res.body.download_url)).toEqual(new Uint8Array(bytes));
+    });
+
+    it('a download_url naming the stored file keeps it, whatever its query (a signed link) or host', async () => {
+      await t.admin('POST', '/admin/v1/models', record('rt_signed_v1'));
+      const uploaded = (await upload(t, 'rt_signed_v1', randomBytes(50))).body;
+      for (const url of [
+        `${uploaded.download_url}?expires=1893456000&signature=${'ab'.repeat(32)}`,
+        `https://models.example.com/files/${uploaded.stored_file}`,
+      ]) {
+        const res = await t.admin('PUT', '/admin/v1/models/rt_signed_v1', { ...uploaded, download_url: url });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({ stored_file: uploaded.stored_file, download_url: uploaded.download_url, checksum: uploaded.checksum });
+      }
+    });
+
+    it.each([
+      ['checksum', { checksum: `sha256:${'0'.repeat(64)}` }],
+      ['size_bytes', { size_bytes: 51 }],
+      ['size_mb', { size_mb: 0.000051 }],
+    ])('PUT with a %s other than the stored file\'s is 400 naming it', async (field, change) => {
+      await t.admin('POST', '/admin/v1/models', record(`rt_diff_${field}_v1`));
+      const uploaded = (await upload(t, `rt_diff_${field}_v1`, randomBytes(50))).body;
+      const res = await t.admin('PUT', `/admin/v1/models/rt_diff_${field}_v1`, { ...uploaded, ...change });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(invalidRequestNaming(field));
+      expect(res.body.message).toContain('stored file');
+      expect((await t.admin('GET', `/admin/v1/models/rt_diff_${field}_v1`)).body).toEqual(uploaded);
+    });
+
+    it('GET -> PUT round-trips an external record too', async () => {
+      await t.admin('POST', '/admin/v1/models', record('rt_ext_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 77 }));
+      const shown = (await t.admin('GET', '/admin/v1/models/rt_ext_v1')).body;
+      const res = await t.admin('PUT', '/admin/v1/models/rt_ext_v1', { ...shown, n_features: 13 });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ...shown, n_features: 13, updated_at: expect.stringMatching(ISO) });
+    });
+  });
+
+  describe('audit (GET /admin/v1/audit)', () => {
+    it('create, upload, replace and delete are audit events naming the model, version, checksum and channel api', async () => {
+      await t.admin('POST', '/admin/v1/models', record('audited_v1'));
+      const bytes = randomBytes(99);
+      await upload(t, 'audited_v1', bytes);
+      await t.admin('PUT', '/admin/v1/models/audited_v1', record('audited_v1', { version: '3.0' }));
+      await t.admin('DELETE', '/admin/v1/models/audited_v1');
+      const res = await t.admin('GET', '/admin/v1/audit');
+      expect(res.status).toBe(200);
+      const mine = res.body.entries.filter((e: { details?: { model?: string } }) => e.details?.model === 'audited_v1');
+      const entry = (action: string, version: string, checksum: string | null): object => ({
+        id: expect.any(String),
+        at: expect.stringMatching(ISO),
+        action,
+        key_id: null,
+        details: { model: 'audited_v1', version, checksum, channel: 'api' },
+      });
+      expect(mine).toEqual([
+        entry('model.deleted', '3.0', sha256(bytes)),
+        entry('model.replaced', '3.0', sha256(bytes)),
+        entry('model.uploaded', '2.1.0', sha256(bytes)),
+        entry('model.created', '2.1.0', null),
+      ]);
+    });
+
+    it('a refused change is not audited', async () => {
+      const before = (await t.admin('GET', '/admin/v1/audit')).body.entries.length;
+      await t.admin('POST', '/admin/v1/models', record('audit_refused_v1', { download_url: 'https://cdn.example.com/x.bin' }));
+      await t.admin('DELETE', '/admin/v1/models/no_such_model');
+      expect((await t.admin('GET', '/admin/v1/audit')).body.entries.length).toBe(before);
     });
   });
 
@@ -541,6 +708,38 @@ describe('Admin API: models with MODEL_HOST', () => {
     const local = await t.get(`/model-files/${res.body.stored_file}`);
     expect(local.status).toBe(404);
     expect(local.body).toEqual({ error: 'Not found', code: 'NOT_FOUND', message: 'No such endpoint' });
+  });
+});
+
+describe('Model store sweep at start-up', () => {
+  let first: TestApp;
+  let second: TestApp | undefined;
+  beforeAll(async () => {
+    first = await TestApp.start({ env: { SAMPLE_MODELS: 'true' } });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first.close();
+  });
+
+  it('removes an orphan file and keeps every file a record names (and a young one)', async () => {
+    const storeDir = first.config.models.storeDir;
+    const named = (await first.admin('GET', '/admin/v1/models')).body.models.map((m: { stored_file: string }) => m.stored_file).sort();
+    expect(named.length).toBeGreaterThan(0);
+    const orphan = 'forgotten_v1-1.0-0123456789abcdef01234567.bin';
+    const young = 'uploading_v1-1.0-89abcdef0123456789abcdef.bin';
+    writeFileSync(join(storeDir, orphan), 'no record names me');
+    writeFileSync(join(storeDir, young), 'my record is about to name me');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(storeDir, orphan), hourAgo, hourAgo);
+    for (const file of named) utimesSync(join(storeDir, file), hourAgo, hourAgo);
+
+    second = await TestApp.start({ env: { SAMPLE_MODELS: 'true', DATABASE_URL: first.databaseUrl, MODEL_STORE_DIR: storeDir } });
+
+    expect(readdirSync(storeDir).sort()).toEqual([...named, young].sort());
+    const key = await second.issueKey({ licenseType: 'free' });
+    const listed = (await second.get(`/v1/models/list?api_key=${key.api_key}`)).body.models;
+    for (const model of listed) expect(sha256(await download(model.download_url))).toBe(model.checksum);
   });
 });
 
