@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TestApp } from '../harness/create-test-app';
@@ -32,7 +32,7 @@ const METADATA = JSON.stringify({
   recommended_use: 'CLI e2e test',
 });
 
-describe('CLI: models publish, list, show, delete', () => {
+describe('CLI: models publish, list, show, delete, sweep', () => {
   let folder: string;
   let env: Record<string, string>;
 
@@ -130,28 +130,46 @@ describe('CLI: models publish, list, show, delete', () => {
     expect(view.download_url).toBe(`https://cdn.example.com/m/${view.stored_file}`);
   });
 
-  it('publish takes an owner, and an explicit download address', async () => {
+  it('publish --download-url computes checksum and size from the local file and registers the external address, copying nothing', async () => {
     const t = await TestApp.start({ env: { DATABASE_URL: env.DATABASE_URL, MODEL_STORE_DIR: env.MODEL_STORE_DIR, SAMPLE_MODELS: 'false' } });
-    let userId: string;
     try {
-      userId = (await t.issueKey({ licenseType: 'commercial' })).user_id;
+      const key = await t.issueKey({ licenseType: 'commercial' });
+      const file = join(folder, 'custom.bin');
+      writeFileSync(file, 'custom model bytes');
+      const storeBefore = readdirSync(join(folder, 'models')).sort();
+      const res = await cli([
+        ...publishArgs(file, 'p300_custom_v1', ['--owner', key.user_id, '--download-url', 'https://cdn.example.com/custom.bin']),
+        '--requires-license', 'commercial', '--json',
+      ]);
+      expect(res.stderr).toBe('');
+      expect(res.status).toBe(0);
+      expect(JSON.parse(res.stdout)).toMatchObject({
+        owner_user_id: key.user_id,
+        download_url: 'https://cdn.example.com/custom.bin',
+        checksum: sha256(Buffer.from('custom model bytes')),
+        size_bytes: 18,
+        size_mb: 0.000018,
+        stored_file: null,
+        published: true,
+        requires_license: 'commercial',
+      });
+      expect(readdirSync(join(folder, 'models')).sort()).toEqual(storeBefore);
+      // the owner's key is offered the complete record
+      const listed = await t.get(`/v1/models/list?api_key=${key.api_key}&paradigm=p300`);
+      expect(listed.body.models).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            name: 'p300_custom_v1',
+            download_url: 'https://cdn.example.com/custom.bin',
+            checksum: sha256(Buffer.from('custom model bytes')),
+            size_bytes: 18,
+            size_mb: 0.000018,
+          }),
+        ]),
+      );
     } finally {
       await t.close();
     }
-    const file = join(folder, 'custom.bin');
-    writeFileSync(file, 'custom model bytes');
-    const res = await cli([
-      ...publishArgs(file, 'p300_custom_v1', ['--owner', userId, '--download-url', 'https://cdn.example.com/custom.bin']),
-      '--requires-license', 'commercial', '--json',
-    ]);
-    expect(res.status).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({
-      owner_user_id: userId,
-      download_url: 'https://cdn.example.com/custom.bin',
-      checksum: sha256(Buffer.from('custom model bytes')),
-      size_bytes: 18,
-      requires_license: 'commercial',
-    });
   });
 
   it('list prints every record in the admin shape, with a human summary without --json', async () => {
@@ -185,7 +203,7 @@ describe('CLI: models publish, list, show, delete', () => {
     const missing = await cli(['models', 'show', 'nope']);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/^MODEL_NOT_FOUND: Model not found/);
-    expect(readdirSync(join(folder, 'models'))).toHaveLength(2);
+    expect(readdirSync(join(folder, 'models'))).toHaveLength(1);
   });
 
   it('delete removes the record and its stored file', async () => {
@@ -198,5 +216,46 @@ describe('CLI: models publish, list, show, delete', () => {
     const again = await cli(['models', 'delete', 'p300_cli_v3']);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/^MODEL_NOT_FOUND/);
+  });
+
+  it('every change made through the CLI is an audit event with the channel cli', async () => {
+    const audit = JSON.parse((await cli(['audit', '--json'])).stdout);
+    const models = audit.entries
+      .filter((e: { action: string }) => e.action.startsWith('model.'))
+      .map((e: { action: string; key_id: string | null; details: Record<string, unknown> }) => ({ action: e.action, key_id: e.key_id, ...e.details }));
+    expect(models).toEqual([
+      { action: 'model.deleted', key_id: null, model: 'p300_cli_v3', version: '3.0.1', checksum: expect.stringMatching(/^sha256:/), channel: 'cli' },
+      { action: 'model.created', key_id: null, model: 'p300_custom_v1', version: '3.0.1', checksum: sha256(Buffer.from('custom model bytes')), channel: 'cli' },
+      { action: 'model.created', key_id: null, model: 'p300_cli_v3', version: '3.0.1', checksum: expect.stringMatching(/^sha256:/), channel: 'cli' },
+    ]);
+  });
+
+  it('sweep removes a file no record names, keeps a named one and a young one, and says what it removed', async () => {
+    const bytes = randomBytes(1000);
+    const file = join(folder, 'p300_kept_v1.bin');
+    writeFileSync(file, bytes);
+    const kept = JSON.parse((await cli([...publishArgs(file, 'p300_kept_v1'), '--json'])).stdout).stored_file as string;
+    const store = join(folder, 'models');
+    const orphan = 'p300_gone_v1-1.0-0123456789abcdef01234567.bin';
+    const young = 'p300_young_v1-1.0-89abcdef0123456789abcdef.bin';
+    writeFileSync(join(store, orphan), 'orphan');
+    writeFileSync(join(store, young), 'just written');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(store, orphan), hourAgo, hourAgo);
+    utimesSync(join(store, kept), hourAgo, hourAgo);
+
+    const res = await cli(['models', 'sweep', '--json']);
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ removed: [orphan], kept: 2 });
+    expect(readdirSync(store).sort()).toEqual([kept, young].sort());
+    expect(readFileSync(join(store, kept)).equals(bytes)).toBe(true);
+
+    utimesSync(join(store, young), hourAgo, hourAgo);
+    const text = await cli(['models', 'sweep']);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain(young);
+    expect(readdirSync(store)).toEqual([kept]);
+    expect((await cli(['models', 'sweep'])).stdout).toContain('Nothing to remove');
   });
 });

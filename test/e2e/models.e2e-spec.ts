@@ -68,6 +68,9 @@ const FILTERS: Array<[string, string, (f: Fixture) => boolean]> = [
 ];
 
 const CDN_URL = 'https://cdn.example.com/models/ssvep_cdn_v2-2.0.bin';
+/** An external file's identity, as the CLI (or any tool) computes it from the file; CONTRACT 7 requires both. */
+const CDN_CHECKSUM = `sha256:${'5'.repeat(64)}`;
+const CDN_SIZE_BYTES = 3_141_593;
 
 function recordOf(f: Fixture, ownerUserId: string | null): Record<string, unknown> {
   return {
@@ -78,7 +81,7 @@ function recordOf(f: Fixture, ownerUserId: string | null): Record<string, unknow
     n_features: 24,
     n_classes: 4,
     requires_license: f.requires,
-    ...(f.published === 'url' ? { download_url: CDN_URL } : {}),
+    ...(f.published === 'url' ? { download_url: CDN_URL, checksum: CDN_CHECKSUM, size_bytes: CDN_SIZE_BYTES } : {}),
     ...(ownerUserId ? { owner_user_id: ownerUserId } : {}),
     metadata: {
       description: `Test model ${f.name}`,
@@ -198,18 +201,17 @@ describe('Model registry (public)', () => {
           expect(typeof model.download_url).toBe('string');
           expect(['free', 'research', 'commercial', 'enterprise']).toContain(model.requires_license);
           expect(typeof model.metadata).toBe('object');
-          if (model.name !== 'ssvep_cdn_v2') {
-            expect(model.checksum).toMatch(/^sha256:[0-9a-f]{64}$/);
-            expect(typeof model.size_mb).toBe('number');
-            expect(model.size_mb).toBe(model.size_bytes / 1_000_000);
-          }
+          // every listed record is complete (CONTRACT 7), external ones included
+          expect(model.checksum).toMatch(/^sha256:[0-9a-f]{64}$/);
+          expect(typeof model.size_mb).toBe('number');
+          expect(model.size_mb).toBe(model.size_bytes / 1_000_000);
         }
       });
 
-      it('a model published by an explicit address lists that address; it has no file, so no checksum or size yet', async () => {
+      it("a model published by an explicit address lists that address with the external file's checksum and size", async () => {
         const res = await list(keys.free.api_key, '&paradigm=ssvep');
         expect(res.body.models).toEqual([
-          expect.objectContaining({ name: 'ssvep_cdn_v2', download_url: CDN_URL, checksum: null, size_mb: null, size_bytes: null }),
+          expect.objectContaining({ name: 'ssvep_cdn_v2', download_url: CDN_URL, checksum: CDN_CHECKSUM, size_mb: 3.141593, size_bytes: CDN_SIZE_BYTES }),
         ]);
       });
 
