@@ -6,7 +6,9 @@ import {
   isDownloadUrl,
   isModelName,
   isPublished,
+  isStoredFileUrl,
   modelDescriptionOf,
+  recordFileOf,
   readModelFilter,
   requiredTierOf,
   sizeMbOf,
@@ -162,6 +164,55 @@ describe('model rules', () => {
       expect(hintOf(() => modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'free' }))).toMatch(/^requires_license /);
       expect(modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'commercial' }).ownerUserId).toBe('usr_a');
       expect(modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'enterprise' }).ownerUserId).toBe('usr_a');
+    });
+  });
+
+  describe('recordFileOf (CONTRACT 7: complete records, round trips)', () => {
+    const STORED = makeModel();
+    const description = { ...STORED, downloadUrl: null };
+    const EXTERNAL = 'https://cdn.example.com/m.bin';
+    const CHECKSUM = `sha256:${'b'.repeat(64)}`;
+
+    it('an external download_url needs checksum and size_bytes, naming the missing one', () => {
+      const external = { ...description, downloadUrl: EXTERNAL };
+      expect(hintOf(() => recordFileOf(external, { sizeBytes: 10 }, null))).toMatch(/^checksum is required with an external download_url/);
+      expect(hintOf(() => recordFileOf(external, { checksum: CHECKSUM }, STORED))).toMatch(/^size_bytes is required with an external download_url/);
+      expect(hintOf(() => recordFileOf(external, { checksum: CHECKSUM, sizeBytes: 10, sizeMb: 1 }, null))).toMatch(/^size_mb must equal size_bytes/);
+      expect(recordFileOf(external, { checksum: CHECKSUM, sizeBytes: 10, sizeMb: 0.00001 }, null)).toEqual({
+        description: external,
+        file: { kind: 'external', checksum: CHECKSUM, sizeBytes: 10 },
+      });
+    });
+
+    it("a stored file's own values are accepted, others refused naming the field", () => {
+      const same = { checksum: STORED.checksum, sizeBytes: STORED.sizeBytes, sizeMb: sizeMbOf(STORED) };
+      expect(recordFileOf(description, same, STORED)).toEqual({ description, file: { kind: 'stored' } });
+      expect(recordFileOf(description, { checksum: null, sizeBytes: null, sizeMb: null }, STORED).file).toEqual({ kind: 'stored' });
+      expect(hintOf(() => recordFileOf(description, { ...same, checksum: CHECKSUM }, STORED))).toMatch(/^checksum must be the stored file's/);
+      expect(hintOf(() => recordFileOf(description, { ...same, sizeBytes: 1 }, STORED))).toMatch(/^size_bytes must be the stored file's/);
+      expect(hintOf(() => recordFileOf(description, { ...same, sizeMb: 1 }, STORED))).toMatch(/^size_mb must be the stored file's/);
+    });
+
+    it('a download_url naming the stored file (any base, any query) keeps the file and is not stored', () => {
+      for (const url of [
+        `https://api.example.com/model-files/${STORED.storedFile}`,
+        `http://127.0.0.1:3000/model-files/${STORED.storedFile}?expires=1&signature=abc`,
+        `https://cdn.example.com/files/${STORED.storedFile}`,
+      ]) {
+        expect(isStoredFileUrl(url, STORED.storedFile!)).toBe(true);
+        expect(recordFileOf({ ...description, downloadUrl: url }, { checksum: STORED.checksum }, STORED)).toEqual({ description, file: { kind: 'stored' } });
+      }
+      expect(isStoredFileUrl(EXTERNAL, STORED.storedFile!)).toBe(false);
+      expect(isStoredFileUrl(`https://x.example.com/model-files/${STORED.storedFile}/more`, STORED.storedFile!)).toBe(false);
+    });
+
+    it('without any file, checksum and sizes cannot be set', () => {
+      expect(recordFileOf(description, {}, null)).toEqual({ description, file: { kind: 'none' } });
+      const external = makeModel({ storedFile: null, downloadUrl: EXTERNAL });
+      expect(recordFileOf(description, {}, external).file).toEqual({ kind: 'none' });
+      for (const [field, claims] of [['checksum', { checksum: CHECKSUM }], ['size_bytes', { sizeBytes: 3 }], ['size_mb', { sizeMb: 3 }]] as const) {
+        expect(hintOf(() => recordFileOf(description, claims, null))).toMatch(new RegExp(`^${field} can be set only with an external download_url`));
+      }
     });
   });
 });

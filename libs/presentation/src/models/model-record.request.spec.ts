@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { InvalidRequestError, MODEL_NAME_RULE } from '@svc/domain';
 import { validatedRequest } from '../validation/request-validation';
-import { ModelRecordRequest, modelDescriptionInputOf } from './model-record.request';
+import { ModelRecordRequest, modelDescriptionInputOf, modelFileClaimsOf } from './model-record.request';
 
 const METADATA = { description: 'd', training_subjects: 15, accuracy: '0.80-0.90', feature_type: 'erp', recommended_use: 'r' };
 const RECORD = {
@@ -63,10 +63,26 @@ describe(ModelRecordRequest.name, () => {
     expect(modelDescriptionInputOf(await read(unnamed)).name).toBeUndefined();
   });
 
-  it.each(['checksum', 'size_mb', 'size_bytes'])('refuses %s, any value, null included: it is computed from the file', async (field) => {
-    for (const value of [`sha256:${'0'.repeat(64)}`, 1.5, 0, null]) {
-      expect(await hintOf({ ...RECORD, [field]: value })).toBe(`${field} is computed from the uploaded model file and cannot be set`);
-    }
+  it('reads checksum, size_bytes and size_mb as claims about the file (the domain judges them), null as left out', async () => {
+    const checksum = `sha256:${'0'.repeat(64)}`;
+    expect(modelFileClaimsOf(await read({ ...RECORD, checksum, size_bytes: 1500, size_mb: 0.0015 }))).toEqual({ checksum, sizeBytes: 1500, sizeMb: 0.0015 });
+    const none = { checksum: null, sizeBytes: null, sizeMb: null };
+    expect(modelFileClaimsOf(await read(RECORD))).toEqual(none);
+    expect(modelFileClaimsOf(await read({ ...RECORD, checksum: null, size_bytes: null, size_mb: null }))).toEqual(none);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['checksum', 'sha256:ABC', 'checksum must be sha256:<64 lowercase hex> of the file'],
+    ['checksum', `sha256:${'A'.repeat(64)}`, 'checksum must be sha256:<64 lowercase hex> of the file'],
+    ['checksum', 7, 'checksum must be sha256:<64 lowercase hex> of the file'],
+    ['size_bytes', 0, `size_bytes must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`],
+    ['size_bytes', 1.5, `size_bytes must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`],
+    ['size_bytes', '12', `size_bytes must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`],
+    ['size_bytes', 2 ** 53, `size_bytes must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`],
+    ['size_mb', -1, 'size_mb must be a number >= 0 (size_bytes / 1000000)'],
+    ['size_mb', 'big', 'size_mb must be a number >= 0 (size_bytes / 1000000)'],
+  ])('refuses a malformed %s (%j), naming it', async (field, value, hint) => {
+    expect(await hintOf({ ...RECORD, [field]: value })).toBe(hint);
   });
 
   it.each<[string, Record<string, unknown>, string]>([
@@ -122,7 +138,7 @@ describe(ModelRecordRequest.name, () => {
     expect(await hintOf({ ...RECORD, metadata })).toBe(hint);
   });
 
-  it('judges the fields in the order the domain did: computed, name, tier, owner, then the rest in SPEC order', async () => {
+  it('judges the fields in the order the domain did: the file fields, name, tier, owner, then the rest in SPEC order', async () => {
     const allBad = { checksum: 'x', name: 'Bad', requires_license: 'gold', owner_user_id: 1, version: 'v', type: 'X', paradigm: 'P', n_features: 0, n_classes: 0, download_url: 'x', metadata: 1 };
     const order = ['checksum', 'name', 'requires_license', 'owner_user_id', 'version', 'type', 'paradigm', 'n_features', 'n_classes', 'download_url', 'metadata'];
     for (const [index, field] of order.entries()) {

@@ -219,7 +219,8 @@ export class ModelRecordRequest {
     type: String,
     maxLength: MODEL_LIMITS.downloadUrlLength,
     nullable: true,
-    description: 'An explicit download address (a CDN); else the uploaded file is served',
+    description:
+      "An explicit external download address (a CDN): checksum and size_bytes are then required. Left out, or naming the stored file (as GET shows it, signed or not): the uploaded file is served",
   })
   @IsOptional()
   @IsStringThat(isDownloadUrl, rule('download_url', `must be an http(s) URL of at most ${MODEL_LIMITS.downloadUrlLength} characters`))
