@@ -135,12 +135,27 @@ describe('Structured logs', () => {
     expect(lines.find((line) => line.url === '/auth/validate')?.route).toBe('/v1/auth/validate');
   });
 
-  it('audit events are lines of their own: issuance, tier changes, token issuance, revocations', () => {
+  it('audit events are lines of their own: issuance, tier changes, token issuance, revocations, model changes', () => {
     const audits = t.logger.records.filter((record) => record.event === 'audit');
     const actions = audits.map((record) => record.action);
     expect(actions).toEqual(expect.arrayContaining(['key.issued', 'key.updated', 'installer.token_issued', 'key.revoked']));
     expect(actions.filter((action) => action === 'installer.token_issued')).toHaveLength(4);
-    for (const record of audits) expect(record).toEqual(expect.objectContaining({ key_id: expect.stringMatching(/^key_/), audit_id: expect.any(String) }));
+    for (const record of audits.filter((r) => String(r.action).startsWith('key.') || r.action === 'installer.token_issued')) {
+      expect(record).toEqual(expect.objectContaining({ key_id: expect.stringMatching(/^key_/), audit_id: expect.any(String) }));
+    }
+    // the sample catalogue published at start-up: model events, naming the model rather than a key
+    const models = audits.filter((record) => String(record.action).startsWith('model.'));
+    expect(models.length).toBeGreaterThan(0);
+    for (const record of models) {
+      expect(record).toEqual(
+        expect.objectContaining({
+          action: 'model.created',
+          key_id: null,
+          audit_id: expect.any(String),
+          details: expect.objectContaining({ model: expect.any(String), checksum: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), channel: 'api' }),
+        }),
+      );
+    }
     const revocation = audits.find((record) => record.action === 'key.revoked' && record.details && (record.details as { by: string }).by === 'holder');
     expect(revocation?.reason).toBe('rotated; old key was [REDACTED]');
   });
