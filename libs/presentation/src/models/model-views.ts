@@ -43,7 +43,7 @@ export function modelRecordViewOf(model: Model, fileBase: string): ModelRecordVi
 /** The operators' view (admin API and CLI): the record, its owner, and where it stands. */
 export interface AdminModelView extends ModelRecordView {
   readonly owner_user_id: string | null;
-  /** Listed to keys: it has a stored file or an explicit download address. */
+  /** Listed to keys: complete, a stored file or an explicit download address, with its checksum and size. */
   readonly published: boolean;
   /** The file's name in the model store, if one was uploaded. */
   readonly stored_file: string | null;

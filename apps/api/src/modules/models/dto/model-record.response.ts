@@ -73,7 +73,7 @@ export class AdminModelResponse extends ModelRecordResponse {
   @ApiProperty({ type: String, nullable: true, description: "A custom model's owner (a user id)" })
   readonly owner_user_id!: string | null;
 
-  @ApiProperty({ type: Boolean, description: 'Listed to keys: it has a stored file or an explicit download address' })
+  @ApiProperty({ type: Boolean, description: 'Listed to keys: it is complete, a stored file or an explicit download address with its checksum and size' })
   readonly published!: boolean;
 
   @ApiProperty({ type: String, nullable: true, description: "The file's name in the model store, if one was uploaded" })
