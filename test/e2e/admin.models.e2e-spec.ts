@@ -339,12 +339,14 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(JSON.parse(res.text)).toEqual({ error: 'Payload too large', code: 'PAYLOAD_TOO_LARGE', message: 'Model files are limited to 1073741824 bytes' });
     });
 
-    it('keeps an explicit download_url while the checksum comes from the upload', async () => {
+    it('an upload to a record with an external download_url serves the uploaded file: its checksum, its address', async () => {
       const url = 'https://cdn.example.com/m/mi_cdn_v1.bin';
       await t.admin('POST', '/admin/v1/models', record('mi_cdn_v1', { download_url: url, checksum: CDN_CHECKSUM, size_bytes: 700 }));
       const bytes = randomBytes(700);
       const res = await upload(t, 'mi_cdn_v1', bytes);
-      expect(res.body).toMatchObject({ download_url: url, checksum: sha256(bytes), size_bytes: 700, published: true });
+      expect(res.body).toMatchObject({ checksum: sha256(bytes), size_bytes: 700, published: true });
+      expect(res.body.download_url).toBe(`${t.baseUrl}/model-files/${res.body.stored_file}`);
+      expect(await download(res.body.download_url)).toEqual(new Uint8Array(bytes));
     });
 
     it('404 MODEL_NOT_FOUND for an unknown model, and nothing is stored', async () => {

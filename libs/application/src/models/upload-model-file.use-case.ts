@@ -23,7 +23,8 @@ export interface UploadModelFileInput {
 
 /**
  * PUT /admin/v1/models/{name}/file (CONTRACT 12): stores the bytes, computes
- * `checksum` and size from them, and points the record at the new file; an
+ * `checksum` and size from them, and points the record at the new file, which
+ * is then what is served (an explicit external `download_url` is dropped); an
  * older file is removed. Concurrent uploads cannot both win: the record's
  * file is swapped in one conditional step, and the loser's file is removed.
  */
@@ -53,8 +54,14 @@ export class UploadModelFile {
       const at = this.clock.now();
       if (await this.models.replaceFile(model.name, model.storedFile, file, at)) {
         if (model.storedFile !== null) await this.store.remove(model.storedFile);
-        const updated = await this.models.findByName(model.name);
+        let updated = await this.models.findByName(model.name);
         if (!updated) throw new ModelNotFoundError();
+        if (updated.downloadUrl !== null) {
+          // The uploaded file is served now (CONTRACT 12): an external address would name another file than the checksum's.
+          await this.models.updateDescription({ ...updated, downloadUrl: null, updatedAt: at });
+          updated = await this.models.findByName(model.name);
+          if (!updated) throw new ModelNotFoundError();
+        }
         await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.uploaded', updated, input.channel, at);
         return updated;
       }
