@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { GetModel, ListAllModels, ListModels, PublishModelFromFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
+import { ModelFileLinks } from './model-file-links';
 import { ModelFilesController } from './model-files.controller';
 import { ModelsController } from './models.controller';
 import { SampleModelsSeeder } from './sample-models.seeder';
@@ -17,7 +18,7 @@ export class ModelsModule {
       module: ModelsModule,
       imports: [ApiKeyAuthModule],
       controllers: [ModelsController, ...(config.models.host === null ? [ModelFilesController] : [])],
-      providers: [ListModels, GetModel, ListAllModels, PublishModelFromFile, SampleModelsSeeder],
+      providers: [ModelFileLinks, ListModels, GetModel, ListAllModels, PublishModelFromFile, SampleModelsSeeder],
     };
   }
 }
