@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ModelStore } from '@svc/domain';
+import { ModelStore, RangeNotSatisfiableError } from '@svc/domain';
 
 /**
  * What the ModelStore contract needs from an adapter: a store over an empty
@@ -157,6 +157,44 @@ export function describeModelStoreContract(make: MakeModelStore): void {
         expect(first.bytes.equals(bytes)).toBe(true);
         expect(second.bytes.equals(bytes)).toBe(true);
         expect(first.sizeBytes).toBe(200_000);
+      });
+
+      it('streams the whole file with no range (range null)', async () => {
+        const stored = await fixture().store.put(LABEL, Buffer.from('0123456789'));
+        const opened = await fixture().store.open(stored.path);
+        expect(opened?.range).toBeNull();
+      });
+
+      it.each([
+        ['start-end', { start: 2, end: 5 }, { start: 2, end: 5 }, '2345'],
+        ['start to the end', { start: 7 }, { start: 7, end: 9 }, '789'],
+        ['an end past the file, cut', { start: 8, end: 1000 }, { start: 8, end: 9 }, '89'],
+        ['the last n bytes', { suffixLength: 3 }, { start: 7, end: 9 }, '789'],
+        ['a suffix longer than the file: all of it', { suffixLength: 50 }, { start: 0, end: 9 }, '0123456789'],
+        ['one byte', { start: 0, end: 0 }, { start: 0, end: 0 }, '0'],
+      ])('streams only a range: %s', async (_, requested, range, text) => {
+        const stored = await fixture().store.put(LABEL, Buffer.from('0123456789'));
+        const opened = await fixture().store.open(stored.path, requested);
+        if (!opened) throw new Error('not opened');
+        expect(opened.range).toEqual(range);
+        expect(opened.sizeBytes).toBe(10);
+        expect((await readAll(opened.stream)).toString()).toBe(text);
+      });
+
+      it.each([
+        ['a start at the end', { start: 10 }],
+        ['a start past the end', { start: 11, end: 20 }],
+        ['an empty suffix', { suffixLength: 0 }],
+        ['an end before the start', { start: 5, end: 4 }],
+      ])('refuses an unsatisfiable range (%s) with the file size', async (_, requested) => {
+        const stored = await fixture().store.put(LABEL, Buffer.from('0123456789'));
+        const error = await fixture().store.open(stored.path, requested).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RangeNotSatisfiableError);
+        expect((error as RangeNotSatisfiableError).sizeBytes).toBe(10);
+      });
+
+      it('answers null for a missing file even with a range', async () => {
+        await expect(fixture().store.open(`${LABEL}-${'0'.repeat(24)}.bin`, { start: 0 })).resolves.toBeNull();
       });
     });
 

@@ -4,7 +4,7 @@ import { ClientRequest, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { HttpAnswer } from '../harness/http';
-import { downloadFile } from '../harness/model-download';
+import { downloadFile, signedLinkOf } from '../harness/model-download';
 
 /**
  * The operators' model calls (CONTRACT 12) and the sample catalogue. For a
@@ -269,7 +269,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       });
       expect(res.body.download_url).toBe(`${t.baseUrl}/model-files/${res.body.stored_file}`);
       expect(readFileSync(join(t.config.models.storeDir, res.body.stored_file))).toEqual(bytes);
-      expect(await download(res.body.download_url)).toEqual(new Uint8Array(bytes));
+      expect(await download(signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
       const key = await t.issueKey({ licenseType: 'free' });
       const listed = await t.get(`/v1/models/list?api_key=${key.api_key}`);
       expect(listed.body.models).toEqual([expect.objectContaining({ name: 'mi_upload_v1', checksum: sha256(bytes), size_bytes: 5000 })]);
@@ -283,7 +283,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(res.body.size_bytes).toBe(307200);
       expect(res.body.size_mb).toBe(0.3072);
       expect(res.body.checksum).toBe(sha256(bytes));
-      const got = await download(res.body.download_url);
+      const got = await download(signedLinkOf(t.app, res.body.download_url));
       expect(got.length).toBe(307200);
       expect(sha256(got)).toBe(res.body.checksum);
     });
@@ -298,8 +298,8 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(second.body.stored_file).not.toBe(first.body.stored_file);
       expect(storedFiles()).not.toContain(first.body.stored_file);
       expect(storedFiles()).toContain(second.body.stored_file);
-      expect((await downloadFile(first.body.download_url)).status).toBe(404);
-      expect(await download(second.body.download_url)).toEqual(new Uint8Array(Buffer.from('a different model file')));
+      expect((await downloadFile(signedLinkOf(t.app, first.body.download_url))).status).toBe(404);
+      expect(await download(signedLinkOf(t.app, second.body.download_url))).toEqual(new Uint8Array(Buffer.from('a different model file')));
     });
 
     it('concurrent uploads to one model leave exactly one file, the one the record names', async () => {
@@ -609,7 +609,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(res.text).toBe('');
       expect((await t.admin('GET', '/admin/v1/models/mi_delete_v1')).body).toEqual(MODEL_NOT_FOUND);
       expect(storedFiles()).not.toContain(uploaded.body.stored_file);
-      expect((await downloadFile(uploaded.body.download_url)).status).toBe(404);
+      expect((await downloadFile(signedLinkOf(t.app, uploaded.body.download_url))).status).toBe(404);
       const key = await t.issueKey({ licenseType: 'enterprise' });
       expect((await t.get(`/v1/models/mi_delete_v1?api_key=${key.api_key}`)).status).toBe(404);
       const again = await t.admin('DELETE', '/admin/v1/models/mi_delete_v1');

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { IssuedKeyView } from '@svc/presentation';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { HttpAnswer } from '../harness/http';
-import { downloadFile } from '../harness/model-download';
+import { downloadFile, signedLinkOf } from '../harness/model-download';
 import { rawRequest } from '../harness/raw-http';
 
 /**
@@ -66,6 +66,9 @@ const FILTERS: Array<[string, string, (f: Fixture) => boolean]> = [
   ['an unknown paradigm', '&paradigm=eeg_sleep', () => false],
   ['a paradigm in another case', '&paradigm=P300', () => false],
 ];
+
+/** The query of a signed link (CONTRACT 7), as a regular expression's text. */
+const SIGNED = '\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}';
 
 const CDN_URL = 'https://cdn.example.com/models/ssvep_cdn_v2-2.0.bin';
 /** An external file's identity, as the CLI (or any tool) computes it from the file; CONTRACT 7 requires both. */
@@ -179,7 +182,7 @@ describe('Model registry (public)', () => {
           n_classes: 4,
           size_mb: bytes.length / 1_000_000,
           size_bytes: bytes.length,
-          download_url: expect.stringMatching(new RegExp(`^${t.baseUrl}/model-files/motor_imagery_4class_v1-1\\.0\\.0-[0-9a-f]{24}\\.bin$`)),
+          download_url: expect.stringMatching(new RegExp(`^${t.baseUrl}/model-files/motor_imagery_4class_v1-1\\.0\\.0-[0-9a-f]{24}\\.bin${SIGNED}$`)),
           checksum: sha256(bytes),
           requires_license: 'free',
           metadata: {
@@ -427,14 +430,17 @@ describe('Model registry (public)', () => {
         headers: { host: 'models.internal:8443' },
       });
       expect(res.status).toBe(200);
-      expect(res.body.download_url).toMatch(/^http:\/\/models\.internal:8443\/model-files\/motor_imagery_2class_v1-1\.0\.0-[0-9a-f]{24}\.bin$/);
+      expect(res.body.download_url).toMatch(new RegExp(`^http://models\\.internal:8443/model-files/motor_imagery_2class_v1-1\\.0\\.0-[0-9a-f]{24}\\.bin${SIGNED}$`));
     });
   });
 
   describe('GET /model-files/{file}', () => {
-    it('404 NOT_FOUND for a file the store does not hold, and for names that try to leave it', async () => {
+    it('404 NOT_FOUND for a signed link to a file the store does not hold, and for names that try to leave it', async () => {
       for (const file of ['nope-1.0-000000000000000000000000.bin', '..%2F..%2Fetc%2Fpasswd', '.upload-0.tmp', 'x%00.bin']) {
-        const res = await t.get(`/model-files/${file}`);
+        const unsigned = await t.get(`/model-files/${file}`);
+        expect(unsigned.status).toBe(403);
+        expect(unsigned.body.code).toBe('LINK_INVALID');
+        const res = await t.get(signedLinkOf(t.app, `${t.baseUrl}/model-files/${file}`).slice(t.baseUrl.length));
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: 'Not found', code: 'NOT_FOUND', message: 'No such model file' });
       }

@@ -1,4 +1,6 @@
 import { get } from 'node:http';
+import type { INestApplication } from '@nestjs/common';
+import { ModelFileLinks } from '../../apps/api/src/modules/models/model-file-links';
 
 export interface Downloaded {
   readonly status: number;
@@ -22,3 +24,14 @@ export function downloadFile(url: string): Promise<Downloaded> {
   });
 }
 
+
+/**
+ * The signed link a key would be handed for the stored file an unsigned
+ * address names (an operator's view shows the record's unsigned address):
+ * signed by the running app's own ModelFileLinks, valid for its TTL.
+ */
+export function signedLinkOf(app: INestApplication, unsignedUrl: string): string {
+  const url = new URL(unsignedUrl);
+  const file = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf('/') + 1));
+  return app.get(ModelFileLinks, { strict: false }).signedUrl(url.origin, file);
+}

@@ -66,6 +66,16 @@ export class AppConfig {
   readonly models!: {
     readonly host: string | null;
     readonly storeDir: string;
+    /**
+     * MODEL_URL_SECRET: the key of the HMAC that signs links to the service's
+     * own store (CONTRACT 7). Null: generated once and kept in `urlSecretFile`.
+     * Never logged.
+     */
+    readonly urlSecret: string | null;
+    /** Where the generated secret is kept when MODEL_URL_SECRET is unset (mode 0600). */
+    readonly urlSecretFile: string;
+    /** MODEL_URL_TTL_SECONDS: how long a signed link lives (default 3600). */
+    readonly urlTtlSeconds: number;
     /** Publish the sample catalogue (`samplesFile`) at API start-up when the registry is empty. */
     readonly seedSamples: boolean;
     readonly samplesFile: string;

@@ -53,6 +53,12 @@ export class EnvSchema {
   @IsOptional() @IsString() @MinLength(1)
   MODEL_STORE_DIR?: string;
 
+  @IsOptional() @IsString() @MinLength(32, { message: 'MODEL_URL_SECRET must be at least 32 characters' })
+  MODEL_URL_SECRET?: string;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(60) @Max(604800)
+  MODEL_URL_TTL_SECONDS?: number;
+
   @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'SAMPLE_MODELS must be true or false' })
   SAMPLE_MODELS?: string;
 

@@ -54,6 +54,14 @@ describe(loadConfig.name, () => {
       expect(config.models).toMatchObject({ host: null, storeDir: join(ROOT, 'data/models') });
     });
 
+    it('signs its links with a secret generated into ./data/model-url.secret, for an hour', () => {
+      expect(config.models).toMatchObject({ urlSecret: null, urlSecretFile: join(ROOT, 'data/model-url.secret'), urlTtlSeconds: 3600 });
+    });
+
+    it('keeps the generated link secret beside MODEL_STORE_DIR', () => {
+      expect(loadConfig({ MODEL_STORE_DIR: '/srv/svc/store' }, ROOT).models.urlSecretFile).toBe('/srv/svc/model-url.secret');
+    });
+
     it('reads the tier matrix from config/tiers.json', () => {
       expect(config.tiersFile).toBe(join(ROOT, 'config/tiers.json'));
       expect(Object.keys(config.tiers)).toEqual(['free', 'research', 'commercial', 'enterprise']);
@@ -114,6 +122,12 @@ describe(loadConfig.name, () => {
       expect(load({ INSTALLER_GITHUB_TOKEN_EXPIRES_AT: text }).installer.staticTokenExpiresAt?.toISOString()).toBe(iso);
     });
 
+    it('reads MODEL_URL_SECRET and MODEL_URL_TTL_SECONDS at their bounds', () => {
+      const secret = 'x'.repeat(32);
+      expect(load({ MODEL_URL_SECRET: secret, MODEL_URL_TTL_SECONDS: '60' }).models).toMatchObject({ urlSecret: secret, urlTtlSeconds: 60 });
+      expect(load({ MODEL_URL_TTL_SECONDS: '604800' }).models.urlTtlSeconds).toBe(604800);
+    });
+
     it('turns metrics off, or moves them to a port of their own', () => {
       expect(load({ METRICS_ENABLED: 'false' }).metrics).toEqual({ enabled: false, port: null });
       expect(load({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, port: 9464 });
@@ -146,6 +160,8 @@ describe(loadConfig.name, () => {
       ['KEY_DIGEST_PEPPER', (c: ReturnType<typeof load>) => c.keys.digestPepper, null],
       ['REDIS_URL', (c: ReturnType<typeof load>) => c.redisUrl, null],
       ['MODEL_HOST', (c: ReturnType<typeof load>) => c.models.host, null],
+      ['MODEL_URL_SECRET', (c: ReturnType<typeof load>) => c.models.urlSecret, null],
+      ['MODEL_URL_TTL_SECONDS', (c: ReturnType<typeof load>) => c.models.urlTtlSeconds, 3600],
       ['INSTALLER_GITHUB_TOKEN', (c: ReturnType<typeof load>) => c.installer.staticToken, null],
       ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', (c: ReturnType<typeof load>) => c.installer.staticTokenExpiresAt, null],
       ['AUTH_FAILURE_LIMIT_PER_MINUTE', (c: ReturnType<typeof load>) => c.rateLimit.authFailuresPerMinute, 60],
@@ -196,6 +212,10 @@ describe(loadConfig.name, () => {
       ['KEY_DIGEST_PEPPER', 'pepper-s3cret'],
       ['MODEL_HOST', 'ftp://models.example.org'],
       ['MODEL_HOST', 'cdn-without-scheme.example.org'],
+      ['MODEL_URL_SECRET', 'short-url-s3cret-0123456789abcd'],
+      ['MODEL_URL_TTL_SECONDS', '59'],
+      ['MODEL_URL_TTL_SECONDS', '604801'],
+      ['MODEL_URL_TTL_SECONDS', 'an-hour'],
       ['INSTALLER_GITHUB_TOKEN', `ghp_${'S3cret'.repeat(700)}`],
       ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', 'tomorrow-at-noon'],
       ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', '2027-01-01T00:00:00'],

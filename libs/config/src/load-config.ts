@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
 import { AppConfig, DatabaseConfig, GithubAppConfig, LogLevel, TierSourceEntry } from './app-config';
@@ -15,6 +15,7 @@ const DEFAULTS = {
   KEY_PREFIX: 'svc',
   TIERS_FILE: 'config/tiers.json',
   MODEL_STORE_DIR: './data/models',
+  MODEL_URL_TTL_SECONDS: 3600,
   GITHUB_API_URL: 'https://api.github.com',
   AUTH_FAILURE_LIMIT_PER_MINUTE: 60,
   SHUTDOWN_TIMEOUT_MS: 10000,
@@ -50,6 +51,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
+  const storeDir = resolve(cwd, schema.MODEL_STORE_DIR ?? DEFAULTS.MODEL_STORE_DIR);
   const config: AppConfig = {
     http: {
       port: schema.PORT ?? DEFAULTS.PORT,
@@ -66,7 +68,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     tiersFile,
     models: {
       host: schema.MODEL_HOST ? schema.MODEL_HOST.replace(/\/+$/, '') : null,
-      storeDir: resolve(cwd, schema.MODEL_STORE_DIR ?? DEFAULTS.MODEL_STORE_DIR),
+      storeDir,
+      urlSecret: schema.MODEL_URL_SECRET ?? null,
+      // beside the model store (./data/ by default, with the SQLite database), never inside it
+      urlSecretFile: join(dirname(storeDir), 'model-url.secret'),
+      urlTtlSeconds: schema.MODEL_URL_TTL_SECONDS ?? DEFAULTS.MODEL_URL_TTL_SECONDS,
       seedSamples: isTrue(schema.SAMPLE_MODELS, (schema.DATABASE_URL ?? DEFAULTS.DATABASE_URL).startsWith('sqlite:')),
       samplesFile: resolve(cwd, 'config/models.json'),
     },

@@ -28,3 +28,5 @@ export * from './model/model';
 export * from './model/model.errors';
 export * from './model/model.repository';
 export * from './model/model-store';
+export * from './model/model-file.errors';
+export * from './model/model-link-signer';

@@ -8,3 +8,4 @@ export * from './repo-tokens/static-repo-token-issuer';
 export * from './repo-tokens/not-configured-repo-token-issuer';
 export * from './persistence/database-unavailable';
 export * from './persistence/database-ping';
+export * from './crypto/hmac-model-link-signer';

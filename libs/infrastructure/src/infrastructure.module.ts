@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig, ConfigError, DatabaseConfig } from '@svc/config';
-import { ApiKeyFormat, Clock, IdGenerator, ModelStore, RandomSource, SecretHasher, TierCatalog } from '@svc/domain';
+import { ApiKeyFormat, Clock, IdGenerator, ModelLinkSigner, ModelStore, RandomSource, SecretHasher, TierCatalog } from '@svc/domain';
+import { HmacModelLinkSigner, modelUrlSecretOf } from './crypto/hmac-model-link-signer';
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { LocalModelStore } from './model-store/local-model-store';
@@ -48,6 +50,16 @@ export class InfrastructureModule {
             : new InMemoryRateCounter(clock),
       },
       { provide: ModelStore, useValue: new LocalModelStore(config.models.storeDir) },
+      {
+        // links to the service's own store are signed (CONTRACT 7); with MODEL_HOST they are the CDN's, unsigned
+        provide: ModelLinkSigner,
+        useFactory: async () =>
+          new HmacModelLinkSigner(
+            config.models.host === null
+              ? await modelUrlSecretOf(config.models.urlSecret, config.models.urlSecretFile)
+              : (config.models.urlSecret ?? randomBytes(32).toString('base64url')), // never used: nothing is signed
+          ),
+      },
       repoTokenIssuerOf(config),
     ];
     return {

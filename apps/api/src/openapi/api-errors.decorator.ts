@@ -84,6 +84,18 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     when: 'no installer token is set up on the server',
     example: { error: 'Installer token is not configured on the server', message: 'The installer token is not available; please contact support' },
   },
+  LINK_EXPIRED: {
+    when: 'a correctly signed model file link past its `expires` (links live MODEL_URL_TTL_SECONDS); ask the download endpoint for a fresh one',
+    example: { error: 'Link expired', message: 'Ask GET /v1/models/{name}/download for a fresh link' },
+  },
+  LINK_INVALID: {
+    when: 'a model file link without `expires` and `signature`, malformed, or altered (path, expiry or signature)',
+    example: { error: 'Invalid link', message: 'Model file links are signed; ask GET /v1/models/{name}/download for one' },
+  },
+  RANGE_NOT_SATISFIABLE: {
+    when: 'the `Range` starts past the end of the file; `Content-Range: bytes */<size>` gives the size',
+    example: { error: 'Range not satisfiable', message: 'The file has 1024 bytes' },
+  },
   SERVICE_UNAVAILABLE: {
     when: 'the database does not answer; `Retry-After` in seconds',
     example: { error: 'Service unavailable', message: 'The service cannot reach its database; retry shortly' },

@@ -9,10 +9,42 @@ export interface StoredModelFile {
   readonly sizeBytes: number;
 }
 
+/**
+ * A single byte range asked of a file (HTTP `Range: bytes=...`): from `start`
+ * to `end` inclusive (`end` absent: to the end of the file), or the last
+ * `suffixLength` bytes.
+ */
+export type ByteRangeRequest = { readonly start: number; readonly end?: number } | { readonly suffixLength: number };
+
+/** A satisfiable range of a file: `start` to `end`, both inclusive. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The bytes of a file of `sizeBytes` that `request` names (RFC 9110 14.1.2):
+ * an `end` past the file is cut to its last byte; a suffix longer than the
+ * file is the whole file. Null when unsatisfiable: a start at or past the end,
+ * an empty file, or a zero-length suffix.
+ */
+export function byteRangeOf(request: ByteRangeRequest, sizeBytes: number): ByteRange | null {
+  if (sizeBytes === 0) return null;
+  if ('suffixLength' in request) {
+    return request.suffixLength <= 0 ? null : { start: Math.max(0, sizeBytes - request.suffixLength), end: sizeBytes - 1 };
+  }
+  if (request.start >= sizeBytes || (request.end !== undefined && request.end < request.start)) return null;
+  return { start: request.start, end: Math.min(request.end ?? sizeBytes - 1, sizeBytes - 1) };
+}
+
 /** An open stored file, ready to stream. */
 export interface OpenedModelFile {
+  /** The whole file's bytes, or only `range`'s when one was asked. */
   readonly stream: Readable;
+  /** The whole file's size. */
   readonly sizeBytes: number;
+  /** The bytes `stream` holds when a range was asked; null: the whole file. */
+  readonly range: ByteRange | null;
 }
 
 /** A complete file of the store, as `list` names it. */
@@ -30,8 +62,11 @@ export abstract class ModelStore {
    * and size from the bytes as they stream; complete or not at all.
    */
   abstract put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile>;
-  /** The file, or null when the store has no such file. */
-  abstract open(path: string): Promise<OpenedModelFile | null>;
+  /**
+   * The file, or only `range` of it, or null when the store has no such file.
+   * Throws RangeNotSatisfiableError when the range is outside the file.
+   */
+  abstract open(path: string, range?: ByteRangeRequest): Promise<OpenedModelFile | null>;
   /** Removes the file; a file already gone is no error. */
   abstract remove(path: string): Promise<void>;
   /**

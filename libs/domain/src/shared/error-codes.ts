@@ -21,6 +21,9 @@ export const DOMAIN_ERROR_CODES = [
   'NOT_CONFIGURED',
   'UPSTREAM_ERROR',
   'SERVICE_UNAVAILABLE',
+  'LINK_EXPIRED',
+  'LINK_INVALID',
+  'RANGE_NOT_SATISFIABLE',
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

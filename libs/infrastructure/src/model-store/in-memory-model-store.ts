@@ -1,6 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ModelStore, ModelStoreEntry, OpenedModelFile, StoredModelFile } from '@svc/domain';
+import {
+  ByteRangeRequest,
+  ModelStore,
+  ModelStoreEntry,
+  OpenedModelFile,
+  RangeNotSatisfiableError,
+  StoredModelFile,
+  byteRangeOf,
+} from '@svc/domain';
 
 /** The labels and stored names LocalModelStore accepts, so tests meet the same refusals. */
 const LABEL_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}$/;
@@ -35,10 +43,13 @@ export class InMemoryModelStore extends ModelStore {
     return { path, sha256: hash.digest('hex'), sizeBytes };
   }
 
-  async open(path: string): Promise<OpenedModelFile | null> {
+  async open(path: string, requested?: ByteRangeRequest): Promise<OpenedModelFile | null> {
     const bytes = STORED_FORM.test(path) ? this.files.get(path) : undefined;
     if (bytes === undefined) return null;
-    return { stream: Readable.from([Buffer.from(bytes)]), sizeBytes: bytes.length };
+    const range = requested === undefined ? null : byteRangeOf(requested, bytes.length);
+    if (requested !== undefined && range === null) throw new RangeNotSatisfiableError(bytes.length);
+    const served = range === null ? bytes : bytes.subarray(range.start, range.end + 1);
+    return { stream: Readable.from([Buffer.from(served)]), sizeBytes: bytes.length, range };
   }
 
   async remove(path: string): Promise<void> {

@@ -1,7 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ModelStore, ModelStoreEntry, OpenedModelFile, StoredModelFile } from '@svc/domain';
+import {
+  ByteRangeRequest,
+  ModelStore,
+  ModelStoreEntry,
+  OpenedModelFile,
+  RangeNotSatisfiableError,
+  StoredModelFile,
+  byteRangeOf,
+} from '@svc/domain';
 
 /** Labels the store accepts (a model's name and version): the same alphabet as model names. */
 const LABEL_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}$/;
@@ -49,7 +57,7 @@ export class LocalModelStore extends ModelStore {
     return { path: name, sha256: hash.digest('hex'), sizeBytes };
   }
 
-  async open(path: string): Promise<OpenedModelFile | null> {
+  async open(path: string, requested?: ByteRangeRequest): Promise<OpenedModelFile | null> {
     if (!STORED_FORM.test(path)) return null;
     let handle;
     try {
@@ -63,7 +71,14 @@ export class LocalModelStore extends ModelStore {
       await handle.close();
       return null;
     }
-    return { stream: handle.createReadStream({ autoClose: true }), sizeBytes: stat.size };
+    const range = requested === undefined ? null : byteRangeOf(requested, stat.size);
+    if (requested !== undefined && range === null) {
+      await handle.close();
+      throw new RangeNotSatisfiableError(stat.size);
+    }
+    // streamed from the disk in 64 KiB reads: never the whole file in memory
+    const stream = handle.createReadStream({ autoClose: true, ...(range === null ? {} : { start: range.start, end: range.end }) });
+    return { stream, sizeBytes: stat.size, range };
   }
 
   async remove(path: string): Promise<void> {

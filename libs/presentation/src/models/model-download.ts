@@ -18,11 +18,18 @@ export function modelFileBaseOf(modelHost: string | null, serviceOrigin: string)
 }
 
 /**
- * SPEC 2.4 `download_url`: the operator's explicit address if given, else the
- * stored file under the file base, else none (an unpublished model).
+ * Where a stored file is downloaded from: a base its name is appended to
+ * (MODEL_HOST, or an unsigned address for operators), or a function of the
+ * stored name (the signed, expiring links handed to keys: `ModelFileLinks`).
  */
-export function downloadUrlOf(model: Model, fileBase: string): string | null {
+export type StoredFileAddressing = string | ((storedFile: string) => string);
+
+/**
+ * SPEC 2.4 `download_url`: the operator's explicit address if given, else the
+ * stored file's address, else none (an unpublished model).
+ */
+export function downloadUrlOf(model: Model, fileBase: StoredFileAddressing): string | null {
   if (model.downloadUrl !== null) return model.downloadUrl;
-  if (model.storedFile !== null) return `${fileBase}/${encodeURIComponent(model.storedFile)}`;
-  return null;
+  if (model.storedFile === null) return null;
+  return typeof fileBase === 'string' ? `${fileBase}/${encodeURIComponent(model.storedFile)}` : fileBase(model.storedFile);
 }

@@ -1,5 +1,5 @@
 import { Model, isPublished, requiredTierOf, sizeMbOf } from '@svc/domain';
-import { downloadUrlOf } from './model-download';
+import { StoredFileAddressing, downloadUrlOf } from './model-download';
 
 /**
  * The JSON shapes of the model registry, shared by the HTTP API and the CLI's
@@ -23,7 +23,7 @@ export interface ModelRecordView {
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 
-export function modelRecordViewOf(model: Model, fileBase: string): ModelRecordView {
+export function modelRecordViewOf(model: Model, fileBase: StoredFileAddressing): ModelRecordView {
   return {
     name: model.name,
     version: model.version,
@@ -51,7 +51,7 @@ export interface AdminModelView extends ModelRecordView {
   readonly updated_at: string;
 }
 
-export function adminModelViewOf(model: Model, fileBase: string): AdminModelView {
+export function adminModelViewOf(model: Model, fileBase: StoredFileAddressing): AdminModelView {
   return {
     ...modelRecordViewOf(model, fileBase),
     requires_license: model.requiresLicense,

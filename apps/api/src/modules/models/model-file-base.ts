@@ -13,9 +13,14 @@ const HOST_FORM = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
  */
 export function modelFileBaseFor(config: AppConfig, request: FastifyRequest): string {
   if (config.models.host !== null) return modelFileBaseOf(config.models.host, '');
+  return modelFileBaseOf(null, serviceOriginOf(request));
+}
+
+/** The origin the caller reached this service by: `<protocol>://<host>`. */
+export function serviceOriginOf(request: FastifyRequest): string {
   const host = request.host;
   if (typeof host !== 'string' || !HOST_FORM.test(host)) {
     throw new HttpEdgeError('INVALID_REQUEST', 'Invalid request', 'The Host header is missing or malformed');
   }
-  return modelFileBaseOf(null, `${request.protocol}://${host}`);
+  return `${request.protocol}://${host}`;
 }

@@ -1,7 +1,6 @@
 import { Controller, Get, Header, Param, Query, Redirect, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { GetModel, ListModels } from '@svc/application';
-import { AppConfig } from '@svc/config';
 import { ApiKey, MODEL_TYPES, ModelNotFoundError } from '@svc/domain';
 import { ModelRecordView, downloadUrlOf, modelRecordViewOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
@@ -9,7 +8,7 @@ import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey } from '../../api-key-auth/authenticated-key';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
 import { ModelListResponse, ModelRecordResponse } from './dto/model-record.response';
-import { modelFileBaseFor } from './model-file-base';
+import { ModelFileLinks } from './model-file-links';
 
 
 /**
@@ -23,7 +22,7 @@ export class ModelsController {
   constructor(
     private readonly listModels: ListModels,
     private readonly getModel: GetModel,
-    private readonly config: AppConfig,
+    private readonly links: ModelFileLinks,
   ) {}
 
   @Get('list')
@@ -43,8 +42,8 @@ export class ModelsController {
     @Req() request: FastifyRequest,
   ): Promise<ModelListResponse> {
     const models = await this.listModels.execute({ key, paradigm, type });
-    const fileBase = modelFileBaseFor(this.config, request);
-    return { models: models.map((model) => modelRecordViewOf(model, fileBase)), total: models.length };
+    const files = this.links.addressingFor(request);
+    return { models: models.map((model) => modelRecordViewOf(model, files)), total: models.length };
   }
 
   @Get(':name')
@@ -54,7 +53,7 @@ export class ModelsController {
   @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
   @ApiOkResponse({ type: ModelRecordResponse, headers: RATE_LIMIT_HEADERS, description: 'The model record' })
   async show(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<ModelRecordView> {
-    return modelRecordViewOf(await this.getModel.execute({ key, name }), modelFileBaseFor(this.config, request));
+    return modelRecordViewOf(await this.getModel.execute({ key, name }), this.links.addressingFor(request));
   }
 
   @Get(':name/download')
@@ -69,7 +68,7 @@ export class ModelsController {
     headers: { Location: { description: 'The download_url', schema: { type: 'string', format: 'uri' } }, ...RATE_LIMIT_HEADERS },
   })
   async download(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<{ url: string }> {
-    const url = downloadUrlOf(await this.getModel.execute({ key, name }), modelFileBaseFor(this.config, request));
+    const url = downloadUrlOf(await this.getModel.execute({ key, name }), this.links.addressingFor(request));
     if (url === null) throw new ModelNotFoundError();
     return { url };
   }

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { GetModel, ListAllModels, ListModels, PublishModelFromFile, SweepModelStore } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
+import { ModelFileLinks } from './model-file-links';
 import { ModelFilesController } from './model-files.controller';
 import { ModelsController } from './models.controller';
 import { ModelStoreSweeper } from './model-store.sweeper';
@@ -19,7 +20,7 @@ export class ModelsModule {
       module: ModelsModule,
       imports: [ApiKeyAuthModule],
       controllers: [ModelsController, ...(config.models.host === null ? [ModelFilesController] : [])],
-      providers: [ListModels, GetModel, ListAllModels, PublishModelFromFile, SampleModelsSeeder, SweepModelStore, ModelStoreSweeper],
+      providers: [ModelFileLinks, ListModels, GetModel, ListAllModels, PublishModelFromFile, SampleModelsSeeder, SweepModelStore, ModelStoreSweeper],
     };
   }
 }

@@ -1,0 +1,25 @@
+import { DomainError } from '../shared/domain-error';
+
+/** A correctly signed link to a stored model file whose expiry has passed (CONTRACT 7). */
+export class LinkExpiredError extends DomainError {
+  readonly code = 'LINK_EXPIRED' as const;
+  constructor() {
+    super('Link expired', 'Ask GET /v1/models/{name}/download for a fresh link');
+  }
+}
+
+/** A link to a stored model file that is unsigned, malformed or altered (CONTRACT 7). */
+export class LinkInvalidError extends DomainError {
+  readonly code = 'LINK_INVALID' as const;
+  constructor() {
+    super('Invalid link', 'Model file links are signed; ask GET /v1/models/{name}/download for one');
+  }
+}
+
+/** A byte range that starts at or past the end of the file; `sizeBytes` goes into `Content-Range: bytes *\/size`. */
+export class RangeNotSatisfiableError extends DomainError {
+  readonly code = 'RANGE_NOT_SATISFIABLE' as const;
+  constructor(readonly sizeBytes: number) {
+    super('Range not satisfiable', `The file has ${sizeBytes} bytes`);
+  }
+}

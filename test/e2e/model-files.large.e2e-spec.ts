@@ -1,0 +1,183 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { IncomingMessage, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HmacModelLinkSigner } from '@svc/infrastructure';
+import { modelFileLinkPayload, modelFileLinkQuery, modelFilePathOf } from '@svc/presentation';
+import { TEST_ADMIN_TOKEN } from '../harness/create-test-app';
+import { ServiceProcess } from '../harness/service-process';
+import { TestDatabase, createTestDatabase } from '../harness/test-database';
+
+/**
+ * CONTRACT 7 / issue 13: large files stay cheap. A 200 MB model file is
+ * uploaded (admin PUT, streamed from a generator: the test holds no 200 MB
+ * buffer either) to the built service running as a process of its own, then
+ * downloaded through a signed link, while the service's resident memory
+ * (/proc/<pid>/status VmRSS) is sampled: it grows by less than 50 MB, and the
+ * SHA-256 of what comes back is the SHA-256 of what went in.
+ */
+
+const SIZE = 200 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
+const SECRET = 'large-file-test-model-url-secret-0123456789';
+const MB = 1024 * 1024;
+
+function residentBytes(pid: number): number {
+  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error('no VmRSS');
+  return Number(match[1]) * 1024;
+}
+
+/** Samples the process's resident memory every 20 ms until stopped; the largest seen. */
+function sampleResident(pid: number): { stop(): number } {
+  let peak = residentBytes(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, residentBytes(pid));
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, residentBytes(pid));
+    },
+  };
+}
+
+function call(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** PUTs SIZE bytes, chunked, 1 MiB at a time with back-pressure; the SHA-256 of what was sent. */
+function streamUpload(url: string): Promise<{ status: number; text: string; sha256: string }> {
+  const block = randomBytes(CHUNK);
+  const hash = createHash('sha256');
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'PUT',
+      agent: false,
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/octet-stream' },
+    });
+    req.on('error', reject);
+    req.on('response', (res: IncomingMessage) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, sha256: hash.digest('hex') }));
+    });
+    let sent = 0;
+    const write = (): void => {
+      while (sent < SIZE) {
+        block.writeUInt32BE(sent / CHUNK, 0); // every MiB differs
+        const chunk = Buffer.from(block);
+        hash.update(chunk);
+        sent += chunk.length;
+        if (!req.write(chunk)) {
+          req.once('drain', write);
+          return;
+        }
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
+/** GETs a URL, hashing the body as it streams; never holds it. */
+function streamDownload(url: string): Promise<{ status: number; bytes: number; sha256: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false }, (res) => {
+      const hash = createHash('sha256');
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        hash.update(chunk);
+        bytes += chunk.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, sha256: hash.digest('hex') }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('A 200 MB model file, uploaded and downloaded by the service as a process of its own', () => {
+  let folder: string;
+  let database: TestDatabase;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-large-'));
+    // the project's database (SQLite, PostgreSQL or MySQL): the record lives there, the bytes in the store
+    database = await createTestDatabase(folder);
+    service = await ServiceProcess.start({
+      DATABASE_URL: database.url,
+      MODEL_STORE_DIR: join(folder, 'models'),
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      SAMPLE_MODELS: 'false',
+      MODEL_URL_SECRET: SECRET,
+    });
+  }, 30000);
+
+  afterAll(async () => {
+    await service?.stop('SIGKILL');
+    await database?.drop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('streams both ways: resident memory grows by less than 50 MB, and the bytes come back whole', async () => {
+    const pid = service.child.pid!;
+    const created = await call(
+      `${service.baseUrl}/admin/v1/models`,
+      'POST',
+      { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      JSON.stringify({
+        name: 'large_v1',
+        version: '1.0.0',
+        type: 'SvcLDA',
+        paradigm: 'motor_imagery',
+        n_features: 8,
+        n_classes: 2,
+        requires_license: 'free',
+        metadata: { description: 'A large model', training_subjects: 1, accuracy: '0.5-0.6', feature_type: 'csp', recommended_use: 'Tests' },
+      }),
+    );
+    expect(created.status).toBe(201);
+    // warm the upload and download paths (code loaded, pools sized) before the baseline
+    await call(`${service.baseUrl}/api/health`, 'GET', {});
+    const baseline = residentBytes(pid);
+    const started = Date.now();
+
+    const uploadSampler = sampleResident(pid);
+    const uploaded = await streamUpload(`${service.baseUrl}/admin/v1/models/large_v1/file`);
+    const uploadPeak = uploadSampler.stop();
+    expect(uploaded.status).toBe(200);
+    const record = JSON.parse(uploaded.text) as { checksum: string; size_bytes: number; stored_file: string };
+    expect(record.size_bytes).toBe(SIZE);
+    expect(record.checksum).toBe(`sha256:${uploaded.sha256}`);
+
+    // the signed link a key is handed (the same format and MAC, under the same secret)
+    const path = modelFilePathOf(record.stored_file);
+    const expires = Math.floor(Date.now() / 1000) + 600;
+    const link = `${service.baseUrl}${path}?${modelFileLinkQuery(expires, new HmacModelLinkSigner(SECRET).sign(modelFileLinkPayload(path, expires)))}`;
+    const downloadSampler = sampleResident(pid);
+    const downloaded = await streamDownload(link);
+    const downloadPeak = downloadSampler.stop();
+    expect(downloaded.status).toBe(200);
+    expect(downloaded.bytes).toBe(SIZE);
+    expect(`sha256:${downloaded.sha256}`).toBe(record.checksum);
+
+    const growth = { upload: (uploadPeak - baseline) / MB, download: (downloadPeak - baseline) / MB };
+    console.log(`200 MB in ${Date.now() - started} ms; resident memory growth (MB): ${JSON.stringify(growth)}`);
+    expect(growth.upload).toBeLessThan(50);
+    expect(growth.download).toBeLessThan(50);
+  }, 60000);
+});
