@@ -346,7 +346,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const res = await upload(t, 'mi_cdn_v1', bytes);
       expect(res.body).toMatchObject({ checksum: sha256(bytes), size_bytes: 700, published: true });
       expect(res.body.download_url).toBe(`${t.baseUrl}/model-files/${res.body.stored_file}`);
-      expect(await download(res.body.download_url)).toEqual(new Uint8Array(bytes));
+      expect(await download(signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
     });
 
     it('404 MODEL_NOT_FOUND for an unknown model, and nothing is stored', async () => {
@@ -528,7 +528,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ...shown, version: '2.2.0', metadata: { ...shown.metadata, accuracy: '0.9' }, updated_at: expect.stringMatching(ISO) });
       expect(res.body).toMatchObject({ checksum: sha256(bytes), size_bytes: 2345, download_url: `${t.baseUrl}/model-files/${shown.stored_file}` });
-      expect(await download(res.body.download_url)).toEqual(new Uint8Array(bytes));
+      expect(await download(signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
     });
 
     it('a download_url naming the stored file keeps it, whatever its query (a signed link) or host', async () => {
