@@ -1,6 +1,6 @@
 import { CreateModel, PublishModelFromFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { InvalidRequestError } from '@svc/domain';
+import { InvalidRequestError, checksumOf } from '@svc/domain';
 import { ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf, modelFileBaseOf, validatedRequest } from '@svc/presentation';
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
@@ -138,7 +138,7 @@ async function fileClaimsOf(path: string): Promise<{ checksum: string; sizeBytes
     sizeBytes += bytes.length;
   }
   if (sizeBytes === 0) throw new InvalidRequestError('the model file is empty');
-  return { checksum: `sha256:${hash.digest('hex')}`, sizeBytes };
+  return { checksum: checksumOf(hash.digest('hex')), sizeBytes };
 }
 
 function isReadableFile(path: string): boolean {

@@ -13,6 +13,7 @@ import {
   UserRepository,
   modelDescriptionOf,
   newModel,
+  checksumOf,
 } from '@svc/domain';
 import { auditModelChange } from './model-audit';
 import { checkModelOwner } from './model-owner';
@@ -52,7 +53,7 @@ export class PublishModelFromFile {
     await checkModelOwner(this.users, description);
     if (await this.models.findByName(description.name)) throw new ModelExistsError(description.name);
     const stored = await storeModelFile(this.store, description, input.file);
-    const file = { storedFile: stored.path, checksum: `sha256:${stored.sha256}`, sizeBytes: stored.sizeBytes };
+    const file = { storedFile: stored.path, checksum: checksumOf(stored.sha256), sizeBytes: stored.sizeBytes };
     const model = newModel(description, file, this.clock.now());
     if (!(await this.models.insert(model))) {
       await this.store.remove(stored.path);

@@ -10,6 +10,7 @@ import {
   ModelStore,
   OperatorChannel,
   StoredModelFile,
+  checksumOf,
 } from '@svc/domain';
 import { auditModelChange } from './model-audit';
 
@@ -50,7 +51,7 @@ export class UploadModelFile {
     if (!model) throw new ModelNotFoundError();
     const stored = await storeModelFile(this.store, model, input.file);
     for (let attempt = 0; attempt < UploadModelFile.SWAP_ATTEMPTS; attempt += 1) {
-      const file = { storedFile: stored.path, checksum: `sha256:${stored.sha256}`, sizeBytes: stored.sizeBytes };
+      const file = { storedFile: stored.path, checksum: checksumOf(stored.sha256), sizeBytes: stored.sizeBytes };
       const at = this.clock.now();
       if (await this.models.replaceFile(model.name, model.storedFile, file, at)) {
         if (model.storedFile !== null) await this.store.remove(model.storedFile);

@@ -306,6 +306,11 @@ export function recordFileOf(
   return { description: kept, file: { kind: 'none' } };
 }
 
+/** A record's `checksum` (CONTRACT 7) from the lowercase hex SHA-256 of the file's bytes. */
+export function checksumOf(sha256Hex: string): string {
+  return `sha256:${sha256Hex}`;
+}
+
 export function isChecksum(value: unknown): value is string {
   return typeof value === 'string' && CHECKSUM_FORM.test(value);
 }

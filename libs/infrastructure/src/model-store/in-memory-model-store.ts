@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   ByteRangeRequest,
@@ -9,24 +9,22 @@ import {
   StoredModelFile,
   byteRangeOf,
 } from '@svc/domain';
+import { isStoredFileName, newStoredFileName } from './stored-file-names';
 
-/** The labels and stored names LocalModelStore accepts, so tests meet the same refusals. */
-const LABEL_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}$/;
-const STORED_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}-[0-9a-f]{24}\.bin$/;
 
 /**
  * The model store in a map, for use-case tests only (never bound by
  * InfrastructureModule). Like LocalModelStore: the hash and size are computed
  * while the source is read, a file becomes visible only once the source is
  * read to its end (a failing source leaves nothing), names are
- * `<label>-<24 random hex>.bin`, and removing a missing file is no error.
+ * the same names (stored-file-names.ts), and removing a missing file is no error.
  */
 export class InMemoryModelStore extends ModelStore {
   private readonly files = new Map<string, Buffer>();
   private readonly written = new Map<string, Date>();
 
   async put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile> {
-    if (!LABEL_FORM.test(label)) throw new Error('model store: invalid file label');
+    const path = newStoredFileName(label);
     const hash = createHash('sha256');
     const chunks: Buffer[] = [];
     let sizeBytes = 0;
@@ -37,14 +35,13 @@ export class InMemoryModelStore extends ModelStore {
       sizeBytes += bytes.length;
       chunks.push(bytes);
     }
-    const path = `${label}-${randomBytes(12).toString('hex')}.bin`;
     this.files.set(path, Buffer.concat(chunks, sizeBytes));
     this.written.set(path, new Date());
     return { path, sha256: hash.digest('hex'), sizeBytes };
   }
 
   async open(path: string, requested?: ByteRangeRequest): Promise<OpenedModelFile | null> {
-    const bytes = STORED_FORM.test(path) ? this.files.get(path) : undefined;
+    const bytes = isStoredFileName(path) ? this.files.get(path) : undefined;
     if (bytes === undefined) return null;
     const range = requested === undefined ? null : byteRangeOf(requested, bytes.length);
     if (requested !== undefined && range === null) throw new RangeNotSatisfiableError(bytes.length);
@@ -53,7 +50,7 @@ export class InMemoryModelStore extends ModelStore {
   }
 
   async remove(path: string): Promise<void> {
-    if (!STORED_FORM.test(path)) throw new Error('model store: not a stored file name');
+    if (!isStoredFileName(path)) throw new Error('model store: not a stored file name');
     this.files.delete(path);
     this.written.delete(path);
   }

@@ -10,11 +10,8 @@ import {
   StoredModelFile,
   byteRangeOf,
 } from '@svc/domain';
+import { isStoredFileName, newStoredFileName } from './stored-file-names';
 
-/** Labels the store accepts (a model's name and version): the same alphabet as model names. */
-const LABEL_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}$/;
-/** Names the store gives its files: `<label>-<24 random hex>.bin`. Nothing else is ever opened or removed. */
-const STORED_FORM = /^[a-z0-9][a-z0-9_.-]{0,150}-[0-9a-f]{24}\.bin$/;
 
 /**
  * The model store on the local disk (MODEL_STORE_DIR). A file is written to a
@@ -29,9 +26,8 @@ export class LocalModelStore extends ModelStore {
   }
 
   async put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile> {
-    if (!LABEL_FORM.test(label)) throw new Error('model store: invalid file label');
+    const name = newStoredFileName(label);
     await mkdir(this.folder, { recursive: true });
-    const name = `${label}-${randomBytes(12).toString('hex')}.bin`;
     const temporary = join(this.folder, `.upload-${randomBytes(12).toString('hex')}.tmp`);
     const hash = createHash('sha256');
     let sizeBytes = 0;
@@ -58,7 +54,7 @@ export class LocalModelStore extends ModelStore {
   }
 
   async open(path: string, requested?: ByteRangeRequest): Promise<OpenedModelFile | null> {
-    if (!STORED_FORM.test(path)) return null;
+    if (!isStoredFileName(path)) return null;
     let handle;
     try {
       handle = await open(join(this.folder, path), 'r');
@@ -82,7 +78,7 @@ export class LocalModelStore extends ModelStore {
   }
 
   async remove(path: string): Promise<void> {
-    if (!STORED_FORM.test(path)) throw new Error('model store: not a stored file name');
+    if (!isStoredFileName(path)) throw new Error('model store: not a stored file name');
     await unlink(join(this.folder, path)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });
@@ -99,7 +95,7 @@ export class LocalModelStore extends ModelStore {
     }
     const entries: ModelStoreEntry[] = [];
     for (const name of names) {
-      if (!STORED_FORM.test(name)) continue;
+      if (!isStoredFileName(name)) continue;
       try {
         const info = await stat(join(this.folder, name));
         if (info.isFile()) entries.push({ path: name, modifiedAt: new Date(info.mtimeMs) });

@@ -30,6 +30,7 @@ export interface MySqlSession {
  */
 export class MySqlStatements extends SqlStatements {
   private promisePool?: PromisePool;
+  private poolSession?: MySqlSession;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -44,13 +45,14 @@ export class MySqlStatements extends SqlStatements {
   }
 
   prepare<Row extends ObjectLiteral>(_name: string, sql: string): PreparedStatement<Row> {
-    const all = (params: readonly unknown[]) => this.sessionOn(this.pool).rows<Row>(sql, params);
+    const all = (params: readonly unknown[]) => this.session().rows<Row>(sql, params);
     return { first: async (params) => (await all(params))[0], all };
   }
 
   /** Statements outside a transaction (autocommit), each on whichever pooled connection is free. */
   session(): MySqlSession {
-    return this.sessionOn(this.pool);
+    this.poolSession ??= this.sessionOn(this.pool);
+    return this.poolSession;
   }
 
   /**
