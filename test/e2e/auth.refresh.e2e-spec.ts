@@ -1,6 +1,7 @@
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 import { rawRequest } from '../harness/raw-http';
+import { COMPACT_JWS } from '../harness/license-token';
 
 /** Mid-month, so `resets_at` is the first instant of the next month (CONTRACT 4). */
 const NOW = new Date('2026-03-15T12:34:56.789Z');
@@ -34,8 +35,9 @@ describe('POST /v1/auth/refresh', () => {
         features: RESEARCH_FEATURES,
         quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: RESETS_AT },
         expires_at: '2026-09-30T18:00:00Z',
+        license_token: expect.stringMatching(COMPACT_JWS),
       });
-      expect(Object.keys(res.body).sort()).toEqual(['expires_at', 'features', 'license_type', 'quota', 'valid']);
+      expect(Object.keys(res.body).sort()).toEqual(['expires_at', 'features', 'license_token', 'license_type', 'quota', 'valid']);
       for (const userField of ['user_id', 'email', 'name', 'organization']) expect(res.body).not.toHaveProperty(userField);
       expect(res.text).not.toContain(key.api_key);
     });
@@ -56,6 +58,7 @@ describe('POST /v1/auth/refresh', () => {
         features: COMMERCIAL_FEATURES,
         quota: { monthly_limit: 500000, used: 0, remaining: 500000, resets_at: RESETS_AT },
         expires_at: key.expires_at,
+        license_token: expect.stringMatching(COMPACT_JWS),
       });
     });
 

@@ -1,5 +1,6 @@
 import { LicenseType } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
+import { COMPACT_JWS } from '../harness/license-token';
 
 const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
@@ -29,6 +30,7 @@ describe('POST /v1/auth/validate', () => {
         features: ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'],
         quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
         expires_at: key.expires_at,
+        license_token: expect.stringMatching(COMPACT_JWS),
       });
       expect(res.body.expires_at).toMatch(ISO_SECOND);
       expect(res.text).not.toContain(key.api_key);

@@ -128,9 +128,9 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
 
     it('SPEC field names for every public body', () => {
       expect(propertiesOf('ValidateKeyResponse')).toEqual(
-        ['valid', 'user_id', 'email', 'name', 'organization', 'license_type', 'features', 'quota', 'expires_at'].sort(),
+        ['valid', 'user_id', 'email', 'name', 'organization', 'license_type', 'features', 'quota', 'expires_at', 'license_token'].sort(),
       );
-      expect(propertiesOf('LicenseResponse')).toEqual(['valid', 'license_type', 'features', 'quota', 'expires_at'].sort());
+      expect(propertiesOf('LicenseResponse')).toEqual(['valid', 'license_type', 'features', 'quota', 'expires_at', 'license_token'].sort());
       expect(propertiesOf('QuotaResponse')).toEqual(['monthly_limit', 'used', 'remaining', 'resets_at'].sort());
       expect(propertiesOf('RevokeKeyResponse')).toEqual(['message', 'revoked']);
       expect(propertiesOf('GithubTokenResponse')).toEqual(['success', 'github_token', 'expires_at', 'message'].sort());

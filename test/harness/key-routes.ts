@@ -42,11 +42,14 @@ export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
   return routes;
 }
 
+/** The /v1 routes that take no key: the JWKS an SDK verifies licenses with before it holds one (CONTRACT 15). */
+export const KEYLESS_ROUTES: readonly string[] = ['GET v1/license/jwks'];
+
 /**
  * The versioned public API (`/v1/...`) takes a key on every route (SPEC 5.1),
  * so each must carry `@ApiKeyAuth`; `keyless` names the few that may not.
  */
-export function keyRoutesWithoutKeyAuth(app: INestApplication, keyless: readonly string[] = []): string[] {
+export function keyRoutesWithoutKeyAuth(app: INestApplication, keyless: readonly string[] = KEYLESS_ROUTES): string[] {
   return declaredRoutes(app)
     .filter(({ route, keyAuth, refusesMethod }) => route.split(' ')[1].startsWith('v1/') && !keyAuth && !refusesMethod && !keyless.includes(route))
     .map(({ route }) => route);

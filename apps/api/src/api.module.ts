@@ -10,6 +10,7 @@ import { AuthModule } from './modules/auth/auth.module';
 import { AnalyticsModule } from './modules/analytics/analytics.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstallerModule } from './modules/installer/installer.module';
+import { LicenseModule } from './modules/license/license.module';
 import { ModelsModule } from './modules/models/models.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -35,6 +36,7 @@ export class ApiModule {
         RateLimitModule,
         HealthModule,
         AuthModule,
+        LicenseModule,
         AnalyticsModule,
         InstallerModule,
         ModelsModule.forRoot(config),

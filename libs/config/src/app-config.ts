@@ -80,6 +80,17 @@ export class AppConfig {
     readonly seedSamples: boolean;
     readonly samplesFile: string;
   };
+  /** Signed offline licenses (CONTRACT 15). Key material is never logged. */
+  readonly license!: {
+    /** The Ed25519 private key (PEM) from LICENSE_SIGNING_KEY or LICENSE_SIGNING_KEY_FILE; null: the kept one. */
+    readonly signingKey: string | null;
+    /** Where the generated signing key is kept when none is configured (mode 0600, under the data directory). */
+    readonly signingKeyFile: string;
+    /** Older public keys (SPKI PEM) from LICENSE_VERIFY_KEYS_FILE, still published in the JWKS. */
+    readonly verifyKeys: readonly string[];
+    /** LICENSE_TOKEN_TTL_SECONDS: how long an SDK may trust a license offline (default 7 days). */
+    readonly tokenTtlSeconds: number;
+  };
   readonly installer!: {
     readonly staticToken: string | null;
     readonly staticTokenExpiresAt: Date | null;

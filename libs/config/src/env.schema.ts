@@ -59,6 +59,18 @@ export class EnvSchema {
   @IsOptional() @Type(() => Number) @IsInt() @Min(60) @Max(604800)
   MODEL_URL_TTL_SECONDS?: number;
 
+  @IsOptional() @IsString()
+  LICENSE_SIGNING_KEY?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  LICENSE_SIGNING_KEY_FILE?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  LICENSE_VERIFY_KEYS_FILE?: string;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(60) @Max(31536000)
+  LICENSE_TOKEN_TTL_SECONDS?: number;
+
   @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'SAMPLE_MODELS must be true or false' })
   SAMPLE_MODELS?: string;
 

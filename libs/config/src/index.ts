@@ -2,3 +2,4 @@ export * from './app-config';
 export * from './config.error';
 export * from './load-config';
 export * from './config.module';
+export * from './license-keys';

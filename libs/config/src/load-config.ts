@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ed25519PublicKeysIn, isEd25519PrivateKey } from './license-keys';
 import { dirname, join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validateSync } from 'class-validator';
@@ -16,6 +17,7 @@ const DEFAULTS = {
   TIERS_FILE: 'config/tiers.json',
   MODEL_STORE_DIR: './data/models',
   MODEL_URL_TTL_SECONDS: 3600,
+  LICENSE_TOKEN_TTL_SECONDS: 604800,
   GITHUB_API_URL: 'https://api.github.com',
   AUTH_FAILURE_LIMIT_PER_MINUTE: 60,
   SHUTDOWN_TIMEOUT_MS: 10000,
@@ -40,6 +42,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   const githubApp = readGithubApp(schema, problems, cwd);
   const tiersFile = resolve(cwd, schema.TIERS_FILE ?? DEFAULTS.TIERS_FILE);
   const tiers = readTiers(tiersFile, problems);
+  const signingKey = readLicenseSigningKey(schema, problems, cwd);
+  const verifyKeys = readLicenseVerifyKeys(schema, problems, cwd);
 
   const expiresAtProblem = 'INSTALLER_GITHUB_TOKEN_EXPIRES_AT must be an RFC 3339 time';
   if (
@@ -75,6 +79,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       urlTtlSeconds: schema.MODEL_URL_TTL_SECONDS ?? DEFAULTS.MODEL_URL_TTL_SECONDS,
       seedSamples: isTrue(schema.SAMPLE_MODELS, (schema.DATABASE_URL ?? DEFAULTS.DATABASE_URL).startsWith('sqlite:')),
       samplesFile: resolve(cwd, 'config/models.json'),
+    },
+    license: {
+      signingKey,
+      // beside the model store and the SQLite file (./data/ by default), never inside the store
+      signingKeyFile: join(dirname(storeDir), 'license-signing-key.pem'),
+      verifyKeys,
+      tokenTtlSeconds: schema.LICENSE_TOKEN_TTL_SECONDS ?? DEFAULTS.LICENSE_TOKEN_TTL_SECONDS,
     },
     installer: {
       staticToken: schema.INSTALLER_GITHUB_TOKEN ?? null,
@@ -178,6 +189,55 @@ function readGithubApp(schema: EnvSchema, problems: string[], cwd: string): Gith
     repository: { owner, name },
     apiUrl: (schema.GITHUB_API_URL ?? DEFAULTS.GITHUB_API_URL).replace(/\/+$/, ''),
   };
+}
+
+/**
+ * The license signing key (CONTRACT 15): an Ed25519 private key in PEM, given
+ * inline or by file. One line naming the variable when it is unreadable or of
+ * another kind; never its content.
+ */
+function readLicenseSigningKey(schema: EnvSchema, problems: string[], cwd: string): string | null {
+  const variable = schema.LICENSE_SIGNING_KEY !== undefined ? 'LICENSE_SIGNING_KEY' : 'LICENSE_SIGNING_KEY_FILE';
+  if (schema.LICENSE_SIGNING_KEY !== undefined && schema.LICENSE_SIGNING_KEY_FILE !== undefined) {
+    problems.push('LICENSE_SIGNING_KEY and LICENSE_SIGNING_KEY_FILE exclude each other: set one');
+    return null;
+  }
+  let pem = schema.LICENSE_SIGNING_KEY;
+  if (pem === undefined && schema.LICENSE_SIGNING_KEY_FILE !== undefined) {
+    try {
+      pem = readFileSync(resolve(cwd, schema.LICENSE_SIGNING_KEY_FILE), 'utf8');
+    } catch {
+      problems.push('LICENSE_SIGNING_KEY_FILE cannot be read');
+      return null;
+    }
+  }
+  if (pem === undefined) return null;
+  if (!isEd25519PrivateKey(pem)) {
+    problems.push(`${variable} must be an Ed25519 private key in PEM form (openssl genpkey -algorithm ed25519, or: license keygen)`);
+    return null;
+  }
+  return pem;
+}
+
+/**
+ * Public keys still published after a signing-key change: a JWKS (JSON) or
+ * PEM public keys, one after another. Returned as SPKI PEM.
+ */
+function readLicenseVerifyKeys(schema: EnvSchema, problems: string[], cwd: string): string[] {
+  if (schema.LICENSE_VERIFY_KEYS_FILE === undefined) return [];
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, schema.LICENSE_VERIFY_KEYS_FILE), 'utf8');
+  } catch {
+    problems.push('LICENSE_VERIFY_KEYS_FILE cannot be read');
+    return [];
+  }
+  const keys = ed25519PublicKeysIn(text);
+  if (keys === null) {
+    problems.push('LICENSE_VERIFY_KEYS_FILE must hold Ed25519 public keys: a JWKS or PEM public keys');
+    return [];
+  }
+  return keys;
 }
 
 function readTiers(file: string, problems: string[]): Record<string, TierSourceEntry> {

@@ -6,6 +6,7 @@ export * from './shared/id-generator';
 export * from './shared/timestamp';
 export * from './license/license-type';
 export * from './license/tier-catalog';
+export * from './license/offline-license';
 export * from './quota/billing-period';
 export * from './quota/quota';
 export * from './quota/quota.errors';

@@ -9,3 +9,4 @@ export * from './repo-tokens/not-configured-repo-token-issuer';
 export * from './persistence/database-unavailable';
 export * from './persistence/database-ping';
 export * from './crypto/hmac-model-link-signer';
+export * from './crypto/jose-license-signer';

@@ -1,8 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig, ConfigError, DatabaseConfig } from '@svc/config';
-import { ApiKeyFormat, Clock, IdGenerator, ModelLinkSigner, ModelStore, RandomSource, SecretHasher, TierCatalog } from '@svc/domain';
+import {
+  ApiKeyFormat,
+  Clock,
+  IdGenerator,
+  LicenseSigner,
+  ModelLinkSigner,
+  ModelStore,
+  OfflineLicensePolicy,
+  RandomSource,
+  SecretHasher,
+  TierCatalog,
+} from '@svc/domain';
 import { HmacModelLinkSigner, modelUrlSecretOf } from './crypto/hmac-model-link-signer';
+import { JoseLicenseSigner, licenseSigningKeyOf } from './crypto/jose-license-signer';
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { LocalModelStore } from './model-store/local-model-store';
@@ -58,6 +70,16 @@ export class InfrastructureModule {
             config.models.host === null
               ? await modelUrlSecretOf(config.models.urlSecret, config.models.urlSecretFile)
               : (config.models.urlSecret ?? randomBytes(32).toString('base64url')), // never used: nothing is signed
+          ),
+      },
+      { provide: OfflineLicensePolicy, useValue: new OfflineLicensePolicy(config.license.tokenTtlSeconds) },
+      {
+        // offline licenses (CONTRACT 15): the configured key, or the one kept under the data directory
+        provide: LicenseSigner,
+        useFactory: async () =>
+          JoseLicenseSigner.create(
+            await licenseSigningKeyOf(config.license.signingKey, config.license.signingKeyFile),
+            config.license.verifyKeys,
           ),
       },
       repoTokenIssuerOf(config),

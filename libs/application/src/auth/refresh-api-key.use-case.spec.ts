@@ -1,5 +1,6 @@
-import { ApiKeyFormat, FixedClock, MonthlyLimitSetting, LicenseType } from '@svc/domain';
+import { ApiKeyFormat, FixedClock, OfflineLicensePolicy, MonthlyLimitSetting, LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
+import { JoseLicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/jose-license-signer';
 import {
   InMemoryApiKeyRepository,
   InMemoryKeyContextRepository,
@@ -8,10 +9,16 @@ import {
 } from '@svc/infrastructure/persistence/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
+import { OfflineLicenses } from '../shared/license-snapshot';
 import { LicenseSnapshot } from '../shared/license-snapshot';
 import { RefreshApiKey } from './refresh-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
+
+/** The real signer over a fresh key: each answer carries its signed license. */
+async function offlineLicenses(): Promise<OfflineLicenses> {
+  return new OfflineLicenses(new OfflineLicensePolicy(3600), await JoseLicenseSigner.create(newLicenseKeyPair().privateKey));
+}
 const EXPIRES = new Date(T0.getTime() + 30 * DAY_MS);
 
 describe(RefreshApiKey.name, () => {
@@ -22,13 +29,13 @@ describe(RefreshApiKey.name, () => {
   /** The key guard's check, then the use case, as a request runs them. */
   let refresh: { execute(presented: unknown): Promise<LicenseSnapshot> };
 
-  beforeEach(() => {
+  beforeEach(async () => {
     keys = new InMemoryApiKeyRepository();
     usage = new InMemoryUsageRepository();
     users = new InMemoryUserRepository();
     clock = new FixedClock(T0);
     const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, new InMemoryKeyContextRepository(keys, users, usage), clock);
-    const useCase = new RefreshApiKey(shippedTierCatalog(), clock);
+    const useCase = new RefreshApiKey(shippedTierCatalog(), clock, await offlineLicenses());
     refresh = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 

@@ -1,5 +1,6 @@
-import { ApiKeyFormat, FixedClock, MonthlyLimitSetting, QuotaExceededError, LicenseType } from '@svc/domain';
+import { ApiKeyFormat, FixedClock, OfflineLicensePolicy, MonthlyLimitSetting, QuotaExceededError, LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
+import { JoseLicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/jose-license-signer';
 import {
   InMemoryApiKeyRepository,
   InMemoryKeyContextRepository,
@@ -8,9 +9,15 @@ import {
 } from '@svc/infrastructure/persistence/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
+import { OfflineLicenses } from '../shared/license-snapshot';
 import { ValidateApiKey, ValidateApiKeyOutput } from './validate-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
+
+/** The real signer over a fresh key: each answer carries its signed license. */
+async function offlineLicenses(): Promise<OfflineLicenses> {
+  return new OfflineLicenses(new OfflineLicensePolicy(3600), await JoseLicenseSigner.create(newLicenseKeyPair().privateKey));
+}
 const MARCH = '2026-03';
 
 describe(ValidateApiKey.name, () => {
@@ -21,14 +28,14 @@ describe(ValidateApiKey.name, () => {
   /** The key guard's check, then the use case, as a request runs them. */
   let validate: { execute(presented: unknown): Promise<ValidateApiKeyOutput> };
 
-  beforeEach(() => {
+  beforeEach(async () => {
     keys = new InMemoryApiKeyRepository();
     users = new InMemoryUserRepository();
     usage = new InMemoryUsageRepository();
     clock = new FixedClock(T0);
     const catalog = shippedTierCatalog();
     const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, new InMemoryKeyContextRepository(keys, users, usage), clock);
-    const useCase = new ValidateApiKey(catalog, clock);
+    const useCase = new ValidateApiKey(catalog, clock, await offlineLicenses());
     validate = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 

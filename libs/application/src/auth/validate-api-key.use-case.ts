@@ -1,27 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { BillingPeriod, Clock, KeyContext, QuotaExceededError, TierCatalog, User } from '@svc/domain';
-import { LicenseSnapshot, licenseSnapshotOf } from '../shared/license-snapshot';
+import { OfflineLicenses, SignedLicenseSnapshot, licenseSnapshotOf } from '../shared/license-snapshot';
 
-export interface ValidateApiKeyOutput extends LicenseSnapshot {
+export interface ValidateApiKeyOutput extends SignedLicenseSnapshot {
   readonly user: User;
 }
 
 /**
- * POST /v1/auth/validate: the authenticated key's user, license and quota;
- * QUOTA_EXCEEDED once used up. Works on the one read authentication made.
+ * POST /v1/auth/validate: the authenticated key's user, license and quota,
+ * with its signed offline license; QUOTA_EXCEEDED once used up. Works on the
+ * one read authentication made.
  */
 @Injectable()
 export class ValidateApiKey {
   constructor(
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
+    private readonly licenses: OfflineLicenses,
   ) {}
 
-  execute({ key, user, used }: KeyContext): ValidateApiKeyOutput {
+  async execute({ key, user, used }: KeyContext): Promise<ValidateApiKeyOutput> {
     const now = this.clock.now();
     const period = BillingPeriod.containing(now);
     const snapshot = licenseSnapshotOf(key, this.catalog, used, period);
     if (snapshot.quota.isExhausted) throw new QuotaExceededError(period, now);
-    return { ...snapshot, user };
+    return { ...(await this.licenses.sign(key, snapshot, now)), user };
   }
 }

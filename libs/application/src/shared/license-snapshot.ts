@@ -1,4 +1,5 @@
-import { ApiKey, BillingPeriod, LicenseType, Quota, TierCatalog } from '@svc/domain';
+import { Injectable } from '@nestjs/common';
+import { ApiKey, BillingPeriod, LicenseSigner, LicenseType, OfflineLicensePolicy, Quota, TierCatalog } from '@svc/domain';
 
 /** What a key is entitled to right now: the body shared by validate and refresh. */
 export interface LicenseSnapshot {
@@ -8,6 +9,11 @@ export interface LicenseSnapshot {
   readonly expiresAt: Date;
 }
 
+/** A snapshot with its signed offline license (CONTRACT 15), as validate and refresh answer it. */
+export interface SignedLicenseSnapshot extends LicenseSnapshot {
+  readonly licenseToken: string;
+}
+
 export function licenseSnapshotOf(key: ApiKey, catalog: TierCatalog, used: number, period: BillingPeriod): LicenseSnapshot {
   return {
     licenseType: key.licenseType,
@@ -15,4 +21,21 @@ export function licenseSnapshotOf(key: ApiKey, catalog: TierCatalog, used: numbe
     quota: new Quota(key.monthlyLimitUnder(catalog), used, period),
     expiresAt: key.expiresAt,
   };
+}
+
+/**
+ * Signs what a snapshot says into an offline license, fresh on every call:
+ * the token carries the quota of this moment, so it is never cached.
+ */
+@Injectable()
+export class OfflineLicenses {
+  constructor(
+    private readonly policy: OfflineLicensePolicy,
+    private readonly signer: LicenseSigner,
+  ) {}
+
+  async sign(key: ApiKey, snapshot: LicenseSnapshot, now: Date): Promise<SignedLicenseSnapshot> {
+    const licenseToken = await this.signer.sign(this.policy.licenseOf(key, snapshot.features, snapshot.quota, now));
+    return { ...snapshot, licenseToken };
+  }
 }

@@ -24,11 +24,11 @@ export class AuthController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @ApiKeyAuth({ from: ['body'], limit: 'validate', withContext: true, errors: ['QUOTA_EXCEEDED'] })
-  @ApiOperation({ summary: 'Validate a key', description: 'Permissions, quota and license data of the key in the body. 100 per minute.' })
+  @ApiOperation({ summary: 'Validate a key', description: 'Permissions, quota and license data of the key in the body, with the signed offline license. 100 per minute.' })
   @ApiBody({ type: KeyRequest })
   @ApiOkResponse({ type: ValidateKeyResponse, headers: RATE_LIMIT_HEADERS, description: 'The key is active: its user, license and quota' })
-  validate(@CurrentKeyContext() caller: KeyContext): ValidateKeyResponse {
-    return validateKeyResponseOf(this.validateKey.execute(caller));
+  async validate(@CurrentKeyContext() caller: KeyContext): Promise<ValidateKeyResponse> {
+    return validateKeyResponseOf(await this.validateKey.execute(caller));
   }
 
   @Post('refresh')
@@ -37,12 +37,13 @@ export class AuthController {
   @ApiKeyAuth({ from: ['body'], limit: 'refresh', withContext: true })
   @ApiOperation({
     summary: 'Refresh a key',
-    description: 'Re-reads the key and answers its current license and quota (200 even with the quota used up). 10 per minute.',
+    description:
+      'Re-reads the key and answers its current license and quota (200 even with the quota used up), with a new signed offline license. 10 per minute.',
   })
   @ApiBody({ type: KeyRequest })
   @ApiOkResponse({ type: LicenseResponse, headers: RATE_LIMIT_HEADERS, description: 'The key is active: its current license and quota' })
-  refresh(@CurrentKeyContext() caller: KeyContext): LicenseResponse {
-    return licenseResponseOf(this.refreshKey.execute(caller));
+  async refresh(@CurrentKeyContext() caller: KeyContext): Promise<LicenseResponse> {
+    return licenseResponseOf(await this.refreshKey.execute(caller));
   }
 
   @Post('revoke')

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { KeyRevocation, RefreshApiKey, RevokeApiKey, ValidateApiKey } from '@svc/application';
+import { KeyRevocation, OfflineLicenses, RefreshApiKey, RevokeApiKey, ValidateApiKey } from '@svc/application';
 import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
 import { AuthController } from './auth.controller';
 
@@ -7,6 +7,6 @@ import { AuthController } from './auth.controller';
 @Module({
   imports: [ApiKeyAuthModule],
   controllers: [AuthController],
-  providers: [ValidateApiKey, RefreshApiKey, RevokeApiKey, KeyRevocation],
+  providers: [ValidateApiKey, RefreshApiKey, RevokeApiKey, KeyRevocation, OfflineLicenses],
 })
 export class AuthModule {}

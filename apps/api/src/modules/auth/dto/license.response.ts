@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { LicenseSnapshot } from '@svc/application';
+import { SignedLicenseSnapshot } from '@svc/application';
 import { LICENSE_TYPES, LicenseType, toSecondTimestamp } from '@svc/domain';
 import { QuotaView, quotaViewOf } from '@svc/presentation';
 
@@ -20,6 +20,17 @@ export class QuotaResponse implements QuotaView {
 
 export const quotaResponseOf: (quota: Parameters<typeof quotaViewOf>[0]) => QuotaResponse = quotaViewOf;
 
+/** A shortened example of the signed license (three base64url parts). */
+export const LICENSE_TOKEN_EXAMPLE =
+  'eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCIsImtpZCI6Ii4uLiJ9.eyJpc3MiOiJzdmMtbGljZW5zaW5nIiwic3ViIjoia2V5Xy4uLiJ9.c2lnbmF0dXJl';
+
+export const LICENSE_TOKEN_PROPERTY = {
+  type: String,
+  description:
+    'The signed offline license (CONTRACT 15): a compact JWT, EdDSA (Ed25519), `kid` in the header; verify it with GET /v1/license/jwks and trust it until `exp`',
+  example: LICENSE_TOKEN_EXAMPLE,
+} as const;
+
 export const FEATURES_EXAMPLE = ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'];
 
 /** SPEC 4.2, the body of refresh; validate adds the user record. */
@@ -38,14 +49,18 @@ export class LicenseResponse {
 
   @ApiProperty({ type: String, format: 'date-time', description: 'When the key expires (UTC, to the second)', example: '2027-11-21T17:33:54Z' })
   readonly expires_at!: string;
+
+  @ApiProperty(LICENSE_TOKEN_PROPERTY)
+  readonly license_token!: string;
 }
 
-export function licenseResponseOf(snapshot: LicenseSnapshot): LicenseResponse {
+export function licenseResponseOf(snapshot: SignedLicenseSnapshot): LicenseResponse {
   return {
     valid: true,
     license_type: snapshot.licenseType,
     features: snapshot.features,
     quota: quotaResponseOf(snapshot.quota),
     expires_at: toSecondTimestamp(snapshot.expiresAt),
+    license_token: snapshot.licenseToken,
   };
 }

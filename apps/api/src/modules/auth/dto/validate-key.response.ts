@@ -1,9 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ValidateApiKeyOutput } from '@svc/application';
 import { LICENSE_TYPES, toSecondTimestamp } from '@svc/domain';
-import { FEATURES_EXAMPLE, QuotaResponse, quotaResponseOf } from './license.response';
+import { FEATURES_EXAMPLE, LICENSE_TOKEN_PROPERTY, QuotaResponse, quotaResponseOf } from './license.response';
 
-/** SPEC 4.1, field for field. */
+/** SPEC 4.1, field for field, and the signed offline license (CONTRACT 15). */
 export class ValidateKeyResponse {
   @ApiProperty({ type: Boolean, enum: [true], description: 'Always true: failures answer the error envelope' })
   readonly valid!: true;
@@ -31,6 +31,9 @@ export class ValidateKeyResponse {
 
   @ApiProperty({ type: String, format: 'date-time', description: 'When the key expires (UTC, to the second)', example: '2027-11-21T17:33:54Z' })
   readonly expires_at!: string;
+
+  @ApiProperty(LICENSE_TOKEN_PROPERTY)
+  readonly license_token!: string;
 }
 
 export function validateKeyResponseOf(output: ValidateApiKeyOutput): ValidateKeyResponse {
@@ -44,5 +47,6 @@ export function validateKeyResponseOf(output: ValidateApiKeyOutput): ValidateKey
     features: output.features,
     quota: quotaResponseOf(output.quota),
     expires_at: toSecondTimestamp(output.expiresAt),
+    license_token: output.licenseToken,
   };
 }

@@ -1,0 +1,79 @@
+import { ApiKey } from '../api-key/api-key';
+import { KeyEnvironment } from '../api-key/api-key-format';
+import { Quota } from '../quota/quota';
+import { LicenseType } from './license-type';
+
+/**
+ * What a signed offline license says (CONTRACT 15): the SDK keeps it and trusts
+ * it until `expiresAt` without the network. It names the key by id and the user
+ * by id; never the key, its digest or the user's e-mail.
+ */
+export interface OfflineLicense {
+  readonly keyId: string;
+  readonly userId: string;
+  readonly licenseType: LicenseType;
+  readonly features: readonly string[];
+  readonly monthlyLimit: number | null;
+  /** The end of the quota period the license was issued in. */
+  readonly resetsAt: Date;
+  readonly keyExpiresAt: Date;
+  readonly environment: KeyEnvironment;
+  readonly issuedAt: Date;
+  /** The earlier of the key's expiry and `issuedAt` + the policy's lifetime. */
+  readonly expiresAt: Date;
+}
+
+/** The longest a license may be trusted offline: a year (a signed license cannot be recalled). */
+export const MAX_OFFLINE_LICENSE_TTL_SECONDS = 31_536_000;
+
+/**
+ * How long an offline license is trusted: a revoked key's license lives until
+ * its `expiresAt`, so the lifetime bounds how long revocation takes to reach
+ * an SDK that stays offline. Bound once from configuration.
+ */
+export class OfflineLicensePolicy {
+  constructor(readonly ttlSeconds: number) {
+    if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_OFFLINE_LICENSE_TTL_SECONDS) {
+      throw new RangeError(`an offline license lives 1 to ${MAX_OFFLINE_LICENSE_TTL_SECONDS} seconds`);
+    }
+  }
+
+  /** The license for `key` with the entitlement it has at `issuedAt`; never outliving the key. */
+  licenseOf(key: ApiKey, features: readonly string[], quota: Quota, issuedAt: Date): OfflineLicense {
+    const lifetimeEnd = issuedAt.getTime() + this.ttlSeconds * 1000;
+    return {
+      keyId: key.id,
+      userId: key.userId,
+      licenseType: key.licenseType,
+      features,
+      monthlyLimit: quota.monthlyLimit,
+      resetsAt: quota.period.resetsAt,
+      keyExpiresAt: key.expiresAt,
+      environment: key.props.environment,
+      issuedAt,
+      expiresAt: new Date(Math.min(key.expiresAt.getTime(), lifetimeEnd)),
+    };
+  }
+}
+
+/** An Ed25519 public key as a JWK (RFC 8037), with the id tokens name it by. */
+export interface LicensePublicKey {
+  readonly kty: 'OKP';
+  readonly crv: 'Ed25519';
+  readonly x: string;
+  readonly kid: string;
+  readonly alg: 'EdDSA';
+  readonly use: 'sig';
+}
+
+/**
+ * Signs offline licenses (CONTRACT 15): a compact JWS with EdDSA, the signing
+ * key named by `kid`. Instances configured with one key sign alike; the public
+ * keys (the current one and any kept for tokens signed before a key change)
+ * are published so any JOSE library verifies offline.
+ */
+export abstract class LicenseSigner {
+  abstract sign(license: OfflineLicense): Promise<string>;
+  /** The current public key first, then the older ones still published. */
+  abstract publicKeys(): readonly LicensePublicKey[];
+}
