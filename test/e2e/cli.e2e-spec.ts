@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -80,6 +80,7 @@ describe('operator CLI (built), on the database the API serves', () => {
   const laterOutput: string[] = [];
   let api: { child: ChildProcess; output: () => string; ended: Promise<Ran>; baseUrl: string } | undefined;
   let issued: { key_id: string; api_key: string; user_id: string; expires_at: string };
+  let licenseToken: string;
 
   async function cli(...args: string[]): Promise<Ran> {
     return cliWith(env, ...args);
@@ -198,7 +199,45 @@ describe('operator CLI (built), on the database the API serves', () => {
       features: ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'],
       quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
       expires_at: issued.expires_at,
+      license_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
     });
+    licenseToken = res.body.license_token;
+  });
+
+  it('license verify checks a token against the JWKS URL, a file or the configured keys; license keygen makes a pair it accepts', async () => {
+    const jwksUrl = `${api!.baseUrl}/v1/license/jwks`;
+    const [byUrl, byConfig] = await Promise.all([
+      cliJson('license', 'verify', licenseToken, '--jwks', jwksUrl),
+      cliJson('license', 'verify', licenseToken),
+    ]);
+    expect(byUrl).toEqual({
+      valid: true,
+      kid: expect.any(String),
+      claims: expect.objectContaining({ iss: 'svc-licensing', sub: issued.key_id, uid: issued.user_id, license_type: 'research' }),
+    });
+    expect(byConfig).toEqual(byUrl);
+    const human = await cli('license', 'verify', licenseToken);
+    expect(human.stdout).toMatch(/^The token verifies \(kid [\w-]+\); it may be trusted offline until \d{4}-/);
+
+    const [header, payload, signature] = licenseToken.split('.');
+    const forgedClaims = { ...JSON.parse(Buffer.from(payload, 'base64url').toString()), license_type: 'enterprise' };
+    const forged = [header, Buffer.from(JSON.stringify(forgedClaims)).toString('base64url'), signature].join('.');
+    const refused = await cli('license', 'verify', forged, '--jwks', jwksUrl);
+    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: 'error: the token does not verify: the signature is not one of the published keys (tampered, or signed with another key)\n' });
+
+    const pair = await cliJson('license', 'keygen');
+    expect(pair).toEqual({
+      kid: expect.stringMatching(/^[\w-]{43}$/),
+      private_key: expect.stringMatching(/^-----BEGIN PRIVATE KEY-----\n/),
+      public_key: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----\n/),
+    });
+    writeFileSync(join(folder, 'other.pem'), pair.public_key);
+    const otherKey = await cli('license', 'verify', licenseToken, '--jwks', join(folder, 'other.pem'));
+    expect(otherKey).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: the token does not verify: no published key has its kid/) });
+    // the new private key is one LICENSE_SIGNING_KEY accepts; the token was signed with the kept one
+    const underNewKey = await cliWith({ ...env, LICENSE_SIGNING_KEY: pair.private_key }, 'license', 'verify', licenseToken);
+    expect(underNewKey).toMatchObject({ code: 1, stderr: expect.stringMatching(/no published key has its kid/) });
+    expect(underNewKey.stderr).not.toContain(pair.private_key.split('\n')[1]);
   });
 
   it('show, update, revoke and audit with --json answer exactly what the admin API answers', async () => {

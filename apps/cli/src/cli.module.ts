@@ -5,6 +5,9 @@ import { InfrastructureModule } from '@svc/infrastructure';
 import { AuditCommand } from './commands/audit.command';
 import { CreateKeyCommand } from './commands/create-key.command';
 import { KeysCommand } from './commands/keys.command';
+import { LicenseCommand } from './commands/license.command';
+import { LicenseKeygenCommand } from './commands/license-keygen.command';
+import { LicenseVerifyCommand } from './commands/license-verify.command';
 import { MigrateCommand } from './commands/migrate.command';
 import { ModelsCommand } from './commands/models.command';
 import { ModelsDeleteCommand } from './commands/models-delete.command';
@@ -32,6 +35,9 @@ export const COMMANDS = [
   ModelsShowCommand,
   ModelsDeleteCommand,
   ModelsSweepCommand,
+  LicenseCommand,
+  LicenseKeygenCommand,
+  LicenseVerifyCommand,
 ] as const;
 
 /** The composition root of the operator CLI: the same adapters and use cases as the API, no HTTP. */

@@ -35,6 +35,7 @@ import { RevokeKeyById } from './admin/revoke-key-by-id.use-case';
 import { ListAudit } from './admin/list-audit.use-case';
 import { IssueRepoToken } from './installer/issue-repo-token.use-case';
 import { KeyRevocation } from './shared/key-revocation';
+import { OfflineLicenses } from './shared/license-snapshot';
 import { RecordEvent } from './analytics/record-event.use-case';
 import { ReportUsage } from './analytics/report-usage.use-case';
 import { ListModels } from './models/list-models.use-case';
@@ -51,6 +52,7 @@ import { SweepModelStore } from './models/sweep-model-store.use-case';
 /** Every use case, for registration as providers by the API and the CLI. */
 export const USE_CASES = [
   KeyRevocation,
+  OfflineLicenses,
   AuthenticateApiKey,
   ValidateApiKey,
   RefreshApiKey,

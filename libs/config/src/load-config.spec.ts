@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -52,6 +53,15 @@ describe(loadConfig.name, () => {
 
     it('serves models from its own store in ./data/models', () => {
       expect(config.models).toMatchObject({ host: null, storeDir: join(ROOT, 'data/models') });
+    });
+
+    it('signs offline licenses with a key generated into ./data/license-signing-key.pem, trusted for 7 days', () => {
+      expect(config.license).toEqual({
+        signingKey: null,
+        signingKeyFile: join(ROOT, 'data/license-signing-key.pem'),
+        verifyKeys: [],
+        tokenTtlSeconds: 604800,
+      });
     });
 
     it('signs its links with a secret generated into ./data/model-url.secret, for an hour', () => {
@@ -341,6 +351,59 @@ describe(loadConfig.name, () => {
       const config = load({ ...GITHUB_APP, INSTALLER_GITHUB_TOKEN: 'ghp_static' });
       expect(config.installer.githubApp).not.toBeNull();
       expect(config.installer.staticToken).toBe('ghp_static');
+    });
+  });
+
+  describe('offline license keys (CONTRACT 15)', () => {
+    const pair = () =>
+      generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+
+    it('takes an Ed25519 private key inline or from a file, and the TTL', () => {
+      const { privateKey } = pair();
+      expect(load({ LICENSE_SIGNING_KEY: privateKey, LICENSE_TOKEN_TTL_SECONDS: '3600' }).license).toMatchObject({ signingKey: privateKey, tokenTtlSeconds: 3600 });
+      const folder = mkdtempSync(join(tmpdir(), 'license-key-'));
+      try {
+        writeFileSync(join(folder, 'signing.pem'), privateKey);
+        expect(load({ LICENSE_SIGNING_KEY_FILE: join(folder, 'signing.pem') }).license.signingKey).toBe(privateKey);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it('refuses another kind of key, a public key, text, both variables, or an unreadable file, in one line naming the variable', () => {
+      const rsa = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+      for (const value of [rsa.privateKey, pair().publicKey, 'sekrit-not-a-key']) {
+        const error = configErrorOf({ LICENSE_SIGNING_KEY: value });
+        expect(error.problems).toEqual([expect.stringMatching(/^LICENSE_SIGNING_KEY must be an Ed25519 private key in PEM form/)]);
+        expect(error.message).not.toContain(value.split('\n')[1] ?? value);
+      }
+      expect(configErrorOf({ LICENSE_SIGNING_KEY_FILE: '/no/such/dir/license.pem' }).problems).toEqual(['LICENSE_SIGNING_KEY_FILE cannot be read']);
+      expect(configErrorOf({ LICENSE_SIGNING_KEY: pair().privateKey, LICENSE_SIGNING_KEY_FILE: '/x.pem' }).problems).toEqual([
+        'LICENSE_SIGNING_KEY and LICENSE_SIGNING_KEY_FILE exclude each other: set one',
+      ]);
+      expect(configErrorOf({ LICENSE_TOKEN_TTL_SECONDS: '10' }).problems).toEqual([expect.stringContaining('LICENSE_TOKEN_TTL_SECONDS')]);
+    });
+
+    it('reads old public keys as PEM or a JWKS, and refuses anything else', () => {
+      const [a, b] = [pair(), pair()];
+      const folder = mkdtempSync(join(tmpdir(), 'license-verify-'));
+      try {
+        writeFileSync(join(folder, 'keys.pem'), `${a.publicKey}${b.publicKey}`);
+        const fromPem = load({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'keys.pem') }).license.verifyKeys;
+        expect(fromPem).toEqual([a.publicKey, b.publicKey]);
+        const jwk = createPublicKey(b.publicKey).export({ format: 'jwk' });
+        writeFileSync(join(folder, 'keys.json'), JSON.stringify({ keys: [{ ...jwk, kid: 'old', use: 'sig' }] }));
+        expect(load({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'keys.json') }).license.verifyKeys).toEqual([b.publicKey]);
+        for (const text of ['', a.privateKey, '{"keys": 3}', generateKeyPairSync('x25519').publicKey.export({ type: 'spki', format: 'pem' }).toString()]) {
+          writeFileSync(join(folder, 'bad'), text);
+          expect(configErrorOf({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'bad') }).problems).toEqual([
+            'LICENSE_VERIFY_KEYS_FILE must hold Ed25519 public keys: a JWKS or PEM public keys',
+          ]);
+        }
+        expect(configErrorOf({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'absent') }).problems).toEqual(['LICENSE_VERIFY_KEYS_FILE cannot be read']);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
   });
 });

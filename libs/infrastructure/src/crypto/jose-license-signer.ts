@@ -25,10 +25,7 @@ export class JoseLicenseSigner extends LicenseSigner {
   static async create(signingKeyPem: string, olderPublicKeys: readonly string[] = []): Promise<JoseLicenseSigner> {
     const privateKey = createPrivateKey(signingKeyPem);
     const current = await publicJwkOf(createPublicKey(privateKey));
-    const older = await Promise.all(olderPublicKeys.map((pem) => publicJwkOf(createPublicKey(pem))));
-    const published = [current, ...older.filter((key) => key.kid !== current.kid)];
-    const unique = published.filter((key, i) => published.findIndex((other) => other.kid === key.kid) === i);
-    return new JoseLicenseSigner(privateKey, current.kid, unique);
+    return new JoseLicenseSigner(privateKey, current.jwk.kid, await licensePublicKeysOf([current.pem, ...olderPublicKeys]));
   }
 
   sign(license: OfflineLicense): Promise<string> {
@@ -56,10 +53,17 @@ export function claimsOf(license: OfflineLicense) {
   };
 }
 
-async function publicJwkOf(key: KeyObject): Promise<LicensePublicKey> {
+/** Ed25519 public keys (SPKI PEM) as the JWKS publishes them, each once, in order. */
+export async function licensePublicKeysOf(publicKeys: readonly string[]): Promise<LicensePublicKey[]> {
+  const jwks = await Promise.all(publicKeys.map(async (pem) => (await publicJwkOf(createPublicKey(pem))).jwk));
+  return jwks.filter((key, i) => jwks.findIndex((other) => other.kid === key.kid) === i);
+}
+
+async function publicJwkOf(key: KeyObject): Promise<{ jwk: LicensePublicKey; pem: string }> {
   const { x } = await exportJWK(key);
   const jwk = { kty: 'OKP', crv: 'Ed25519', x: x! } as const;
-  return { ...jwk, kid: await calculateJwkThumbprint(jwk), alg: 'EdDSA', use: 'sig' };
+  const pem = key.export({ type: 'spki', format: 'pem' }).toString();
+  return { jwk: { ...jwk, kid: await calculateJwkThumbprint(jwk), alg: 'EdDSA', use: 'sig' }, pem };
 }
 
 /** A new Ed25519 key pair in PEM: PKCS #8 private, SPKI public. */

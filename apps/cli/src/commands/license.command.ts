@@ -1,0 +1,17 @@
+import { Command, CommandRunner } from 'nest-commander';
+import { CliUsageError } from '../shared/cli-usage-error';
+import { LicenseKeygenCommand } from './license-keygen.command';
+import { LicenseVerifyCommand } from './license-verify.command';
+
+/** `license`: the signing keys and tokens of the offline licenses (CONTRACT 15). */
+@Command({
+  name: 'license',
+  description: 'make a license signing key pair, or check a license token as an SDK would',
+  subCommands: [LicenseKeygenCommand, LicenseVerifyCommand],
+})
+export class LicenseCommand extends CommandRunner {
+  async run(params: string[]): Promise<void> {
+    this.command.outputHelp({ error: true });
+    throw new CliUsageError(params.length > 0 ? `unknown command 'license ${params[0]}'` : 'license needs a command: keygen or verify');
+  }
+}

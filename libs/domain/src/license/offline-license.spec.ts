@@ -1,0 +1,36 @@
+import { BillingPeriod } from '../quota/billing-period';
+import { Quota } from '../quota/quota';
+import { DAY_MS, T0, makeApiKey } from '../../../../test/factories/domain.factory';
+import { MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy } from './offline-license';
+
+describe(OfflineLicensePolicy.name, () => {
+  const quota = new Quota(50000, 1200, BillingPeriod.containing(T0));
+
+  it("says what the key holds, names it by id, and lives the policy's lifetime", () => {
+    const key = makeApiKey({ licenseType: 'research', environment: 'test', expiresAt: new Date(T0.getTime() + 365 * DAY_MS) });
+    expect(new OfflineLicensePolicy(86_400).licenseOf(key, ['batch_inference'], quota, T0)).toEqual({
+      keyId: key.id,
+      userId: key.userId,
+      licenseType: 'research',
+      features: ['batch_inference'],
+      monthlyLimit: 50000,
+      resetsAt: new Date('2026-04-01T00:00:00Z'),
+      keyExpiresAt: key.expiresAt,
+      environment: 'test',
+      issuedAt: T0,
+      expiresAt: new Date(T0.getTime() + DAY_MS),
+    });
+  });
+
+  it("never outlives the key: expires with it when the key's expiry comes first", () => {
+    const key = makeApiKey({ expiresAt: new Date(T0.getTime() + 60_000) });
+    expect(new OfflineLicensePolicy(86_400).licenseOf(key, [], quota, T0).expiresAt).toEqual(key.expiresAt);
+  });
+
+  it('refuses a lifetime outside 1 second to a year', () => {
+    for (const ttl of [0, -1, 1.5, MAX_OFFLINE_LICENSE_TTL_SECONDS + 1, Number.NaN]) {
+      expect(() => new OfflineLicensePolicy(ttl)).toThrow(RangeError);
+    }
+    expect(new OfflineLicensePolicy(MAX_OFFLINE_LICENSE_TTL_SECONDS).ttlSeconds).toBe(MAX_OFFLINE_LICENSE_TTL_SECONDS);
+  });
+});
