@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig, ConfigError, DatabaseConfig } from '@svc/config';
-import { ApiKeyFormat, Clock, IdGenerator, ModelLinkSigner, ModelStore, RandomSource, SecretHasher, TierCatalog } from '@svc/domain';
+import {
+  ApiKeyFormat,
+  Clock,
+  IdGenerator,
+  KeyRotationPolicy,
+  ModelLinkSigner,
+  ModelStore,
+  RandomSource,
+  SecretHasher,
+  TierCatalog,
+} from '@svc/domain';
 import { HmacModelLinkSigner, modelUrlSecretOf } from './crypto/hmac-model-link-signer';
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
@@ -37,6 +47,10 @@ export class InfrastructureModule {
     const providers: Provider[] = [
       { provide: TierCatalog, useValue: catalog },
       { provide: ApiKeyFormat, useValue: new ApiKeyFormat(config.keys.prefix) },
+      {
+        provide: KeyRotationPolicy,
+        useValue: new KeyRotationPolicy(config.keyRotation.graceSeconds, config.keyRotation.recommendedAfterDays),
+      },
       { provide: SecretHasher, useValue: new Sha256SecretHasher(config.keys.digestPepper) },
       { provide: IdGenerator, useValue: new RandomIdGenerator() },
       { provide: RandomSource, useValue: new CryptoRandomSource() },

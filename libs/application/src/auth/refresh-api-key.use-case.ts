@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { BillingPeriod, Clock, KeyContext, TierCatalog } from '@svc/domain';
+import { Injectable, Optional } from '@nestjs/common';
+import { BillingPeriod, Clock, KeyContext, KeyRotationPolicy, TierCatalog } from '@svc/domain';
 import { LicenseSnapshot, licenseSnapshotOf } from '../shared/license-snapshot';
 
 /**
@@ -11,9 +11,11 @@ export class RefreshApiKey {
   constructor(
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
+    @Optional() private readonly rotation: KeyRotationPolicy = new KeyRotationPolicy(),
   ) {}
 
   execute({ key, used }: KeyContext): LicenseSnapshot {
-    return licenseSnapshotOf(key, this.catalog, used, BillingPeriod.containing(this.clock.now()));
+    const now = this.clock.now();
+    return licenseSnapshotOf(key, this.catalog, used, BillingPeriod.containing(now), this.rotation.isRecommendedFor(key, now));
   }
 }

@@ -1,4 +1,4 @@
-import { ApiKey, ApiKeyProps, ApiKeyRepository } from '@svc/domain';
+import { ApiKey, ApiKeyProps, ApiKeyRepository, KeyRotation } from '@svc/domain';
 
 /**
  * Keys in a map, for use-case tests only (never bound by InfrastructureModule).
@@ -41,6 +41,24 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
     if (!stored || stored.revokedAt) return false;
     this.byId.set(id, copyOf({ ...stored, revokedAt: at }));
     return true;
+  }
+
+  async rotate({ predecessor, successor, predecessorExpiresAt, predecessorRevokedAt }: KeyRotation): Promise<boolean> {
+    const stored = this.byId.get(predecessor.id);
+    if (!stored || stored.revokedAt || stored.rotatedTo) return false;
+    await this.insert(successor);
+    this.byId.set(
+      predecessor.id,
+      copyOf({ ...stored, rotatedTo: successor.id, expiresAt: predecessorExpiresAt, revokedAt: predecessorRevokedAt ?? stored.revokedAt }),
+    );
+    return true;
+  }
+
+  async findByLicense(licenseId: string): Promise<ApiKey[]> {
+    return [...this.byId.values()]
+      .filter((props) => props.licenseId === licenseId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map(toDomain);
   }
 
   /** Everything stored, for tests that check what was (and was not) persisted. */
