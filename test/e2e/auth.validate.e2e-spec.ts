@@ -29,6 +29,7 @@ describe('POST /v1/auth/validate', () => {
         features: ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'],
         quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
         expires_at: key.expires_at,
+        rotation_recommended: false,
       });
       expect(res.body.expires_at).toMatch(ISO_SECOND);
       expect(res.text).not.toContain(key.api_key);

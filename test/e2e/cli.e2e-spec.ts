@@ -198,6 +198,7 @@ describe('operator CLI (built), on the database the API serves', () => {
       features: ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'],
       quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
       expires_at: issued.expires_at,
+      rotation_recommended: false,
     });
   });
 
@@ -221,6 +222,9 @@ describe('operator CLI (built), on the database the API serves', () => {
       monthly_limit: 50000,
       monthly_limit_source: 'tier',
       quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
+      license_id: id,
+      rotated_from: null,
+      rotated_to: null,
     });
     expect(await admin('GET', `/admin/v1/keys/${id}`)).toEqual({ status: 200, body: shown });
     expect(human.code).toBe(0);

@@ -21,6 +21,10 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
   }
 
   async insert(key: ApiKey): Promise<void> {
+    this.insertNow(key);
+  }
+
+  private insertNow(key: ApiKey): void {
     if (this.byId.has(key.id)) throw new Error(`duplicate api key id ${key.id}`);
     for (const props of this.byId.values()) {
       if (props.digest === key.props.digest) throw new Error('duplicate api key digest');
@@ -46,7 +50,7 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
   async rotate({ predecessor, successor, predecessorExpiresAt, predecessorRevokedAt }: KeyRotation): Promise<boolean> {
     const stored = this.byId.get(predecessor.id);
     if (!stored || stored.revokedAt || stored.rotatedTo) return false;
-    await this.insert(successor);
+    this.insertNow(successor);
     this.byId.set(
       predecessor.id,
       copyOf({ ...stored, rotatedTo: successor.id, expiresAt: predecessorExpiresAt, revokedAt: predecessorRevokedAt ?? stored.revokedAt }),

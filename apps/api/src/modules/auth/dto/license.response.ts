@@ -38,6 +38,13 @@ export class LicenseResponse {
 
   @ApiProperty({ type: String, format: 'date-time', description: 'When the key expires (UTC, to the second)', example: '2027-11-21T17:33:54Z' })
   readonly expires_at!: string;
+
+  @ApiProperty({
+    type: Boolean,
+    description: 'True once the key is KEY_ROTATION_RECOMMENDED_DAYS old (90 as shipped): rotate it (POST /v1/auth/rotate)',
+    example: false,
+  })
+  readonly rotation_recommended!: boolean;
 }
 
 export function licenseResponseOf(snapshot: LicenseSnapshot): LicenseResponse {
@@ -47,5 +54,6 @@ export function licenseResponseOf(snapshot: LicenseSnapshot): LicenseResponse {
     features: snapshot.features,
     quota: quotaResponseOf(snapshot.quota),
     expires_at: toSecondTimestamp(snapshot.expiresAt),
+    rotation_recommended: snapshot.rotationRecommended,
   };
 }

@@ -31,6 +31,13 @@ export class ValidateKeyResponse {
 
   @ApiProperty({ type: String, format: 'date-time', description: 'When the key expires (UTC, to the second)', example: '2027-11-21T17:33:54Z' })
   readonly expires_at!: string;
+
+  @ApiProperty({
+    type: Boolean,
+    description: 'True once the key is KEY_ROTATION_RECOMMENDED_DAYS old (90 as shipped): rotate it (POST /v1/auth/rotate)',
+    example: false,
+  })
+  readonly rotation_recommended!: boolean;
 }
 
 export function validateKeyResponseOf(output: ValidateApiKeyOutput): ValidateKeyResponse {
@@ -44,5 +51,6 @@ export function validateKeyResponseOf(output: ValidateApiKeyOutput): ValidateKey
     features: output.features,
     quota: quotaResponseOf(output.quota),
     expires_at: toSecondTimestamp(output.expiresAt),
+    rotation_recommended: output.rotationRecommended,
   };
 }
