@@ -49,6 +49,8 @@ describe('POST /v1/auth/rotate', () => {
       expect(res.body.api_key).not.toBe(old.api_key);
       expect(res.body.key_id).not.toBe(old.key_id);
       expect(t.logger.lines.join('\n')).not.toContain(res.body.api_key);
+      // stored only as a digest, as at issuance (CONTRACT 1)
+      expect(await t.databaseContents()).not.toContain(res.body.api_key);
     });
 
     it('keeps the user, tier, features, environment, expiry and limit override; GET key shows the chain', async () => {
