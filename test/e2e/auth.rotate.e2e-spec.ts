@@ -362,6 +362,21 @@ describe('POST /admin/v1/keys/{key_id}/rotate', () => {
     expect((await t.post('/v1/auth/validate', { api_key: next.body.api_key })).status).toBe(200);
   });
 
+  it('PATCH: a rotated key is frozen (409 KEY_ROTATED); a tier or limit change of the new key reaches the old one in its grace', async () => {
+    const old = await t.issueKey({ licenseType: 'free' });
+    const res = await t.admin('POST', `/admin/v1/keys/${old.key_id}/rotate`, { grace_seconds: 3600 });
+    const frozen = await t.admin('PATCH', `/admin/v1/keys/${old.key_id}`, { expires_at: '2030-01-01T00:00:00Z' });
+    expect({ status: frozen.status, code: frozen.body.code }).toEqual({ status: 409, code: 'KEY_ROTATED' });
+    const patched = await t.admin('PATCH', `/admin/v1/keys/${res.body.key_id}`, { license_type: 'commercial', monthly_limit: 77 });
+    expect(patched.status).toBe(200);
+    for (const apiKey of [old.api_key, res.body.api_key]) {
+      expect((await t.post('/v1/auth/validate', { api_key: apiKey })).body).toMatchObject({ license_type: 'commercial', quota: { monthly_limit: 77 } });
+    }
+    expect((await t.admin('GET', `/admin/v1/keys/${old.key_id}`)).body.expires_at).toBe(at(3_600_000));
+    const audit = await t.admin('GET', `/admin/v1/audit?key_id=${res.body.key_id}`);
+    expect(audit.body.entries.find((e: { action: string }) => e.action === 'key.updated').details.grace_keys).toEqual([old.key_id]);
+  });
+
   it('rotation_recommended follows KEY_ROTATION_RECOMMENDED_DAYS', async () => {
     const key = await t.issueKey();
     clock.advance(30 * DAY_MS);

@@ -75,10 +75,15 @@ export class AdminKeysController {
   }
 
   @Patch('keys/:key_id')
-  @ApiOperation({ summary: 'Change a key\'s tier, expiry or monthly limit', description: 'An audit event (key.updated) records the change.' })
+  @ApiOperation({
+    summary: 'Change a key\'s tier, expiry or monthly limit',
+    description:
+      'An audit event (key.updated) records the change. A key already rotated answers 409 KEY_ROTATED; a tier or limit ' +
+      'change of the current key reaches its predecessors still in their grace (CONTRACT 16).',
+  })
   @ApiBody({ type: UpdateKeyRequest })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
-  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', ...ALWAYS)
+  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', 'KEY_ROTATED', ...ALWAYS)
   async update(@Param('key_id') keyId: string, @Body() body: UpdateKeyRequest = new UpdateKeyRequest()): Promise<KeyView> {
     const input: UpdateApiKeyInput = {
       keyId,
