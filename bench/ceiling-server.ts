@@ -64,7 +64,11 @@ interface ModelRow {
   metadata: string;
 }
 
-/** The storage work, per engine. */
+/**
+ * The storage work, per engine. Counters are per license (CONTRACT 16); the
+ * seeded keys are never rotated, so each is its own license and the ceiling
+ * consumes on the key's id (the event's `key_id`) as the license id.
+ */
 interface Storage {
   context(digest: string, period: string): Promise<ContextRow | undefined>;
   key(digest: string): Promise<KeyRow | undefined>;
@@ -84,15 +88,15 @@ function sqliteStorage(path: string): Storage {
   db.pragma('foreign_keys = ON');
   const context = db.prepare(
     `SELECT ${KEY_COLUMNS}, u.email, u.name, u.organization, c.used FROM api_keys k JOIN users u ON u.id = k.user_id ` +
-      'LEFT JOIN usage_counters c ON c.key_id = k.id AND c.period = ? WHERE k.digest = ?',
+      'LEFT JOIN usage_counters c ON c.license_id = k.license_id AND c.period = ? WHERE k.digest = ?',
   );
   const key = db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.digest = ?`);
   const upsert =
-    'INSERT INTO usage_counters (key_id, period, used) VALUES (?, ?, ?) ' +
-    'ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used';
+    'INSERT INTO usage_counters (license_id, period, used) VALUES (?, ?, ?) ' +
+    'ON CONFLICT (license_id, period) DO UPDATE SET used = usage_counters.used + excluded.used';
   const consume = db.prepare(`${upsert} WHERE usage_counters.used + excluded.used <= ? RETURNING used`);
   const consumeUnlimited = db.prepare(`${upsert} RETURNING used`);
-  const used = db.prepare('SELECT used FROM usage_counters WHERE key_id = ? AND period = ?');
+  const used = db.prepare('SELECT used FROM usage_counters WHERE license_id = ? AND period = ?');
   const insert = db.prepare(`INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?').join(', ')})`);
   const models = db.prepare('SELECT * FROM models ORDER BY paradigm, name');
   const ping = db.prepare('SELECT 1');
@@ -127,14 +131,14 @@ function postgresStorage(url: string, poolSize: number): Storage {
     name: 'ceiling_context',
     text:
       `SELECT ${KEY_COLUMNS}, u.email, u.name, u.organization, c.used FROM api_keys k JOIN users u ON u.id = k.user_id ` +
-      'LEFT JOIN usage_counters c ON c.key_id = k.id AND c.period = $1 WHERE k.digest = $2',
+      'LEFT JOIN usage_counters c ON c.license_id = k.license_id AND c.period = $1 WHERE k.digest = $2',
   };
   const key = { name: 'ceiling_key', text: `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.digest = $1` };
   const insertValues = EVENT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ');
   const consuming = (guarded: boolean) =>
     `WITH consumed AS (
-       INSERT INTO usage_counters (key_id, period, used) VALUES ($2, $11, $13)
-       ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used
+       INSERT INTO usage_counters (license_id, period, used) VALUES ($2, $11, $13)
+       ON CONFLICT (license_id, period) DO UPDATE SET used = usage_counters.used + excluded.used
        ${guarded ? 'WHERE usage_counters.used + excluded.used <= $14' : ''}
        RETURNING used),
      stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) SELECT ${insertValues} FROM consumed RETURNING 1)
@@ -144,7 +148,7 @@ function postgresStorage(url: string, poolSize: number): Storage {
   const free = {
     name: 'ceiling_free_event',
     text: `WITH stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${insertValues}) RETURNING 1)
-           SELECT COALESCE((SELECT used FROM usage_counters WHERE key_id = $2 AND period = $11), 0) AS used,
+           SELECT COALESCE((SELECT used FROM usage_counters WHERE license_id = $2 AND period = $11), 0) AS used,
                   (SELECT COUNT(*) FROM stored) AS stored`,
   };
   const models = { name: 'ceiling_models', text: 'SELECT * FROM models ORDER BY paradigm, name' };
@@ -180,12 +184,12 @@ function mysqlStorage(url: string, poolSize: number): Storage {
   });
   const context =
     `SELECT ${KEY_COLUMNS}, u.email, u.name, u.organization, c.used FROM api_keys k JOIN users u ON u.id = k.user_id ` +
-    'LEFT JOIN usage_counters c ON c.key_id = k.id AND c.period = ? WHERE k.digest = ?';
+    'LEFT JOIN usage_counters c ON c.license_id = k.license_id AND c.period = ? WHERE k.digest = ?';
   const key = `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.digest = ?`;
-  const consume = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE key_id = ? AND period = ? AND used + CAST(? AS SIGNED) <= CAST(? AS SIGNED)';
-  const consumeUnlimited = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE key_id = ? AND period = ?';
-  const ensureCounter = 'INSERT IGNORE INTO usage_counters (key_id, period, used) VALUES (?, ?, 0)';
-  const used = 'SELECT used FROM usage_counters WHERE key_id = ? AND period = ?';
+  const consume = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE license_id = ? AND period = ? AND used + CAST(? AS SIGNED) <= CAST(? AS SIGNED)';
+  const consumeUnlimited = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE license_id = ? AND period = ?';
+  const ensureCounter = 'INSERT IGNORE INTO usage_counters (license_id, period, used) VALUES (?, ?, 0)';
+  const used = 'SELECT used FROM usage_counters WHERE license_id = ? AND period = ?';
   const insert = `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?').join(', ')})`;
   return {
     context: async (digest, period) => (await pool.execute<RowDataPacket[]>(context, [period, digest]))[0][0] as ContextRow | undefined,

@@ -171,8 +171,9 @@ export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: 
         const licenseType = TIERS[i % TIERS.length];
         const user: User = { id: ids.newId('usr'), email: `bench-${i}@example.org`, name: `Bench user ${i}`, organization: 'Benchmark', createdAt: now };
         const secret = format.generate('live', random);
+        const id = ids.newId('key');
         const key = new ApiKey({
-          id: ids.newId('key'),
+          id,
           userId: user.id,
           digest: hasher.digest(secret),
           displayPrefix: ApiKeyFormat.displayPrefixOf(secret),
@@ -182,6 +183,9 @@ export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: 
           revokedAt: null,
           monthlyLimit: { source: 'tier' },
           createdAt: now,
+          licenseId: id,
+          rotatedFrom: null,
+          rotatedTo: null,
         });
         users.push(rowOf(dataSource, userTable, lib.userMapper.UserMapper.toRecord(user)));
         keys.push(rowOf(dataSource, keyTable, lib.apiKeyMapper.ApiKeyMapper.toRecord(key)));

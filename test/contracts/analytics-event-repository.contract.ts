@@ -7,6 +7,7 @@ const APRIL = '2026-04';
 
 /** What `breakdown` answers for a key and period without events. */
 const EMPTY: UsageBreakdown = {
+  byKey: {},
   byEventType: { inference: 0, model_load: 0, error: 0 },
   byModel: {},
   byOutcome: { success: 0, failure: 0, unreported: 0 },
@@ -47,6 +48,7 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
         await expect(f.usage.usedIn(key, MARCH)).resolves.toBe(4);
         await expect(f.events.breakdown(key, MARCH)).resolves.toEqual({
           ...EMPTY,
+          byKey: { [key]: 2 },
           byEventType: { inference: 2, model_load: 0, error: 0 },
           byModel: { motor_imagery_4class_v1: 2 },
           byOutcome: { success: 2, failure: 0, unreported: 0 },
@@ -277,6 +279,7 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
         }
 
         await expect(f.events.breakdown(key, MARCH)).resolves.toEqual({
+          byKey: { [key]: 7 },
           byEventType: { inference: 3, model_load: 2, error: 2 },
           byModel: { p300_binary_v1: 2, ssvep_v2: 2, SSVEP_v2: 1 },
           byOutcome: { success: 2, failure: 2, unreported: 3 },
@@ -293,11 +296,13 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
         await f.events.appendConsuming(makeAnalyticsEvent({ keyId: other, modelName: 'theirs', success: null }), 1, null);
 
         await expect(f.events.breakdown(key, MARCH)).resolves.toEqual({
+          byKey: { [key]: 1 },
           byEventType: { inference: 1, model_load: 0, error: 0 },
           byModel: { mine: 1 },
           byOutcome: { success: 1, failure: 0, unreported: 0 },
         });
         await expect(f.events.breakdown(key, APRIL)).resolves.toEqual({
+          byKey: { [key]: 1 },
           byEventType: { inference: 1, model_load: 0, error: 0 },
           byModel: { later: 1 },
           byOutcome: { success: 0, failure: 1, unreported: 0 },

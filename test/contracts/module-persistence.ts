@@ -32,8 +32,8 @@ export interface SqlPersistence extends PersistenceFixture {
  */
 export async function openPersistence(module: DynamicModule): Promise<SqlPersistence> {
   let dataSource: DataSource | undefined;
-  const ports = await openPorts(module, async (keyId, period, used) => {
-    await dataSource?.getRepository(UsageCounterRecord).insert({ keyId, period, used });
+  const ports = await openPorts(module, async (licenseId, period, used) => {
+    await dataSource?.getRepository(UsageCounterRecord).insert({ licenseId, period, used });
   });
   const opened = ports.context.get(DataSource);
   dataSource = opened;

@@ -3,6 +3,7 @@ import { describeAnalyticsEventRepositoryContract } from './analytics-event-repo
 import { describeApiKeyRepositoryContract } from './api-key-repository.contract';
 import { describeAuditLogContract } from './audit-log.contract';
 import { describeKeyContextRepositoryContract } from './key-context-repository.contract';
+import { describeKeyRotationContract, rotationOf } from './key-rotation.contract';
 import { describeModelRepositoryContract } from './model-repository.contract';
 import { MakePersistence, PersistenceFixture, seedKey } from './persistence-fixture';
 import { describeUsageRepositoryContract } from './usage-repository.contract';
@@ -11,6 +12,7 @@ import { describeUserRepositoryContract } from './user-repository.contract';
 /** Every persistence port's contract, over one adapter family (a database's module, or the in-memory fakes). */
 export function describePersistenceContracts(make: MakePersistence): void {
   describeApiKeyRepositoryContract(make);
+  describeKeyRotationContract(make);
   describeUserRepositoryContract(make);
   describeUsageRepositoryContract(make);
   describeKeyContextRepositoryContract(make);
@@ -47,6 +49,14 @@ export function describeSharedDatabaseContract(open: () => Promise<PersistenceFi
       expect(results.filter(Boolean)).toHaveLength(1);
       expect((await two.keys.findByDigest(key.props.digest))?.revokedAt).toEqual(T0);
       expect((await one.keys.findById(key.id))?.revokedAt).toEqual(T0);
+    });
+
+    it('of rotations of one key racing on both, exactly one wins (CONTRACT 16)', async () => {
+      const key = await seedKey(one);
+      const rotations = Array.from({ length: 10 }, () => rotationOf(key));
+      const results = await Promise.all(rotations.map((r, i) => (i % 2 === 0 ? one : two).keys.rotate(r)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await two.keys.findByLicense(key.id)).toHaveLength(2);
     });
 
     it('never pass the limit together, and lose no increment', async () => {

@@ -218,6 +218,9 @@ describe('Admin API: keys and audit (/admin/v1)', () => {
           monthly_limit: 10000,
           monthly_limit_source: 'tier',
           quota: { monthly_limit: 10000, used: 0, remaining: 10000, resets_at: RESETS_AT },
+          license_id: issued.key_id,
+          rotated_from: null,
+          rotated_to: null,
         });
         expect(res.body.prefix).toBe('svc_live_' + issued.api_key.slice(9, 12));
         expect(res.text).not.toContain(issued.api_key);

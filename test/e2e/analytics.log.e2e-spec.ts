@@ -198,9 +198,11 @@ describe('POST /v1/analytics/log', () => {
       const december = await t.admin('GET', `/admin/v1/usage?key_id=${key.key_id}&period=2026-12`);
       expect(december.body).toEqual({
         key_id: key.key_id,
+        license_id: key.key_id,
         period: '2026-12',
         used: 1,
         monthly_limit: 1,
+        by_key: { [key.key_id]: 1 },
         by_event_type: { inference: 1, model_load: 0, error: 0 },
         by_model: { motor_imagery_4class_v1: 1 },
         by_outcome: { success: 1, failure: 0, unreported: 0 },

@@ -36,8 +36,9 @@ describe('POST /v1/auth/refresh', () => {
         quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: RESETS_AT },
         expires_at: '2026-09-30T18:00:00Z',
         license_token: expect.stringMatching(COMPACT_JWS),
+        rotation_recommended: false,
       });
-      expect(Object.keys(res.body).sort()).toEqual(['expires_at', 'features', 'license_token', 'license_type', 'quota', 'valid']);
+      expect(Object.keys(res.body).sort()).toEqual(['expires_at', 'features', 'license_token', 'license_type', 'quota', 'rotation_recommended', 'valid']);
       for (const userField of ['user_id', 'email', 'name', 'organization']) expect(res.body).not.toHaveProperty(userField);
       expect(res.text).not.toContain(key.api_key);
     });
@@ -59,6 +60,7 @@ describe('POST /v1/auth/refresh', () => {
         quota: { monthly_limit: 500000, used: 0, remaining: 500000, resets_at: RESETS_AT },
         expires_at: key.expires_at,
         license_token: expect.stringMatching(COMPACT_JWS),
+        rotation_recommended: false,
       });
     });
 

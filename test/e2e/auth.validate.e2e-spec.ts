@@ -31,6 +31,7 @@ describe('POST /v1/auth/validate', () => {
         quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
         expires_at: key.expires_at,
         license_token: expect.stringMatching(COMPACT_JWS),
+        rotation_recommended: false,
       });
       expect(res.body.expires_at).toMatch(ISO_SECOND);
       expect(res.text).not.toContain(key.api_key);

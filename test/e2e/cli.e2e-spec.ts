@@ -200,6 +200,7 @@ describe('operator CLI (built), on the database the API serves', () => {
       quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
       expires_at: issued.expires_at,
       license_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      rotation_recommended: false,
     });
     licenseToken = res.body.license_token;
   });
@@ -260,6 +261,9 @@ describe('operator CLI (built), on the database the API serves', () => {
       monthly_limit: 50000,
       monthly_limit_source: 'tier',
       quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
+      license_id: id,
+      rotated_from: null,
+      rotated_to: null,
     });
     expect(await admin('GET', `/admin/v1/keys/${id}`)).toEqual({ status: 200, body: shown });
     expect(human.code).toBe(0);
@@ -313,6 +317,45 @@ describe('operator CLI (built), on the database the API serves', () => {
     expect(badUrl).toMatchObject({ code: 1, stdout: '' });
     expect(badUrl.stderr.trim().split('\n')).toEqual([expect.stringContaining('DATABASE_URL')]);
     expect(badUrl.stderr).not.toContain('mssql://sa:hunter2@localhost/keys');
+  });
+
+  it('keys rotate: a new key for the same license, the old one in its grace; audited on both; show names the chain (CONTRACT 16)', async () => {
+    const old = await cliJson('keys', 'create', '--email', 'rita@example.org', '--license-type', 'commercial', '--monthly-limit', '321');
+    expect((await http('POST', '/v1/analytics/log', { api_key: old.api_key, event_type: 'inference' })).status).toBe(202);
+    const rotated = await cliJson('keys', 'rotate', old.key_id, '--grace-seconds', '3600');
+    expect(rotated).toEqual({
+      api_key: expect.stringMatching(/^svc_live_[0-9a-f]{48}$/),
+      key_id: expect.stringMatching(/^key_/),
+      expires_at: old.expires_at,
+      previous_key_expires_at: expect.stringMatching(ISO_SECOND),
+      message: expect.stringContaining('store the new key'),
+    });
+    // the running service takes both keys at once, on one counter
+    const viaNew = await http('POST', '/v1/analytics/log', { api_key: rotated.api_key, event_type: 'inference' });
+    expect(viaNew).toMatchObject({ status: 202, body: { quota: { used: 2, remaining: 319 } } });
+    expect(await http('POST', '/v1/auth/validate', { api_key: old.api_key })).toMatchObject({ status: 200, body: { license_type: 'commercial' } });
+
+    const [shownOld, shownNew] = await Promise.all([cliJson('keys', 'show', old.key_id), cliJson('keys', 'show', rotated.key_id)]);
+    expect(shownOld).toMatchObject({ rotated_to: rotated.key_id, rotated_from: null, license_id: old.key_id, quota: { used: 2 } });
+    expect(shownNew).toMatchObject({ rotated_from: old.key_id, rotated_to: null, license_id: old.key_id, monthly_limit: 321, monthly_limit_source: 'override' });
+    const human = await cli('keys', 'show', rotated.key_id);
+    expect(human.stdout).toMatch(new RegExp(`rotated_from\\s+${old.key_id}`));
+
+    for (const keyId of [old.key_id, rotated.key_id]) {
+      const audit = await cliJson('audit', '--key', keyId);
+      expect(audit.entries.map((e: { action: string }) => e.action)).toContain('key.rotated');
+      expect(JSON.stringify(audit)).not.toContain(rotated.api_key);
+    }
+
+    const again = await cli('keys', 'rotate', old.key_id, '--json');
+    expect(again).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_ROTATED: /) });
+    const badGrace = await cli('keys', 'rotate', rotated.key_id, '--grace-seconds', '604801', '--json');
+    expect(badGrace).toMatchObject({ code: 1, stderr: expect.stringMatching(/^INVALID_REQUEST: .*grace-seconds/) });
+    const plain = await cli('keys', 'rotate', rotated.key_id, '--grace-seconds', '0');
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/api_key\s+svc_live_[0-9a-f]{48}/);
+    expect(plain.stdout).toMatch(/shown this once/i);
+    expect(await http('POST', '/v1/auth/validate', { api_key: rotated.api_key })).toMatchObject({ status: 401, body: { code: 'INVALID_KEY' } });
   });
 
   it('never stores nor prints the plaintext key after issuing it', async () => {

@@ -22,6 +22,7 @@ const KNOWN_CODES = new Set([
   'PAYLOAD_TOO_LARGE',
   'UNAUTHORIZED',
   'KEY_REVOKED',
+  'KEY_ROTATED',
   'QUOTA_EXCEEDED',
 ]);
 const NUM_RUNS = 150;
@@ -32,6 +33,7 @@ const FIXED_PATHS = [
   '/v1/auth/validate',
   '/v1/auth/refresh',
   '/v1/auth/revoke',
+  '/v1/auth/rotate',
   '/auth/validate',
   '/api/health',
   '/admin/v1/keys',

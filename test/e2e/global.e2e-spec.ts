@@ -12,9 +12,11 @@ const ROUTES: Array<[string, string[]]> = [
   ['/v1/auth/validate', ['POST']],
   ['/v1/auth/refresh', ['POST']],
   ['/v1/auth/revoke', ['POST']],
+  ['/v1/auth/rotate', ['POST']],
   ['/auth/validate', ['POST']],
   ['/auth/refresh', ['POST']],
   ['/auth/revoke', ['POST']],
+  ['/auth/rotate', ['POST']],
   ['/v1/analytics/log', ['POST']],
   ['/analytics/log', ['POST']],
   ['/api/health', ['GET', 'HEAD']],
@@ -23,6 +25,7 @@ const ROUTES: Array<[string, string[]]> = [
   ['/admin/v1/keys', ['POST']],
   [`/admin/v1/keys/${KEY_ID}`, ['GET', 'HEAD', 'PATCH']],
   [`/admin/v1/keys/${KEY_ID}/revoke`, ['POST']],
+  [`/admin/v1/keys/${KEY_ID}/rotate`, ['POST']],
   ['/admin/v1/audit', ['GET', 'HEAD']],
   ['/admin/v1/usage', ['GET', 'HEAD']],
 ];
@@ -249,13 +252,13 @@ describe('LEGACY_ROUTES=false', () => {
     await t.close();
   });
 
-  it.each(['/auth/validate', '/auth/refresh', '/auth/revoke'])('%s answers 404 NOT_FOUND', async (path) => {
+  it.each(['/auth/validate', '/auth/refresh', '/auth/revoke', '/auth/rotate'])('%s answers 404 NOT_FOUND', async (path) => {
     const key = await t.issueKey();
     const res = await t.post(path, { api_key: key.api_key });
     expect(res.status).toBe(404);
     expect(res.body).toEqual(NOT_FOUND);
     expect(res.headers.get('allow')).toBeNull();
-    // The alias did not revoke it.
+    // The alias did not revoke (or rotate) it.
     expect((await t.post('/v1/auth/validate', { api_key: key.api_key })).status).toBe(200);
   });
 

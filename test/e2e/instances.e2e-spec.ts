@@ -25,6 +25,7 @@ describe('Three service instances on one database', () => {
       AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
       RATE_LIMIT_ANALYTICS_PER_MINUTE: '100000',
       RATE_LIMIT_REVOKE_PER_MINUTE: '100000',
+      RATE_LIMIT_ROTATE_PER_MINUTE: '100000',
       RATE_LIMIT_VALIDATE_PER_MINUTE: '100000',
       ...(redisUp ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: namespace } : {}),
     };
@@ -65,6 +66,33 @@ describe('Three service instances on one database', () => {
     );
     expect(answers.every((a) => a.status === 202)).toBe(true);
     expect((await seed.admin('GET', `/admin/v1/keys/${key.key_id}`)).body.quota.used).toBe(90);
+  });
+
+  it('concurrent rotations of one key across them: exactly one 200, the rest 409 KEY_ROTATED (CONTRACT 16)', async () => {
+    const key = await seed.issueKey();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i, '/v1/auth/rotate', { api_key: key.api_key })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409 && a.body.code === 'KEY_ROTATED')).toHaveLength(29);
+    const winner = answers.find((a) => a.status === 200)!;
+    const shown = await seed.admin('GET', `/admin/v1/keys/${key.key_id}`);
+    expect(shown.body.rotated_to).toBe(winner.body.key_id);
+    for (let i = 0; i < 3; i++) expect((await post(i, '/v1/auth/validate', { api_key: winner.body.api_key })).status).toBe(200);
+  });
+
+  it('the quota race split across a rotated key in its grace and its successor, on all of them, stops exactly at the limit', async () => {
+    const key = await seed.issueKey({ monthlyLimit: 60 });
+    const rotated = await post(0, '/v1/auth/rotate', { api_key: key.api_key });
+    expect(rotated.status).toBe(200);
+    const keys = [key.api_key, rotated.body.api_key as string];
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, i) => post(i, '/v1/analytics/log', { api_key: keys[Math.floor(i / 3) % 2], event_type: 'inference' })),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(60);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(90);
+    const usage = await seed.admin('GET', `/admin/v1/usage?key_id=${rotated.body.key_id}`);
+    expect(usage.body).toMatchObject({ used: 60, license_id: key.key_id, by_event_type: { inference: 60 } });
+    expect(Object.values(usage.body.by_key as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(60);
   });
 
   it('concurrent revocations across them: exactly one 200', async () => {

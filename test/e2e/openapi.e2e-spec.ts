@@ -97,6 +97,7 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
           'POST /v1/auth/validate',
           'POST /v1/auth/refresh',
           'POST /v1/auth/revoke',
+          'POST /v1/auth/rotate',
           'GET /v1/installer/github-token',
           'POST /v1/installer/github-token',
           'GET /v1/models/list',
@@ -111,6 +112,7 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
           'GET /admin/v1/keys/{key_id}',
           'PATCH /admin/v1/keys/{key_id}',
           'POST /admin/v1/keys/{key_id}/revoke',
+          'POST /admin/v1/keys/{key_id}/rotate',
           'GET /admin/v1/audit',
           'GET /admin/v1/usage',
           'GET /admin/v1/models',
@@ -128,9 +130,14 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
 
     it('SPEC field names for every public body', () => {
       expect(propertiesOf('ValidateKeyResponse')).toEqual(
-        ['valid', 'user_id', 'email', 'name', 'organization', 'license_type', 'features', 'quota', 'expires_at', 'license_token'].sort(),
+        ['valid', 'user_id', 'email', 'name', 'organization', 'license_type', 'features', 'quota', 'expires_at', 'license_token', 'rotation_recommended'].sort(),
       );
-      expect(propertiesOf('LicenseResponse')).toEqual(['valid', 'license_type', 'features', 'quota', 'expires_at', 'license_token'].sort());
+      expect(propertiesOf('LicenseResponse')).toEqual(
+        ['valid', 'license_type', 'features', 'quota', 'expires_at', 'license_token', 'rotation_recommended'].sort(),
+      );
+      // CONTRACT 16
+      expect(propertiesOf('RotatedKeyResponse')).toEqual(['api_key', 'key_id', 'expires_at', 'previous_key_expires_at', 'message'].sort());
+      expect(propertiesOf('RotateKeyRequest')).toEqual(['api_key', 'grace_seconds']);
       expect(propertiesOf('QuotaResponse')).toEqual(['monthly_limit', 'used', 'remaining', 'resets_at'].sort());
       expect(propertiesOf('RevokeKeyResponse')).toEqual(['message', 'revoked']);
       expect(propertiesOf('GithubTokenResponse')).toEqual(['success', 'github_token', 'expires_at', 'message'].sort());
@@ -162,6 +169,10 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
         ['/v1/auth/validate', 'post', '401', ['INVALID_KEY', 'KEY_EXPIRED']],
         ['/v1/auth/validate', 'post', '429', ['RATE_LIMIT_EXCEEDED', 'QUOTA_EXCEEDED']],
         ['/v1/auth/revoke', 'post', '404', ['KEY_NOT_FOUND']],
+        ['/v1/auth/rotate', 'post', '400', ['INVALID_REQUEST', 'MISSING_KEY', 'INVALID_FORMAT']],
+        ['/v1/auth/rotate', 'post', '401', ['INVALID_KEY', 'KEY_EXPIRED']],
+        ['/v1/auth/rotate', 'post', '409', ['KEY_ROTATED']],
+        ['/v1/auth/rotate', 'post', '429', ['RATE_LIMIT_EXCEEDED']],
         ['/v1/installer/github-token', 'get', '502', ['UPSTREAM_ERROR']],
         ['/v1/installer/github-token', 'get', '503', ['NOT_CONFIGURED', 'SERVICE_UNAVAILABLE']],
         ['/v1/models/{name}', 'get', '403', ['INSUFFICIENT_LICENSE']],
@@ -169,6 +180,7 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
         ['/v1/models/list', 'get', '400', ['MISSING_KEY', 'INVALID_FORMAT', 'INVALID_PARAMETER', 'INVALID_REQUEST']],
         ['/v1/analytics/log', 'post', '400', ['INVALID_REQUEST', 'MISSING_KEY', 'INVALID_FORMAT', 'MISSING_EVENT_TYPE', 'INVALID_EVENT_TYPE']],
         ['/admin/v1/keys/{key_id}/revoke', 'post', '409', ['KEY_REVOKED']],
+        ['/admin/v1/keys/{key_id}/rotate', 'post', '409', ['KEY_REVOKED', 'KEY_ROTATED']],
       ];
       for (const [path, method, status, codes] of expectedCodes) {
         const schema = document.paths[path]?.[method as 'get']?.responses[status]?.content?.['application/json']?.schema as

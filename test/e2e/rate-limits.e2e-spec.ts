@@ -7,6 +7,7 @@ const SPEC_LIMITS = {
   RATE_LIMIT_VALIDATE_PER_MINUTE: '100',
   RATE_LIMIT_REFRESH_PER_MINUTE: '10',
   RATE_LIMIT_REVOKE_PER_MINUTE: '10',
+  RATE_LIMIT_ROTATE_PER_MINUTE: '10',
   RATE_LIMIT_INSTALLER_PER_MINUTE: '20',
   RATE_LIMIT_MODELS_PER_MINUTE: '60',
   RATE_LIMIT_ANALYTICS_PER_MINUTE: '1000',
@@ -89,6 +90,44 @@ describe('Rate limits (SPEC 8, CONTRACT 8)', () => {
       expect(Number(over.headers.get('retry-after'))).toBe(60);
       const other = await t.issueKey();
       expect((await t.post('/v1/auth/revoke', { api_key: other.api_key })).status).toBe(200);
+    });
+  });
+
+  describe('POST /v1/auth/rotate (CONTRACT 16: 10 a minute, its own counter)', () => {
+    it('counts per key with headers on 200, 409 and 401, then 429 with Retry-After; the alias shares it; the window resets', async () => {
+      const key = await t.issueKey();
+      const first = await t.post('/v1/auth/rotate', { api_key: key.api_key, grace_seconds: 3600 });
+      expect(first.status).toBe(200);
+      expectLimitHeaders(first, 10, 9, START_S + 60);
+      for (let i = 2; i <= 10; i++) {
+        const res = await t.post(i % 2 === 0 ? '/auth/rotate' : '/v1/auth/rotate', { api_key: key.api_key });
+        expect(res.status).toBe(409);
+        expect(res.body.code).toBe('KEY_ROTATED');
+        expectLimitHeaders(res, 10, 10 - i, START_S + 60);
+      }
+      clock.advance(15_000);
+      const over = await t.post('/v1/auth/rotate', { api_key: key.api_key });
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe('RATE_LIMIT_EXCEEDED');
+      expect(over.headers.get('retry-after')).toBe('45');
+      expectLimitHeaders(over, 10, 0, START_S + 60);
+      // refresh and revoke keep counters of their own; the new key has its own
+      expect((await t.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(200);
+      expect((await t.post('/v1/auth/rotate', { api_key: first.body.api_key, grace_seconds: 60 })).status).toBe(200);
+      clock.advance(45_000);
+      const again = await t.post('/v1/auth/rotate', { api_key: key.api_key });
+      expect(again.status).toBe(409);
+      expectLimitHeaders(again, 10, 9, START_S + 120);
+    });
+
+    it('counts unknown keys too, with headers on 401', async () => {
+      const unknown = `svc_live_${'f'.repeat(48)}`;
+      for (let i = 1; i <= 10; i++) {
+        const res = await t.post('/v1/auth/rotate', { api_key: unknown });
+        expect(res.status).toBe(401);
+        expectLimitHeaders(res, 10, 10 - i, START_S + 60);
+      }
+      expect((await t.post('/v1/auth/rotate', { api_key: unknown })).status).toBe(429);
     });
   });
 

@@ -55,10 +55,11 @@ export function makeUser(overrides: Partial<User> = {}): User {
   };
 }
 
-/** An active research key issued at T0 that expires a year later, following its tier's limit. */
+/** An active research key issued at T0 that expires a year later, following its tier's limit; its own license. */
 export function makeApiKey(overrides: Partial<ApiKeyProps> = {}): ApiKey {
+  const id = overrides.id ?? uniqueId('key');
   return new ApiKey({
-    id: uniqueId('key'),
+    id,
     userId: uniqueId('usr'),
     digest: randomDigest(),
     displayPrefix: 'svc_live_0a1',
@@ -68,6 +69,9 @@ export function makeApiKey(overrides: Partial<ApiKeyProps> = {}): ApiKey {
     revokedAt: null,
     monthlyLimit: { source: 'tier' },
     createdAt: T0,
+    licenseId: id,
+    rotatedFrom: null,
+    rotatedTo: null,
     ...overrides,
   });
 }
@@ -140,10 +144,14 @@ export function makeModel(overrides: Partial<Model> = {}): Model {
   };
 }
 
-/** A successful batch inference of key `keyId` received at T0 (period 2026-03); override what the test is about. */
+/**
+ * A successful batch inference of key `keyId` received at T0 (period 2026-03), counted on the key's
+ * own license unless `licenseId` says otherwise; override what the test is about.
+ */
 export function makeAnalyticsEvent(overrides: Partial<AnalyticsEvent> & Pick<AnalyticsEvent, 'keyId'>): AnalyticsEvent {
   return {
     id: uniqueId('evt'),
+    licenseId: overrides.keyId,
     environment: 'live',
     eventType: 'inference',
     modelName: 'motor_imagery_4class_v1',

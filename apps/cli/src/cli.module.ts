@@ -16,6 +16,7 @@ import { ModelsPublishCommand } from './commands/models-publish.command';
 import { ModelsShowCommand } from './commands/models-show.command';
 import { ModelsSweepCommand } from './commands/models-sweep.command';
 import { RevokeKeyCommand } from './commands/revoke-key.command';
+import { RotateKeyCommand } from './commands/rotate-key.command';
 import { ShowKeyCommand } from './commands/show-key.command';
 import { UpdateKeyCommand } from './commands/update-key.command';
 import { CliProgram } from './shared/cli-program';
@@ -27,6 +28,7 @@ export const COMMANDS = [
   ShowKeyCommand,
   UpdateKeyCommand,
   RevokeKeyCommand,
+  RotateKeyCommand,
   AuditCommand,
   MigrateCommand,
   ModelsCommand,

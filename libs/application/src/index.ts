@@ -1,13 +1,16 @@
 export * from './shared/license-snapshot';
 export * from './shared/key-revocation';
+export * from './shared/key-rotator';
 export * from './auth/authenticate-api-key.use-case';
 export * from './auth/validate-api-key.use-case';
 export * from './auth/refresh-api-key.use-case';
 export * from './auth/revoke-api-key.use-case';
+export * from './auth/rotate-api-key.use-case';
 export * from './admin/issue-api-key.use-case';
 export * from './admin/show-api-key.use-case';
 export * from './admin/update-api-key.use-case';
 export * from './admin/revoke-key-by-id.use-case';
+export * from './admin/rotate-key-by-id.use-case';
 export * from './admin/list-audit.use-case';
 export * from './analytics/record-event.use-case';
 export * from './analytics/report-usage.use-case';
@@ -36,6 +39,9 @@ import { ListAudit } from './admin/list-audit.use-case';
 import { IssueRepoToken } from './installer/issue-repo-token.use-case';
 import { KeyRevocation } from './shared/key-revocation';
 import { OfflineLicenses } from './shared/license-snapshot';
+import { KeyRotator } from './shared/key-rotator';
+import { RotateApiKey } from './auth/rotate-api-key.use-case';
+import { RotateKeyById } from './admin/rotate-key-by-id.use-case';
 import { RecordEvent } from './analytics/record-event.use-case';
 import { ReportUsage } from './analytics/report-usage.use-case';
 import { ListModels } from './models/list-models.use-case';
@@ -53,14 +59,17 @@ import { SweepModelStore } from './models/sweep-model-store.use-case';
 export const USE_CASES = [
   KeyRevocation,
   OfflineLicenses,
+  KeyRotator,
   AuthenticateApiKey,
   ValidateApiKey,
   RefreshApiKey,
   RevokeApiKey,
+  RotateApiKey,
   IssueApiKey,
   ShowApiKey,
   UpdateApiKey,
   RevokeKeyById,
+  RotateKeyById,
   ListAudit,
   IssueRepoToken,
   RecordEvent,

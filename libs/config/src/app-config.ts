@@ -38,7 +38,7 @@ export interface GithubAppConfig {
 }
 
 /** The endpoints SPEC 8 limits; aliases and sub-paths share their endpoint's counter. */
-export const RATE_LIMITED_ENDPOINTS = ['validate', 'refresh', 'revoke', 'installer', 'models', 'analytics'] as const;
+export const RATE_LIMITED_ENDPOINTS = ['validate', 'refresh', 'revoke', 'rotate', 'installer', 'models', 'analytics'] as const;
 export type RateLimitedEndpoint = (typeof RATE_LIMITED_ENDPOINTS)[number];
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -60,6 +60,8 @@ export class AppConfig {
   readonly redisUrl!: string | null;
   readonly adminToken!: string | null;
   readonly keys!: { readonly prefix: string; readonly digestPepper: string | null };
+  /** Key rotation (CONTRACT 16): KEY_ROTATION_GRACE_SECONDS and KEY_ROTATION_RECOMMENDED_DAYS. */
+  readonly keyRotation!: { readonly graceSeconds: number; readonly recommendedAfterDays: number };
   /** The tier matrix as read from `TIERS_FILE` (checked by the domain's TierCatalog). */
   readonly tiers!: Readonly<Record<string, TierSourceEntry>>;
   readonly tiersFile!: string;

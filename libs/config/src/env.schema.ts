@@ -45,6 +45,14 @@ export class EnvSchema {
   @IsOptional() @IsString() @MinLength(1)
   TIERS_FILE?: string;
 
+  /** CONTRACT 16: the default grace of a rotated key, 0 (revoked at once) to 7 days. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(604800)
+  KEY_ROTATION_GRACE_SECONDS?: number;
+
+  /** CONTRACT 16: validate and refresh recommend rotation once a key is this many days old. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650)
+  KEY_ROTATION_RECOMMENDED_DAYS?: number;
+
   @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, {
     message: 'MODEL_HOST must be an http(s) URL',
   })
@@ -114,6 +122,9 @@ export class EnvSchema {
 
   @IsOptional() @Type(() => Number) @IsInt() @Min(1)
   RATE_LIMIT_REVOKE_PER_MINUTE?: number;
+
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  RATE_LIMIT_ROTATE_PER_MINUTE?: number;
 
   @IsOptional() @Type(() => Number) @IsInt() @Min(1)
   RATE_LIMIT_INSTALLER_PER_MINUTE?: number;

@@ -138,6 +138,13 @@ describe(loadConfig.name, () => {
       expect(load({ MODEL_URL_TTL_SECONDS: '604800' }).models.urlTtlSeconds).toBe(604800);
     });
 
+    it('reads KEY_ROTATION_GRACE_SECONDS and KEY_ROTATION_RECOMMENDED_DAYS at their bounds (CONTRACT 16)', () => {
+      expect(load({ KEY_ROTATION_GRACE_SECONDS: '0', KEY_ROTATION_RECOMMENDED_DAYS: '1' }).keyRotation).toEqual({ graceSeconds: 0, recommendedAfterDays: 1 });
+      expect(load({ KEY_ROTATION_GRACE_SECONDS: '604800' }).keyRotation).toEqual({ graceSeconds: 604800, recommendedAfterDays: 90 });
+      expect(load({ RATE_LIMIT_ROTATE_PER_MINUTE: '3' }).rateLimit.perEndpoint.rotate).toBe(3);
+      expect(load({}).rateLimit.perEndpoint.rotate).toBe(10);
+    });
+
     it('turns metrics off, or moves them to a port of their own', () => {
       expect(load({ METRICS_ENABLED: 'false' }).metrics).toEqual({ enabled: false, port: null });
       expect(load({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, port: 9464 });
@@ -172,6 +179,8 @@ describe(loadConfig.name, () => {
       ['MODEL_HOST', (c: ReturnType<typeof load>) => c.models.host, null],
       ['MODEL_URL_SECRET', (c: ReturnType<typeof load>) => c.models.urlSecret, null],
       ['MODEL_URL_TTL_SECONDS', (c: ReturnType<typeof load>) => c.models.urlTtlSeconds, 3600],
+      ['KEY_ROTATION_GRACE_SECONDS', (c: ReturnType<typeof load>) => c.keyRotation.graceSeconds, 86400],
+      ['KEY_ROTATION_RECOMMENDED_DAYS', (c: ReturnType<typeof load>) => c.keyRotation.recommendedAfterDays, 90],
       ['INSTALLER_GITHUB_TOKEN', (c: ReturnType<typeof load>) => c.installer.staticToken, null],
       ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', (c: ReturnType<typeof load>) => c.installer.staticTokenExpiresAt, null],
       ['AUTH_FAILURE_LIMIT_PER_MINUTE', (c: ReturnType<typeof load>) => c.rateLimit.authFailuresPerMinute, 60],
@@ -226,6 +235,11 @@ describe(loadConfig.name, () => {
       ['MODEL_URL_TTL_SECONDS', '59'],
       ['MODEL_URL_TTL_SECONDS', '604801'],
       ['MODEL_URL_TTL_SECONDS', 'an-hour'],
+      ['KEY_ROTATION_GRACE_SECONDS', '-1'],
+      ['KEY_ROTATION_GRACE_SECONDS', '604801'],
+      ['KEY_ROTATION_GRACE_SECONDS', 'a-day'],
+      ['KEY_ROTATION_RECOMMENDED_DAYS', '0'],
+      ['KEY_ROTATION_RECOMMENDED_DAYS', '90.5'],
       ['INSTALLER_GITHUB_TOKEN', `ghp_${'S3cret'.repeat(700)}`],
       ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', 'tomorrow-at-noon'],
       ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', '2027-01-01T00:00:00'],

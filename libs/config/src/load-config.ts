@@ -18,6 +18,8 @@ const DEFAULTS = {
   MODEL_STORE_DIR: './data/models',
   MODEL_URL_TTL_SECONDS: 3600,
   LICENSE_TOKEN_TTL_SECONDS: 604800,
+  KEY_ROTATION_GRACE_SECONDS: 86400,
+  KEY_ROTATION_RECOMMENDED_DAYS: 90,
   GITHUB_API_URL: 'https://api.github.com',
   AUTH_FAILURE_LIMIT_PER_MINUTE: 60,
   SHUTDOWN_TIMEOUT_MS: 10000,
@@ -68,6 +70,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     redisUrl: schema.REDIS_URL ?? null,
     adminToken: schema.ADMIN_TOKEN ?? null,
     keys: { prefix: schema.KEY_PREFIX ?? DEFAULTS.KEY_PREFIX, digestPepper: schema.KEY_DIGEST_PEPPER ?? null },
+    keyRotation: {
+      graceSeconds: schema.KEY_ROTATION_GRACE_SECONDS ?? DEFAULTS.KEY_ROTATION_GRACE_SECONDS,
+      recommendedAfterDays: schema.KEY_ROTATION_RECOMMENDED_DAYS ?? DEFAULTS.KEY_ROTATION_RECOMMENDED_DAYS,
+    },
     tiers,
     tiersFile,
     models: {
@@ -101,6 +107,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         validate: schema.RATE_LIMIT_VALIDATE_PER_MINUTE ?? 100,
         refresh: schema.RATE_LIMIT_REFRESH_PER_MINUTE ?? 10,
         revoke: schema.RATE_LIMIT_REVOKE_PER_MINUTE ?? 10,
+        rotate: schema.RATE_LIMIT_ROTATE_PER_MINUTE ?? 10,
         installer: schema.RATE_LIMIT_INSTALLER_PER_MINUTE ?? 20,
         models: schema.RATE_LIMIT_MODELS_PER_MINUTE ?? 60,
         analytics: schema.RATE_LIMIT_ANALYTICS_PER_MINUTE ?? 1000,

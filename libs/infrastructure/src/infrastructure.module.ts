@@ -5,6 +5,7 @@ import {
   ApiKeyFormat,
   Clock,
   IdGenerator,
+  KeyRotationPolicy,
   LicenseSigner,
   ModelLinkSigner,
   ModelStore,
@@ -49,6 +50,10 @@ export class InfrastructureModule {
     const providers: Provider[] = [
       { provide: TierCatalog, useValue: catalog },
       { provide: ApiKeyFormat, useValue: new ApiKeyFormat(config.keys.prefix) },
+      {
+        provide: KeyRotationPolicy,
+        useValue: new KeyRotationPolicy(config.keyRotation.graceSeconds, config.keyRotation.recommendedAfterDays),
+      },
       { provide: SecretHasher, useValue: new Sha256SecretHasher(config.keys.digestPepper) },
       { provide: IdGenerator, useValue: new RandomIdGenerator() },
       { provide: RandomSource, useValue: new CryptoRandomSource() },

@@ -4,21 +4,30 @@ import { plainToInstance } from 'class-transformer';
 import { IsOptional, ValidateNested, getMetadataStorage, validateSync } from 'class-validator';
 import fc from 'fast-check';
 import { CreateKeyRequest } from '../modules/admin/dto/create-key.request';
-import { AdminRevokeKeyRequest } from '../modules/admin/dto/revoke-key.request';
+import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from '../modules/admin/dto/revoke-key.request';
 import { UpdateKeyRequest } from '../modules/admin/dto/update-key.request';
 import { LogEventRequest } from '../modules/analytics/dto/log-event.request';
-import { RevokeKeyRequest } from '../modules/auth/dto/key.request';
+import { RevokeKeyRequest, RotateKeyRequest } from '../modules/auth/dto/key.request';
 import { BodyValidationPlan } from './body-validation-plan';
 
 /** Every DTO the API reads a body into (`@Body()` in the controllers). */
-const BODY_DTOS: Array<new () => object> = [LogEventRequest, RevokeKeyRequest, CreateKeyRequest, UpdateKeyRequest, AdminRevokeKeyRequest, ModelRecordRequest];
+const BODY_DTOS: Array<new () => object> = [
+  LogEventRequest,
+  RevokeKeyRequest,
+  RotateKeyRequest,
+  CreateKeyRequest,
+  UpdateKeyRequest,
+  AdminRevokeKeyRequest,
+  AdminRotateKeyRequest,
+  ModelRecordRequest,
+];
 
 /** Values near every rule's edges: enum members and near misses, blanks, lengths, numbers, nulls, shapes. */
 const VALUES: unknown[] = [
   ...['inference', 'model_load', 'error', 'Inference', ' inference', 'batch', 'streaming', 'free', 'research', 'enterprise', 'platinum'],
   ...['live', 'test', 'tier', '2027-01-01T00:00:00Z', '2027-02-30T00:00:00Z', 'tomorrow', 'ada@example.org', 'not-an-email'],
   ...['', '   ', 'x', 'motor_imagery_4class_v1', 'a'.repeat(200), 'a'.repeat(201), 'r'.repeat(1000), 'r'.repeat(1001), 'e'.repeat(2001)],
-  ...[0, 1, -1, 1.5, 12.5, 1e12, 1e13, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, true, false, null, undefined],
+  ...[0, 1, -1, 1.5, 12.5, 604800, 604801, 1e12, 1e13, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, true, false, null, undefined],
   ...[{}, { trials: 40, accuracy: 0.82 }, { big: 'x'.repeat(17 * 1024) }, [], ['inference'], [1, 2]],
 ];
 

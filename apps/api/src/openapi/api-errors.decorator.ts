@@ -55,6 +55,13 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: { error: 'Method not allowed', message: 'Allowed methods: GET, POST' },
   },
   KEY_REVOKED: { when: 'the key is revoked', example: { error: 'API key is revoked', message: 'A revoked key is permanently inactive' } },
+  KEY_ROTATED: {
+    when: 'the key was already rotated (it still works until its grace ends, but only its successor may be rotated)',
+    example: {
+      error: 'API key was already rotated',
+      message: 'Use the key the rotation returned; this one works only until its grace period ends',
+    },
+  },
   MODEL_EXISTS: {
     when: 'a model of that name exists',
     example: { error: 'Model already exists', message: 'A model named p300_binary_v1 is already registered; replace it instead' },

@@ -29,7 +29,7 @@ marks an endpoint whose key may come in the body). Checks run in this order: rou
 **Errors.** Every error is \`{ "error": string, "code": string, "message"?: string }\` (schema \`ErrorEnvelopeResponse\`).
 
 **Rate limits.** Per endpoint and key (or client address), per minute: validate 100, refresh 10, revoke 10,
-installer 20, models 60, analytics 1000. Every answer of a limited endpoint carries \`X-RateLimit-Limit\`,
+rotate 10, installer 20, models 60, analytics 1000. Every answer of a limited endpoint carries \`X-RateLimit-Limit\`,
 \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a 429 carries \`Retry-After\`.
 
 **Unversioned aliases.** Every \`/v1/...\` path also answers without \`/v1\` (\`/auth/validate\`,

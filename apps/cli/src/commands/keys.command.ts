@@ -2,6 +2,7 @@ import { Command, CommandRunner } from 'nest-commander';
 import { CliUsageError } from '../shared/cli-usage-error';
 import { CreateKeyCommand } from './create-key.command';
 import { RevokeKeyCommand } from './revoke-key.command';
+import { RotateKeyCommand } from './rotate-key.command';
 import { ShowKeyCommand } from './show-key.command';
 import { UpdateKeyCommand } from './update-key.command';
 
@@ -11,12 +12,12 @@ import { UpdateKeyCommand } from './update-key.command';
  */
 @Command({
   name: 'keys',
-  description: 'issue, show, update and revoke API keys',
-  subCommands: [CreateKeyCommand, ShowKeyCommand, UpdateKeyCommand, RevokeKeyCommand],
+  description: 'issue, show, update, rotate and revoke API keys',
+  subCommands: [CreateKeyCommand, ShowKeyCommand, UpdateKeyCommand, RotateKeyCommand, RevokeKeyCommand],
 })
 export class KeysCommand extends CommandRunner {
   async run(params: string[]): Promise<void> {
     this.command.outputHelp({ error: true });
-    throw new CliUsageError(params.length > 0 ? `unknown command 'keys ${params[0]}'` : 'keys needs a command: create, show, update or revoke');
+    throw new CliUsageError(params.length > 0 ? `unknown command 'keys ${params[0]}'` : 'keys needs a command: create, show, update, rotate or revoke');
   }
 }

@@ -6,7 +6,9 @@ import {
   LicenseType,
   MonthlyLimitChoice,
   isLicenseType,
+  ROTATION_GRACE_BOUNDS,
   isMonthlyLimit,
+  isRotationGrace,
   parseRfc3339,
 } from '@svc/domain';
 
@@ -26,6 +28,15 @@ export function environmentOption(text: string): KeyEnvironment {
   const environment = KEY_ENVIRONMENTS.find((name) => name === text);
   if (!environment) throw new InvalidRequestError(`environment must be ${KEY_ENVIRONMENTS.join(' or ')}`);
   return environment;
+}
+
+/** `--grace-seconds`: a whole number of seconds within the rotation's bounds (CONTRACT 16). */
+export function graceSecondsOption(text: string): number {
+  const seconds = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!isRotationGrace(seconds)) {
+    throw new InvalidRequestError(`--grace-seconds must be an integer from ${ROTATION_GRACE_BOUNDS.min} to ${ROTATION_GRACE_BOUNDS.max}`);
+  }
+  return seconds;
 }
 
 /** `--monthly-limit`: an integer >= 0, `unlimited` (null) or `tier` (the tier's limit). */

@@ -1,4 +1,4 @@
-import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/presentation';
+import { AuditEntryView, IssuedKeyView, KeyView, RotatedKeyView } from '@svc/presentation';
 
 /** Short human-readable summaries of the admin API's views. Never the key itself (but for issuance). */
 
@@ -27,7 +27,22 @@ export function keySummary(view: KeyView): string {
     `  expires_at     ${view.expires_at}`,
     `  revoked_at     ${view.revoked_at ?? '-'}`,
     `  monthly_limit  ${limitText(view.monthly_limit)} (${view.monthly_limit_source})`,
-    `  quota          ${q.used} used, ${q.remaining === null ? 'no limit' : `${q.remaining} remaining`}, resets ${q.resets_at}`,
+    `  quota          ${q.used} used, ${q.remaining === null ? 'no limit' : `${q.remaining} remaining`}, resets ${q.resets_at} (license ${view.license_id})`,
+    `  rotated_from   ${view.rotated_from ?? '-'}`,
+    `  rotated_to     ${view.rotated_to ?? '-'}`,
+  ].join('\n');
+}
+
+export function rotatedKeySummary(view: RotatedKeyView): string {
+  return [
+    `Rotated: new key ${view.key_id}`,
+    `  expires_at               ${view.expires_at}`,
+    `  previous_key_expires_at  ${view.previous_key_expires_at}`,
+    '',
+    `  api_key                  ${view.api_key}`,
+    '',
+    view.message,
+    'The new API key is shown this once: it is not stored and cannot be shown again. Hand it over now.',
   ].join('\n');
 }
 

@@ -68,8 +68,9 @@ export class IssueApiKey {
     const now = this.clock.now();
     const user = await this.userFor(input, now);
     const secret = this.format.generate(environment, this.random);
+    const id = this.ids.newId('key');
     const key = new ApiKey({
-      id: this.ids.newId('key'),
+      id,
       userId: user.id,
       digest: this.hasher.digest(secret),
       displayPrefix: ApiKeyFormat.displayPrefixOf(secret),
@@ -79,6 +80,10 @@ export class IssueApiKey {
       revokedAt: null,
       monthlyLimit,
       createdAt: now,
+      // a new license, whose first key this is (CONTRACT 16)
+      licenseId: id,
+      rotatedFrom: null,
+      rotatedTo: null,
     });
     await this.keys.insert(key);
     await this.audit.append({

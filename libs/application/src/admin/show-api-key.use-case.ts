@@ -20,7 +20,7 @@ export interface KeyDetails {
   readonly quota: Quota;
 }
 
-/** An operator's view of one key: state, terms and this period's quota; never the key itself. */
+/** An operator's view of one key: state, terms and this period's quota (its license's); never the key itself. */
 @Injectable()
 export class ShowApiKey {
   constructor(
@@ -40,7 +40,7 @@ export class ShowApiKey {
   async detailsOf(key: ApiKey): Promise<KeyDetails> {
     const now = this.clock.now();
     const period = BillingPeriod.containing(now);
-    const [user, used] = await Promise.all([this.users.findById(key.userId), this.usage.usedIn(key.id, period.key)]);
+    const [user, used] = await Promise.all([this.users.findById(key.userId), this.usage.usedIn(key.licenseId, period.key)]);
     if (!user) throw new Error(`key ${key.id} has no user ${key.userId}`);
     return { key, user, status: key.statusAt(now), quota: new Quota(key.monthlyLimitUnder(this.catalog), used, period) };
   }

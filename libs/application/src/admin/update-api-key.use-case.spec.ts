@@ -1,4 +1,4 @@
-import { ApiKey, FixedClock, KeyNotFoundError, KeyRevokedError } from '@svc/domain';
+import { ApiKey, FixedClock, KeyNotFoundError, KeyRevokedError, KeyRotationPolicy } from '@svc/domain';
 import {
   InMemoryApiKeyRepository,
   InMemoryAuditLog,
@@ -168,5 +168,31 @@ describe(UpdateApiKey.name, () => {
     const key = await given({ monthlyLimit: { source: 'override', limit: 3 } });
     await update.execute({ keyId: key.id, monthlyLimit: undefined });
     expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual({ source: 'override', limit: 3 });
+  });
+
+  describe('a license of rotated keys (CONTRACT 16)', () => {
+    const policy = new KeyRotationPolicy(3600, 90);
+
+    it('refuses a key already rotated with KEY_ROTATED, and leaves it as it was', async () => {
+      const old = await given({ licenseType: 'free' });
+      const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
+      await keys.rotate(rotation);
+      await expect(update.execute({ keyId: old.id, expiresAt: new Date(T0.getTime() + 400 * DAY_MS) })).rejects.toMatchObject({ code: 'KEY_ROTATED' });
+      expect((await keys.findById(old.id))?.expiresAt).toEqual(rotation.predecessorExpiresAt);
+    });
+
+    it("a tier or limit change of the current key reaches the predecessors in their grace, not their expiry", async () => {
+      const old = await given({ licenseType: 'free' });
+      const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
+      await keys.rotate(rotation);
+      await update.execute({ keyId: 'key_next', licenseType: 'enterprise', monthlyLimit: 5 });
+      expect((await keys.findById(old.id))?.props).toMatchObject({
+        licenseType: 'enterprise',
+        monthlyLimit: { source: 'override', limit: 5 },
+        expiresAt: rotation.predecessorExpiresAt,
+      });
+      const [entry] = await audit.list({ keyId: 'key_next', limit: 1 });
+      expect(entry.details).toMatchObject({ grace_keys: [old.id] });
+    });
   });
 });

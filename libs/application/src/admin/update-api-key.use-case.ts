@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ApiKey,
   ApiKeyProps,
   ApiKeyRepository,
   AuditLog,
@@ -8,6 +9,7 @@ import {
   InvalidRequestError,
   KeyNotFoundError,
   KeyRevokedError,
+  KeyRotatedError,
   LicenseType,
   MonthlyLimitChoice,
   monthlyLimitSettingOf,
@@ -24,7 +26,13 @@ export interface UpdateApiKeyInput {
   readonly monthlyLimit?: MonthlyLimitChoice;
 }
 
-/** Tier changes, expiry and limit overrides, requested out of band. A revoked key is frozen. */
+/**
+ * Tier changes, expiry and limit overrides, requested out of band. A revoked
+ * key is frozen; so is a key already rotated (its successor holds the
+ * license, CONTRACT 16): a change of tier or limit made to the license's
+ * current key reaches its predecessors still in their grace, so the keys of
+ * one license never answer different terms.
+ */
 @Injectable()
 export class UpdateApiKey {
   constructor(
@@ -47,8 +55,10 @@ export class UpdateApiKey {
     const key = await this.keys.findById(input.keyId);
     if (!key) throw new KeyNotFoundError('API key not found');
     if (key.revokedAt) throw new KeyRevokedError();
+    if (key.rotatedTo !== null) throw new KeyRotatedError();
     const updated = key.with(changes);
     if (!(await this.keys.updateTerms(updated))) throw new KeyRevokedError();
+    const graceKeys = await this.followedByGraceKeys(updated, changes);
     await this.audit.append({
       id: this.ids.newId('aud'),
       at: this.clock.now(),
@@ -59,8 +69,21 @@ export class UpdateApiKey {
         ...(changes.licenseType ? { license_type: { from: key.licenseType, to: changes.licenseType } } : {}),
         ...(changes.expiresAt ? { expires_at: { from: toSecondTimestamp(key.expiresAt), to: toSecondTimestamp(changes.expiresAt) } } : {}),
         ...(changes.monthlyLimit ? { monthly_limit: { from: key.props.monthlyLimit, to: changes.monthlyLimit } } : {}),
+        ...(graceKeys.length > 0 ? { grace_keys: graceKeys } : {}),
       },
     });
     return this.show.detailsOf(updated);
+  }
+
+  /** The predecessors in their grace that took the new tier or limit too (never the expiry: theirs is the grace). */
+  private async followedByGraceKeys(current: ApiKey, changes: Partial<Pick<ApiKeyProps, 'licenseType' | 'monthlyLimit'>>): Promise<string[]> {
+    if (current.props.rotatedFrom === null || (changes.licenseType === undefined && changes.monthlyLimit === undefined)) return [];
+    const followed: string[] = [];
+    for (const predecessor of await this.keys.findByLicense(current.licenseId)) {
+      if (predecessor.rotatedTo === null || predecessor.revokedAt) continue;
+      const terms = { licenseType: current.licenseType, monthlyLimit: current.props.monthlyLimit };
+      if (await this.keys.updateTerms(predecessor.with(terms))) followed.push(predecessor.id);
+    }
+    return followed;
   }
 }

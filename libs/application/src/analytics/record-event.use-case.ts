@@ -27,7 +27,7 @@ export interface RecordEventOutput {
 
 /**
  * POST /v1/analytics/log: stores the event and consumes its
- * cost in one atomic step. An `inference` past the limit is refused with
+ * cost from the key's license (CONTRACT 16) in one atomic step. An `inference` past the limit is refused with
  * QUOTA_EXCEEDED and neither stored nor counted (CONTRACT 4 and 9).
  */
 @Injectable()
@@ -47,7 +47,7 @@ export class RecordEvent {
     const eventId = this.ids.newId('evt');
     const cost = Quota.costOf(report.eventType);
     const used = await this.events.appendConsuming(
-      { ...report, id: eventId, keyId: input.key.id, environment: input.key.props.environment, period: period.key, receivedAt: now },
+      { ...report, id: eventId, keyId: input.key.id, licenseId: input.key.licenseId, environment: input.key.props.environment, period: period.key, receivedAt: now },
       cost,
       limit,
     );

@@ -13,12 +13,17 @@ import {
 
 export interface UsageReport extends UsageBreakdown {
   readonly keyId: string;
+  /** The license whose usage this is: the key's and the keys it was rotated from or to (CONTRACT 16). */
+  readonly licenseId: string;
   readonly period: string;
   readonly used: number;
   readonly monthlyLimit: number | null;
 }
 
-/** The operators' usage report of one key and month (CONTRACT 12); the current month by default. */
+/**
+ * The operators' usage report of one key's license and month (CONTRACT 12
+ * and 16: the license's counter, and which of its keys spent it); the current month by default.
+ */
 @Injectable()
 export class ReportUsage {
   constructor(
@@ -35,9 +40,9 @@ export class ReportUsage {
     const key = await this.keys.findById(input.keyId);
     if (!key) throw new KeyNotFoundError('API key not found');
     const [used, breakdown] = await Promise.all([
-      this.usage.usedIn(key.id, period.key),
-      this.events.breakdown(key.id, period.key),
+      this.usage.usedIn(key.licenseId, period.key),
+      this.events.breakdown(key.licenseId, period.key),
     ]);
-    return { keyId: key.id, period: period.key, used, monthlyLimit: key.monthlyLimitUnder(this.catalog), ...breakdown };
+    return { keyId: key.id, licenseId: key.licenseId, period: period.key, used, monthlyLimit: key.monthlyLimitUnder(this.catalog), ...breakdown };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiKeyFormat, FixedClock, OfflineLicensePolicy, MonthlyLimitSetting, LicenseType } from '@svc/domain';
+import { ApiKeyFormat, FixedClock, KeyRotationPolicy, OfflineLicensePolicy, MonthlyLimitSetting, LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { JoseLicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/jose-license-signer';
 import {
@@ -35,7 +35,7 @@ describe(RefreshApiKey.name, () => {
     users = new InMemoryUserRepository();
     clock = new FixedClock(T0);
     const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, new InMemoryKeyContextRepository(keys, users, usage), clock);
-    const useCase = new RefreshApiKey(shippedTierCatalog(), clock, await offlineLicenses());
+    const useCase = new RefreshApiKey(shippedTierCatalog(), clock, await offlineLicenses(), new KeyRotationPolicy());
     refresh = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 

@@ -1,4 +1,4 @@
-import { ApiKeyFormat, FixedClock, OfflineLicensePolicy, MonthlyLimitSetting, QuotaExceededError, LicenseType } from '@svc/domain';
+import { ApiKeyFormat, FixedClock, KeyRotationPolicy, OfflineLicensePolicy, MonthlyLimitSetting, QuotaExceededError, LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { JoseLicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/jose-license-signer';
 import {
@@ -35,7 +35,7 @@ describe(ValidateApiKey.name, () => {
     clock = new FixedClock(T0);
     const catalog = shippedTierCatalog();
     const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, new InMemoryKeyContextRepository(keys, users, usage), clock);
-    const useCase = new ValidateApiKey(catalog, clock, await offlineLicenses());
+    const useCase = new ValidateApiKey(catalog, clock, await offlineLicenses(), new KeyRotationPolicy());
     validate = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 

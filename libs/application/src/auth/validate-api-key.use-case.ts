@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BillingPeriod, Clock, KeyContext, QuotaExceededError, TierCatalog, User } from '@svc/domain';
+import { BillingPeriod, Clock, KeyContext, KeyRotationPolicy, QuotaExceededError, TierCatalog, User } from '@svc/domain';
 import { OfflineLicenses, SignedLicenseSnapshot, licenseSnapshotOf } from '../shared/license-snapshot';
 
 export interface ValidateApiKeyOutput extends SignedLicenseSnapshot {
@@ -17,12 +17,13 @@ export class ValidateApiKey {
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
     private readonly licenses: OfflineLicenses,
+    private readonly rotation: KeyRotationPolicy,
   ) {}
 
   async execute({ key, user, used }: KeyContext): Promise<ValidateApiKeyOutput> {
     const now = this.clock.now();
     const period = BillingPeriod.containing(now);
-    const snapshot = licenseSnapshotOf(key, this.catalog, used, period);
+    const snapshot = licenseSnapshotOf(key, this.catalog, used, period, this.rotation.isRecommendedFor(key, now));
     if (snapshot.quota.isExhausted) throw new QuotaExceededError(period, now);
     return { ...(await this.licenses.sign(key, snapshot, now)), user };
   }

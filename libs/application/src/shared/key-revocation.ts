@@ -15,20 +15,31 @@ export class KeyRevocation {
     private readonly ids: IdGenerator,
   ) {}
 
-  /** True for the one caller that revoked the key; false if it was already revoked or is unknown. */
+  /**
+   * True for the one caller that revoked the key; false if it was already
+   * revoked or is unknown. Revoking a license's current key revokes the keys
+   * it was rotated from that are still in their grace (CONTRACT 16): none
+   * outlives the key that replaced it.
+   */
   async revoke(keyId: string, reason: string | null, by: 'holder' | 'operator'): Promise<boolean> {
     const at = this.clock.now();
     const won = await this.keys.markRevoked(keyId, at);
-    if (won) {
-      await this.audit.append({
-        id: this.ids.newId('aud'),
-        at,
-        action: 'key.revoked',
-        keyId,
-        reason: reason === null ? null : redactKeyShapedText(reason),
-        details: { by },
-      });
+    if (!won) return won;
+    const kept = reason === null ? null : redactKeyShapedText(reason);
+    await this.record(keyId, at, kept, { by });
+    const revoked = await this.keys.findById(keyId);
+    if (revoked && revoked.rotatedTo === null && revoked.props.rotatedFrom !== null) {
+      for (const predecessor of await this.keys.findByLicense(revoked.licenseId)) {
+        if (predecessor.rotatedTo === null || predecessor.revokedAt) continue;
+        if (await this.keys.markRevoked(predecessor.id, at)) {
+          await this.record(predecessor.id, at, kept, { by, with_successor: keyId });
+        }
+      }
     }
     return won;
+  }
+
+  private record(keyId: string, at: Date, reason: string | null, details: Record<string, unknown>): Promise<void> {
+    return this.audit.append({ id: this.ids.newId('aud'), at, action: 'key.revoked', keyId, reason, details });
   }
 }

@@ -7,6 +7,8 @@ export interface LicenseSnapshot {
   readonly features: readonly string[];
   readonly quota: Quota;
   readonly expiresAt: Date;
+  /** The key is old enough that rotating it is recommended (CONTRACT 16). */
+  readonly rotationRecommended: boolean;
 }
 
 /** A snapshot with its signed offline license (CONTRACT 15), as validate and refresh answer it. */
@@ -14,12 +16,19 @@ export interface SignedLicenseSnapshot extends LicenseSnapshot {
   readonly licenseToken: string;
 }
 
-export function licenseSnapshotOf(key: ApiKey, catalog: TierCatalog, used: number, period: BillingPeriod): LicenseSnapshot {
+export function licenseSnapshotOf(
+  key: ApiKey,
+  catalog: TierCatalog,
+  used: number,
+  period: BillingPeriod,
+  rotationRecommended = false,
+): LicenseSnapshot {
   return {
     licenseType: key.licenseType,
     features: catalog.featuresOf(key.licenseType),
     quota: new Quota(key.monthlyLimitUnder(catalog), used, period),
     expiresAt: key.expiresAt,
+    rotationRecommended,
   };
 }
 

@@ -25,6 +25,12 @@ export interface EventReport {
 export interface AnalyticsEvent extends EventReport {
   readonly id: string;
   readonly keyId: string;
+  /**
+   * The license whose monthly counter the event draws on (the key's
+   * `licenseId`, CONTRACT 16). Not a column of the event: the stored event
+   * keeps the key that spent it, and its license is the key's.
+   */
+  readonly licenseId: string;
   readonly environment: string;
   /** The billing period (`YYYY-MM`) the event was received in. */
   readonly period: string;

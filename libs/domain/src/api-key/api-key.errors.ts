@@ -44,3 +44,11 @@ export class KeyRevokedError extends DomainError {
     super('API key is revoked', 'A revoked key is permanently inactive');
   }
 }
+
+/** Rotation (CONTRACT 16): the key was already rotated; its successor holds the license. */
+export class KeyRotatedError extends DomainError {
+  readonly code = 'KEY_ROTATED' as const;
+  constructor() {
+    super('API key was already rotated', 'Use the key the rotation returned; this one works only until its grace period ends');
+  }
+}

@@ -1,4 +1,5 @@
 import { ApiKey } from './api-key';
+import { KeyRotation } from './key-rotation';
 
 /** Issued keys, stored by digest. */
 export abstract class ApiKeyRepository {
@@ -12,4 +13,14 @@ export abstract class ApiKeyRepository {
    * however many race, false when it was already revoked or does not exist.
    */
   abstract markRevoked(id: string, at: Date): Promise<boolean>;
+  /**
+   * Rotates in one atomic step (CONTRACT 16): marks the predecessor rotated
+   * to the successor (its expiry lowered, or revoked for a grace of 0) only
+   * while it is neither rotated nor revoked, and stores the successor with
+   * it. True for exactly one caller however many race (on any number of
+   * instances); false, with nothing stored or changed, for the others.
+   */
+  abstract rotate(rotation: KeyRotation): Promise<boolean>;
+  /** Every key of a license (the chain of rotations), oldest first. */
+  abstract findByLicense(licenseId: string): Promise<ApiKey[]>;
 }

@@ -56,6 +56,15 @@ export interface ApiKeyProps {
   readonly revokedAt: Date | null;
   readonly monthlyLimit: MonthlyLimitSetting;
   readonly createdAt: Date;
+  /**
+   * The license the key belongs to: the chain of keys made by rotation
+   * (CONTRACT 16). Its id is the first key's id; quota is counted per license.
+   */
+  readonly licenseId: string;
+  /** The key this one replaced by rotation, or null. */
+  readonly rotatedFrom: string | null;
+  /** The key that replaced this one by rotation, or null while it is the license's current key. */
+  readonly rotatedTo: string | null;
 }
 
 /** An issued API key, known only by its digest. */
@@ -76,6 +85,12 @@ export class ApiKey {
   }
   get revokedAt(): Date | null {
     return this.props.revokedAt;
+  }
+  get licenseId(): string {
+    return this.props.licenseId;
+  }
+  get rotatedTo(): string | null {
+    return this.props.rotatedTo;
   }
 
   /** Revoked wins over expired; a key expires the instant `now` reaches `expires_at`. */

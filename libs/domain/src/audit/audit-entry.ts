@@ -3,6 +3,7 @@ export type AuditAction =
   | 'key.issued'
   | 'key.updated'
   | 'key.revoked'
+  | 'key.rotated'
   | 'installer.token_issued'
   | 'model.created'
   | 'model.uploaded'
@@ -14,6 +15,7 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'key.issued',
   'key.updated',
   'key.revoked',
+  'key.rotated',
   'installer.token_issued',
   'model.created',
   'model.uploaded',

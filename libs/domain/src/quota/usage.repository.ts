@@ -1,8 +1,9 @@
 /**
- * Usage counters, one per key and billing period (`YYYY-MM`), read here;
+ * Usage counters, one per license (the keys a rotation chains, CONTRACT 16)
+ * and billing period (`YYYY-MM`), read here;
  * consumed only with the event that consumes (AnalyticsEventRepository.appendConsuming).
  */
 export abstract class UsageRepository {
-  /** Units used by the key in the period; 0 when nothing was counted yet. */
-  abstract usedIn(keyId: string, periodKey: string): Promise<number>;
+  /** Units used by the license (through any of its keys) in the period; 0 when nothing was counted yet. */
+  abstract usedIn(licenseId: string, periodKey: string): Promise<number>;
 }

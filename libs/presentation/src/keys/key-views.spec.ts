@@ -1,7 +1,7 @@
 import { KeyDetails } from '@svc/application';
 import { BillingPeriod, Quota } from '@svc/domain';
 import { T0, makeApiKey, makeAuditEntry, makeUser } from '../../../../test/factories/domain.factory';
-import { auditEntryViewOf, keyViewOf, quotaViewOf } from './key-views';
+import { auditEntryViewOf, keyViewOf, quotaViewOf, rotatedKeyViewOf } from './key-views';
 
 describe(keyViewOf.name, () => {
   it("shows the key's state, owner and quota in snake case, to the second, without the key", () => {
@@ -24,6 +24,9 @@ describe(keyViewOf.name, () => {
       monthly_limit: 10000,
       monthly_limit_source: 'tier',
       quota: { monthly_limit: 10000, used: 40, remaining: 9960, resets_at: '2026-04-01T00:00:00Z' },
+      license_id: key.id,
+      rotated_from: null,
+      rotated_to: null,
     });
     expect(JSON.stringify(view)).not.toContain(key.props.digest);
   });
@@ -48,5 +51,23 @@ describe(auditEntryViewOf.name, () => {
       reason: 'lost',
       details: { by: 'op' },
     });
+  });
+});
+
+describe(rotatedKeyViewOf.name, () => {
+  it('shows the new key once, its expiry and when the old key stops, to the second', () => {
+    const key = makeApiKey({ expiresAt: new Date('2027-01-01T00:00:00.500Z') });
+    const secret = `svc_live_${'a'.repeat(48)}`;
+    const stops = new Date('2026-03-16T12:00:00.900Z');
+    expect(rotatedKeyViewOf({ key, secret, previousKeyExpiresAt: stops, graceSeconds: 86400 })).toEqual({
+      api_key: secret,
+      key_id: key.id,
+      expires_at: '2027-01-01T00:00:00Z',
+      previous_key_expires_at: '2026-03-16T12:00:00Z',
+      message: 'API key rotated: store the new key; the previous key works until 2026-03-16T12:00:00Z',
+    });
+    expect(rotatedKeyViewOf({ key, secret, previousKeyExpiresAt: T0, graceSeconds: 0 }).message).toBe(
+      'API key rotated: store the new key; the previous key is revoked',
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { IssueApiKeyOutput, KeyDetails } from '@svc/application';
+import type { IssueApiKeyOutput, KeyDetails, RotatedKey } from '@svc/application';
 import { AuditEntry, Quota, toSecondTimestamp } from '@svc/domain';
 
 /**
@@ -57,6 +57,12 @@ export interface KeyView {
   readonly monthly_limit: number | null;
   readonly monthly_limit_source: 'tier' | 'override';
   readonly quota: QuotaView;
+  /** The license (chain of rotated keys) whose quota this is (CONTRACT 16). */
+  readonly license_id: string;
+  /** The key this one replaced by rotation, or null. */
+  readonly rotated_from: string | null;
+  /** The key that replaced this one by rotation, or null. */
+  readonly rotated_to: string | null;
 }
 
 export function keyViewOf(details: KeyDetails): KeyView {
@@ -74,6 +80,34 @@ export function keyViewOf(details: KeyDetails): KeyView {
     monthly_limit: details.quota.monthlyLimit,
     monthly_limit_source: p.monthlyLimit.source,
     quota: quotaViewOf(details.quota),
+    license_id: p.licenseId,
+    rotated_from: p.rotatedFrom,
+    rotated_to: p.rotatedTo,
+  };
+}
+
+/** The answer of a rotation (CONTRACT 16), by the holder or an operator: the new key, shown this once. */
+export interface RotatedKeyView {
+  /** The new plaintext key, shown this once. */
+  readonly api_key: string;
+  readonly key_id: string;
+  readonly expires_at: string;
+  /** When the old key stops working (its grace ends; now when revoked at once). */
+  readonly previous_key_expires_at: string;
+  readonly message: string;
+}
+
+export function rotatedKeyViewOf(rotated: RotatedKey): RotatedKeyView {
+  const stopsAt = toSecondTimestamp(rotated.previousKeyExpiresAt);
+  return {
+    api_key: rotated.secret,
+    key_id: rotated.key.id,
+    expires_at: toSecondTimestamp(rotated.key.expiresAt),
+    previous_key_expires_at: stopsAt,
+    message:
+      rotated.graceSeconds === 0
+        ? 'API key rotated: store the new key; the previous key is revoked'
+        : `API key rotated: store the new key; the previous key works until ${stopsAt}`,
   };
 }
 

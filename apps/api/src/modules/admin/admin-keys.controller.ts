@@ -1,22 +1,32 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   IssueApiKey,
   IssueApiKeyInput,
   ListAudit,
   RevokeKeyById,
+  RotateKeyById,
   ShowApiKey,
   UpdateApiKey,
   UpdateApiKeyInput,
 } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
-import { AuditEntryView, IssuedKeyView, KeyView, auditEntryViewOf, issuedKeyViewOf, keyViewOf } from '@svc/presentation';
+import {
+  AuditEntryView,
+  IssuedKeyView,
+  KeyView,
+  RotatedKeyView,
+  auditEntryViewOf,
+  issuedKeyViewOf,
+  keyViewOf,
+  rotatedKeyViewOf,
+} from '@svc/presentation';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { ADMIN_BEARER } from '../../openapi/openapi';
 import { ALWAYS, ApiErrors, BODY } from '../../openapi/api-errors.decorator';
 import { CreateKeyRequest } from './dto/create-key.request';
-import { AuditListResponse, IssuedKeyResponse, KeyResponse } from './dto/key.response';
-import { AdminRevokeKeyRequest } from './dto/revoke-key.request';
+import { AuditListResponse, IssuedKeyResponse, KeyResponse, RotatedKeyResponse } from './dto/key.response';
+import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from './dto/revoke-key.request';
 import { UpdateKeyRequest } from './dto/update-key.request';
 import { SkipThrottle } from '@nestjs/throttler';
 
@@ -32,6 +42,7 @@ export class AdminKeysController {
     private readonly showKey: ShowApiKey,
     private readonly updateKey: UpdateApiKey,
     private readonly revokeKey: RevokeKeyById,
+    private readonly rotateKey: RotateKeyById,
     private readonly listAudit: ListAudit,
   ) {}
 
@@ -64,10 +75,15 @@ export class AdminKeysController {
   }
 
   @Patch('keys/:key_id')
-  @ApiOperation({ summary: 'Change a key\'s tier, expiry or monthly limit', description: 'An audit event (key.updated) records the change.' })
+  @ApiOperation({
+    summary: 'Change a key\'s tier, expiry or monthly limit',
+    description:
+      'An audit event (key.updated) records the change. A key already rotated answers 409 KEY_ROTATED; a tier or limit ' +
+      'change of the current key reaches its predecessors still in their grace (CONTRACT 16).',
+  })
   @ApiBody({ type: UpdateKeyRequest })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
-  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', ...ALWAYS)
+  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', 'KEY_ROTATED', ...ALWAYS)
   async update(@Param('key_id') keyId: string, @Body() body: UpdateKeyRequest = new UpdateKeyRequest()): Promise<KeyView> {
     const input: UpdateApiKeyInput = {
       keyId,
@@ -86,6 +102,22 @@ export class AdminKeysController {
   @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', ...ALWAYS)
   async revoke(@Param('key_id') keyId: string, @Body() body: AdminRevokeKeyRequest = new AdminRevokeKeyRequest()): Promise<KeyView> {
     return keyViewOf(await this.revokeKey.execute({ keyId, reason: body.reason ?? null }));
+  }
+
+  @Post('keys/:key_id/rotate')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Rotate a key by id',
+    description:
+      'A new key for the same license (CONTRACT 16), shown in this answer only; the old key works until grace_seconds ' +
+      'have passed (0: revoked at once). An audit event (key.rotated) on both keys. Already rotated: 409 KEY_ROTATED.',
+  })
+  @ApiBody({ type: AdminRotateKeyRequest, required: false })
+  @ApiOkResponse({ type: RotatedKeyResponse, description: 'The new key, shown this once, and when the old one stops working' })
+  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', 'KEY_ROTATED', ...ALWAYS)
+  async rotate(@Param('key_id') keyId: string, @Body() body: AdminRotateKeyRequest = new AdminRotateKeyRequest()): Promise<RotatedKeyView> {
+    return rotatedKeyViewOf(await this.rotateKey.execute({ keyId, graceSeconds: body.grace_seconds ?? undefined }));
   }
 
   @Get('audit')

@@ -13,9 +13,11 @@ export { UsageReportResponse };
 export function usageReportResponseOf(report: UsageReport): UsageReportResponse {
   return {
     key_id: report.keyId,
+    license_id: report.licenseId,
     period: report.period,
     used: report.used,
     monthly_limit: report.monthlyLimit,
+    by_key: report.byKey,
     by_event_type: report.byEventType,
     by_model: report.byModel,
     by_outcome: report.byOutcome,
@@ -32,7 +34,10 @@ export class AdminUsageController {
   constructor(private readonly reportUsage: ReportUsage) {}
 
   @Get('usage')
-  @ApiOperation({ summary: "A key's usage in one period", description: 'Events by type, model and outcome, and the quota used.' })
+  @ApiOperation({
+    summary: "A key's usage in one period",
+    description: "The quota used by the key's license (the keys a rotation chains) and its events by key, type, model and outcome.",
+  })
   @ApiQuery({ name: 'key_id', required: true, type: String })
   @ApiQuery({ name: 'period', required: false, type: String, description: 'YYYY-MM; default: the current month (UTC)' })
   @ApiOkResponse({ type: UsageReportResponse, description: 'The usage report' })

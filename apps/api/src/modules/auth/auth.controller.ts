@@ -1,11 +1,13 @@
 import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RefreshApiKey, RevokeApiKey, ValidateApiKey } from '@svc/application';
+import { RefreshApiKey, RevokeApiKey, RotateApiKey, ValidateApiKey } from '@svc/application';
 import { ApiKey, KeyContext } from '@svc/domain';
 import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey, CurrentKeyContext } from '../../api-key-auth/authenticated-key';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
-import { KeyRequest, RevokeKeyRequest } from './dto/key.request';
+import { RotatedKeyView, rotatedKeyViewOf } from '@svc/presentation';
+import { KeyRequest, RevokeKeyRequest, RotateKeyRequest } from './dto/key.request';
+import { RotatedKeyResponse } from '../admin/dto/key.response';
 import { LicenseResponse, licenseResponseOf } from './dto/license.response';
 import { KEY_REVOKED_RESPONSE, RevokeKeyResponse } from './dto/revoke-key.response';
 import { ValidateKeyResponse, validateKeyResponseOf } from './dto/validate-key.response';
@@ -18,6 +20,7 @@ export class AuthController {
     private readonly validateKey: ValidateApiKey,
     private readonly refreshKey: RefreshApiKey,
     private readonly revokeKey: RevokeApiKey,
+    private readonly rotateKey: RotateApiKey,
   ) {}
 
   @Post('validate')
@@ -58,5 +61,22 @@ export class AuthController {
   async revoke(@CurrentKey() key: ApiKey, @Body() body: RevokeKeyRequest): Promise<RevokeKeyResponse> {
     await this.revokeKey.execute({ key, reason: body.reason ?? null });
     return KEY_REVOKED_RESPONSE;
+  }
+
+  @Post('rotate')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @ApiKeyAuth({ from: ['body'], limit: 'rotate', errors: ['KEY_ROTATED'] })
+  @ApiOperation({
+    summary: 'Rotate a key',
+    description:
+      'Replaces the key in the body with a new one of the same license (user, tier, environment, expiry, limit, and the one ' +
+      'monthly counter). The new key is in this answer only. The old key keeps working for `grace_seconds`, then answers ' +
+      'KEY_EXPIRED; 0 revokes it at once. A key already rotated answers 409 KEY_ROTATED: of concurrent rotations exactly one wins. 10 per minute.',
+  })
+  @ApiBody({ type: RotateKeyRequest })
+  @ApiOkResponse({ type: RotatedKeyResponse, headers: RATE_LIMIT_HEADERS, description: 'The new key, shown this once, and when the old one stops working' })
+  async rotate(@CurrentKey() key: ApiKey, @Body() body: RotateKeyRequest): Promise<RotatedKeyView> {
+    return rotatedKeyViewOf(await this.rotateKey.execute({ key, graceSeconds: body.grace_seconds ?? undefined }));
   }
 }

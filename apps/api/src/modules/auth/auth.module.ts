@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { KeyRevocation, OfflineLicenses, RefreshApiKey, RevokeApiKey, ValidateApiKey } from '@svc/application';
+import { KeyRevocation, KeyRotator, OfflineLicenses, RefreshApiKey, RevokeApiKey, RotateApiKey, ValidateApiKey } from '@svc/application';
 import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
 import { AuthController } from './auth.controller';
 
-/** SPEC 4.1-4.3: validate, refresh and revoke, for whoever holds a key. */
+/** SPEC 4.1-4.3 and CONTRACT 16: validate, refresh, revoke and rotate, for whoever holds a key. */
 @Module({
   imports: [ApiKeyAuthModule],
   controllers: [AuthController],
-  providers: [ValidateApiKey, RefreshApiKey, RevokeApiKey, KeyRevocation, OfflineLicenses],
+  providers: [ValidateApiKey, RefreshApiKey, RevokeApiKey, KeyRevocation, OfflineLicenses, RotateApiKey, KeyRotator],
 })
 export class AuthModule {}

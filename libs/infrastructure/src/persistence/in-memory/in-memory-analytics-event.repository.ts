@@ -19,25 +19,29 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
     // As the SQL primary key: a second event with the same id fails, and nothing is counted.
     if (this.events.some((e) => e.id === event.id)) throw new Error(`duplicate analytics event id ${event.id}`);
     // A zero cost consumes nothing and is never refused (the SQL adapter only reads the counter then).
-    const used = cost === 0 ? this.usage.usedNow(event.keyId, event.period) : this.usage.consumeNow(event.keyId, event.period, cost, limit);
+    const used = cost === 0 ? this.usage.usedNow(event.licenseId, event.period) : this.usage.consumeNow(event.licenseId, event.period, cost, limit);
     if (used === null) return null;
     this.events.push(copyOf(event));
     return used;
   }
 
-  async breakdown(keyId: string, period: string): Promise<UsageBreakdown> {
+  async breakdown(licenseId: string, period: string): Promise<UsageBreakdown> {
+    const keys = new Map<string, number>();
     const byEventType = Object.fromEntries(EVENT_TYPES.map((t) => [t, 0])) as Record<EventType, number>;
     const models = new Map<string, number>();
     const byOutcome = { success: 0, failure: 0, unreported: 0 };
     for (const event of this.events) {
-      if (event.keyId !== keyId || event.period !== period) continue;
+      if (event.licenseId !== licenseId || event.period !== period) continue;
+      keys.set(event.keyId, (keys.get(event.keyId) ?? 0) + 1);
       byEventType[event.eventType] += 1;
       if (event.modelName !== null) models.set(event.modelName, (models.get(event.modelName) ?? 0) + 1);
       byOutcome[event.success === null ? 'unreported' : event.success ? 'success' : 'failure'] += 1;
     }
     const byModel: Record<string, number> = {};
     for (const name of [...models.keys()].sort()) byModel[name] = models.get(name) ?? 0;
-    return { byEventType, byModel, byOutcome };
+    const byKey: Record<string, number> = {};
+    for (const id of [...keys.keys()].sort()) byKey[id] = keys.get(id) ?? 0;
+    return { byKey, byEventType, byModel, byOutcome };
   }
 
   /** Everything stored, for tests that check what was (and was not) persisted. */

@@ -1,7 +1,9 @@
 import { describeApiKeyRepositoryContract } from '../../../../../test/contracts/api-key-repository.contract';
+import { describeKeyRotationContract } from '../../../../../test/contracts/key-rotation.contract';
 import { makeInMemoryPersistence } from '../../../../../test/contracts/in-memory-persistence';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 
 describe(InMemoryApiKeyRepository.name, () => {
   describeApiKeyRepositoryContract(makeInMemoryPersistence);
+  describeKeyRotationContract(makeInMemoryPersistence);
 });

@@ -1,4 +1,4 @@
-import { ApiKey, ApiKeyProps, ApiKeyRepository } from '@svc/domain';
+import { ApiKey, ApiKeyProps, ApiKeyRepository, KeyRotation } from '@svc/domain';
 
 /**
  * Keys in a map, for use-case tests only (never bound by InfrastructureModule).
@@ -21,6 +21,10 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
   }
 
   async insert(key: ApiKey): Promise<void> {
+    this.insertNow(key);
+  }
+
+  private insertNow(key: ApiKey): void {
     if (this.byId.has(key.id)) throw new Error(`duplicate api key id ${key.id}`);
     for (const props of this.byId.values()) {
       if (props.digest === key.props.digest) throw new Error('duplicate api key digest');
@@ -41,6 +45,24 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
     if (!stored || stored.revokedAt) return false;
     this.byId.set(id, copyOf({ ...stored, revokedAt: at }));
     return true;
+  }
+
+  async rotate({ predecessor, successor, predecessorExpiresAt, predecessorRevokedAt }: KeyRotation): Promise<boolean> {
+    const stored = this.byId.get(predecessor.id);
+    if (!stored || stored.revokedAt || stored.rotatedTo) return false;
+    this.insertNow(successor);
+    this.byId.set(
+      predecessor.id,
+      copyOf({ ...stored, rotatedTo: successor.id, expiresAt: predecessorExpiresAt, revokedAt: predecessorRevokedAt ?? stored.revokedAt }),
+    );
+    return true;
+  }
+
+  async findByLicense(licenseId: string): Promise<ApiKey[]> {
+    return [...this.byId.values()]
+      .filter((props) => props.licenseId === licenseId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .map(toDomain);
   }
 
   /** Everything stored, for tests that check what was (and was not) persisted. */

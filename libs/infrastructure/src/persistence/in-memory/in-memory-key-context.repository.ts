@@ -20,6 +20,6 @@ export class InMemoryKeyContextRepository extends KeyContextRepository {
     const key = await this.keys.findByDigest(digest);
     const user = key ? await this.users.findById(key.userId) : null;
     if (!key || !user) return null;
-    return { key, user, used: await this.usage.usedIn(key.id, periodKey) };
+    return { key, user, used: await this.usage.usedIn(key.licenseId, periodKey) };
   }
 }

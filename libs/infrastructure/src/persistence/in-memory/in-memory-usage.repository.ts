@@ -1,15 +1,15 @@
 import { UsageRepository } from '@svc/domain';
 
 /**
- * Usage counters per key and period, for tests only. `consumeNow` compares
+ * Usage counters per license and period, for tests only. `consumeNow` compares
  * and adds within one synchronous step, so no concurrent caller can slip
  * between the check and the write.
  */
 export class InMemoryUsageRepository extends UsageRepository {
   private readonly counters = new Map<string, number>();
 
-  async usedIn(keyId: string, periodKey: string): Promise<number> {
-    return this.usedNow(keyId, periodKey);
+  async usedIn(licenseId: string, periodKey: string): Promise<number> {
+    return this.usedNow(licenseId, periodKey);
   }
 
   /** `usedIn`, synchronously: for the other in-memory adapters that share these counters. */

@@ -11,21 +11,21 @@ import { MySqlSession } from './mysql-statements';
  * numbers are cast, since mysql2 binds a number as DOUBLE and `used + ?`
  * would be floating point past 2^53.
  */
-const CONSUME = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE key_id = ? AND period = ?';
+const CONSUME = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE license_id = ? AND period = ?';
 const WITHIN_LIMIT = ' AND used + CAST(? AS SIGNED) <= CAST(? AS SIGNED)';
-/** Opens the period's counter at 0; a no-op when it exists (an unknown key still fails its reference). */
-const OPEN_COUNTER = 'INSERT INTO usage_counters (key_id, period, used) VALUES (?, ?, 0) ON DUPLICATE KEY UPDATE used = used';
+/** Opens the license's counter of the period at 0; a no-op when it exists (an unknown license still fails its reference). */
+const OPEN_COUNTER = 'INSERT INTO usage_counters (license_id, period, used) VALUES (?, ?, 0) ON DUPLICATE KEY UPDATE used = used';
 
 /**
  * One conditional consumption: the new total, or null when nothing changed
  * (the counter does not exist yet, or the limit refuses). Never read, compare
  * and write: instances racing are serialised by the UPDATE's own row lock.
  */
-async function consumeOnce(session: MySqlSession, keyId: string, period: string, cost: number, limit: number | null): Promise<number | null> {
+async function consumeOnce(session: MySqlSession, licenseId: string, period: string, cost: number, limit: number | null): Promise<number | null> {
   const header =
     limit === null
-      ? await session.write(CONSUME, [cost, keyId, period])
-      : await session.write(CONSUME + WITHIN_LIMIT, [cost, keyId, period, cost, limit]);
+      ? await session.write(CONSUME, [cost, licenseId, period])
+      : await session.write(CONSUME + WITHIN_LIMIT, [cost, licenseId, period, cost, limit]);
   return header.affectedRows === 1 ? Number(header.insertId) : null;
 }
 
@@ -50,20 +50,20 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
     if (cost === 0) {
       const session = this.mysql.session();
       await session.write(INSERT_EVENT, values);
-      const [row] = await session.rows<{ used: string | number }>(USED_IN_PERIOD, [event.keyId, event.period]);
+      const [row] = await session.rows<{ used: string | number }>(USED_IN_PERIOD, [event.licenseId, event.period]);
       return row === undefined ? 0 : Number(row.used);
     }
     const appended = await this.appendOnce(values, event, cost, limit);
     if (appended !== null) return appended;
     // in a statement of its own: inside the transaction its insert into a gap another transaction's UPDATE
     // had locked deadlocks when several requests are a key's first use in the period
-    await this.mysql.session().write(OPEN_COUNTER, [event.keyId, event.period]);
+    await this.mysql.session().write(OPEN_COUNTER, [event.licenseId, event.period]);
     return this.appendOnce(values, event, cost, limit);
   }
 
   private appendOnce(values: unknown[], event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
     return this.mysql.transaction(async (session) => {
-      const used = await consumeOnce(session, event.keyId, event.period, cost, limit);
+      const used = await consumeOnce(session, event.licenseId, event.period, cost, limit);
       if (used === null) return { value: null, rollback: true };
       await session.write(INSERT_EVENT, values);
       return { value: used };

@@ -6,11 +6,11 @@ import { PostgresStatements } from './postgres-statements';
 
 const INSERT_VALUES = EVENT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ');
 
-/** A counter upsert (cost `$13`, key `$2`, period `$11`) with an optional guard, feeding the event insert. */
+/** A counter upsert (license `$13`, period `$11`, cost `$14`) with an optional guard, feeding the event insert. */
 const consuming = (guard: string) =>
   `WITH consumed AS (
-     INSERT INTO usage_counters (key_id, period, used) VALUES ($2, $11, $13)
-     ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used ${guard}
+     INSERT INTO usage_counters (license_id, period, used) VALUES ($13, $11, $14)
+     ON CONFLICT (license_id, period) DO UPDATE SET used = usage_counters.used + excluded.used ${guard}
      RETURNING used),
    stored AS (
      INSERT INTO analytics_events (${EVENT_COLUMNS}) SELECT ${INSERT_VALUES} FROM consumed RETURNING 1)
@@ -20,7 +20,7 @@ const consuming = (guard: string) =>
  * On PostgreSQL an event and its consumption are one statement whose CTE
  * consumes and inserts together, so a refused consumption stores nothing.
  * Prepared once (named statements). Parameters: the 12 event columns, then
- * the cost, then the limit.
+ * the license id (whose counter is consumed), the cost, then the limit.
  */
 export class PostgresAnalyticsEventRepository extends SqlAnalyticsEventRepository {
   private readonly appendFree: PreparedStatement<{ used: string }>;
@@ -32,15 +32,15 @@ export class PostgresAnalyticsEventRepository extends SqlAnalyticsEventRepositor
     this.appendFree = postgres.prepareNumbered(
       'event_append_free',
       `WITH stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${INSERT_VALUES}) RETURNING 1)
-       SELECT COALESCE((SELECT used FROM usage_counters WHERE key_id = $2 AND period = $11), 0) AS used,
+       SELECT COALESCE((SELECT used FROM usage_counters WHERE license_id = $13 AND period = $11), 0) AS used,
               (SELECT COUNT(*) FROM stored) AS stored`,
     );
-    this.appendWithinLimit = postgres.prepareNumbered('event_append_consuming', consuming('WHERE usage_counters.used + excluded.used <= $14'));
+    this.appendWithinLimit = postgres.prepareNumbered('event_append_consuming', consuming('WHERE usage_counters.used + excluded.used <= $15'));
     this.appendUnlimited = postgres.prepareNumbered('event_append_consuming_unlimited', consuming(''));
   }
 
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
-    const values = eventValues(event, { success: (ok) => ok, instant: (at) => at });
+    const values = [...eventValues(event, { success: (ok) => ok, instant: (at) => at }), event.licenseId];
     if (cost === 0) return Number((await this.appendFree.first(values))?.used ?? 0);
     const row =
       limit === null

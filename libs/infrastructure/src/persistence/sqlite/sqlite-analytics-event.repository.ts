@@ -4,10 +4,10 @@ import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-s
 import { SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
 import { SqliteStatements } from './sqlite-statements';
 
-/** The period's counter plus the cost (key id, period, cost): SQLite 3.35+ says ON CONFLICT … WHERE … RETURNING. */
+/** The license's counter of the period plus the cost (license id, period, cost): SQLite 3.35+ says ON CONFLICT … WHERE … RETURNING. */
 const UPSERT_COUNTER =
-  'INSERT INTO usage_counters (key_id, period, used) VALUES (?, ?, ?) ' +
-  'ON CONFLICT (key_id, period) DO UPDATE SET used = usage_counters.used + excluded.used';
+  'INSERT INTO usage_counters (license_id, period, used) VALUES (?, ?, ?) ' +
+  'ON CONFLICT (license_id, period) DO UPDATE SET used = usage_counters.used + excluded.used';
 /** Consumes within a limit (4th parameter), answering the new total; no row: refused, nothing changed. */
 const CONSUME_WITHIN_LIMIT = `${UPSERT_COUNTER} WHERE usage_counters.used + excluded.used <= ? RETURNING used`;
 const CONSUME_UNLIMITED = `${UPSERT_COUNTER} RETURNING used`;
@@ -44,12 +44,12 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
       let total: number;
       if (cost > 0) {
         const row = (limit === null
-          ? consumeUnlimited.get(event.keyId, event.period, cost)
-          : consume.get(event.keyId, event.period, cost, limit)) as { used: number | bigint } | undefined;
+          ? consumeUnlimited.get(event.licenseId, event.period, cost)
+          : consume.get(event.licenseId, event.period, cost, limit)) as { used: number | bigint } | undefined;
         if (!row) return null;
         total = Number(row.used);
       } else {
-        const row = used.get(event.keyId, event.period) as { used: number | bigint } | undefined;
+        const row = used.get(event.licenseId, event.period) as { used: number | bigint } | undefined;
         total = row ? Number(row.used) : 0;
       }
       insert.run(...eventValues(event, { success: (ok) => (ok ? 1 : 0), instant: (at) => at.toISOString() }));

@@ -5,7 +5,8 @@ import { AnalyticsEvent } from '@svc/domain';
  * database's module runs it its own way (SqlStatements).
  */
 
-export const USED_IN_PERIOD = 'SELECT used FROM usage_counters WHERE key_id = ? AND period = ?';
+/** A license's counter in a period (license id, period). */
+export const USED_IN_PERIOD = 'SELECT used FROM usage_counters WHERE license_id = ? AND period = ?';
 
 /** The columns of an analytics event, in the order the adapters bind them. */
 export const EVENT_COLUMNS =

@@ -12,7 +12,7 @@ import {
 import { DataSource, DataSourceOptions, Repository } from 'typeorm';
 import { LoggingAuditLog } from '../../audit/logging-audit-log';
 import { DatabasePing } from '../database-ping';
-import { ModelRecord, RECORDS } from './records';
+import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
@@ -26,6 +26,8 @@ export interface SqlDialectAdapters<S extends SqlStatements> {
   readonly statements: (dataSource: DataSource) => S;
   /** An event appended together with its quota consumption, atomically (the only consumption there is). */
   readonly events: (statements: S) => AnalyticsEventRepository;
+  /** Keys, with the rotation in the dialect's atomic step. */
+  readonly keys: (records: Repository<ApiKeyRecord>, statements: S) => TypeOrmApiKeyRepository;
   /** The registry's writes in the dialect's atomic steps. */
   readonly models: (records: Repository<ModelRecord>, statements: S) => ModelRepository;
 }
@@ -59,7 +61,7 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: UsageRepository, useClass: SqlUsageRepository },
     { provide: AnalyticsEventRepository, inject: [SqlStatements], useFactory: dialect.events },
     { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements], useFactory: dialect.models },
-    { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
+    { provide: ApiKeyRepository, inject: [getRepositoryToken(ApiKeyRecord), SqlStatements], useFactory: dialect.keys },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     TypeOrmAuditLog,

@@ -1,6 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_REVOCATION_REASON_LENGTH, ROTATION_GRACE_BOUNDS } from '@svc/domain';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export const API_KEY_EXAMPLE = 'svc_live_0123456789abcdef0123456789abcdef0123456789abcdef';
 
@@ -31,4 +32,32 @@ export class RevokeKeyRequest extends KeyRequest {
   @IsString({ message: REASON_RULE })
   @MaxLength(MAX_REVOCATION_REASON_LENGTH, { message: REASON_RULE })
   readonly reason?: string | null;
+}
+
+const GRACE_RULE = `grace_seconds must be an integer from ${ROTATION_GRACE_BOUNDS.min} to ${ROTATION_GRACE_BOUNDS.max}`;
+
+/** `grace_seconds` of a rotation (CONTRACT 16), shared by the holder's and the operators' bodies. */
+export function GraceSecondsProperty(): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: ROTATION_GRACE_BOUNDS.min,
+      maximum: ROTATION_GRACE_BOUNDS.max,
+      nullable: true,
+      description:
+        'Seconds the old key keeps working (then KEY_EXPIRED); 0 revokes it at once (then INVALID_KEY). ' +
+        `Default: KEY_ROTATION_GRACE_SECONDS (${DEFAULT_ROTATION_GRACE_SECONDS} as shipped)`,
+      example: DEFAULT_ROTATION_GRACE_SECONDS,
+    }),
+    IsOptional(),
+    IsInt({ message: GRACE_RULE }),
+    Min(ROTATION_GRACE_BOUNDS.min, { message: GRACE_RULE }),
+    Max(ROTATION_GRACE_BOUNDS.max, { message: GRACE_RULE }),
+  );
+}
+
+/** POST /v1/auth/rotate (CONTRACT 16). */
+export class RotateKeyRequest extends KeyRequest {
+  @GraceSecondsProperty()
+  readonly grace_seconds?: number | null;
 }

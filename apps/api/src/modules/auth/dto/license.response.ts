@@ -52,6 +52,12 @@ export class LicenseResponse {
 
   @ApiProperty(LICENSE_TOKEN_PROPERTY)
   readonly license_token!: string;
+  @ApiProperty({
+    type: Boolean,
+    description: 'True once the key is KEY_ROTATION_RECOMMENDED_DAYS old (90 as shipped): rotate it (POST /v1/auth/rotate)',
+    example: false,
+  })
+  readonly rotation_recommended!: boolean;
 }
 
 export function licenseResponseOf(snapshot: SignedLicenseSnapshot): LicenseResponse {
@@ -62,5 +68,6 @@ export function licenseResponseOf(snapshot: SignedLicenseSnapshot): LicenseRespo
     quota: quotaResponseOf(snapshot.quota),
     expires_at: toSecondTimestamp(snapshot.expiresAt),
     license_token: snapshot.licenseToken,
+    rotation_recommended: snapshot.rotationRecommended,
   };
 }

@@ -34,6 +34,12 @@ export class ValidateKeyResponse {
 
   @ApiProperty(LICENSE_TOKEN_PROPERTY)
   readonly license_token!: string;
+  @ApiProperty({
+    type: Boolean,
+    description: 'True once the key is KEY_ROTATION_RECOMMENDED_DAYS old (90 as shipped): rotate it (POST /v1/auth/rotate)',
+    example: false,
+  })
+  readonly rotation_recommended!: boolean;
 }
 
 export function validateKeyResponseOf(output: ValidateApiKeyOutput): ValidateKeyResponse {
@@ -48,5 +54,6 @@ export function validateKeyResponseOf(output: ValidateApiKeyOutput): ValidateKey
     quota: quotaResponseOf(output.quota),
     expires_at: toSecondTimestamp(output.expiresAt),
     license_token: output.licenseToken,
+    rotation_recommended: output.rotationRecommended,
   };
 }

@@ -17,6 +17,9 @@ export class ApiKeyMapper {
       revokedAt: record.revokedAt,
       monthlyLimit,
       createdAt: record.createdAt,
+      licenseId: record.licenseId,
+      rotatedFrom: record.rotatedFrom ?? null,
+      rotatedTo: record.rotatedTo ?? null,
     });
   }
 
@@ -33,6 +36,9 @@ export class ApiKeyMapper {
     record.revokedAt = p.revokedAt;
     Object.assign(record, ApiKeyMapper.limitColumns(p.monthlyLimit));
     record.createdAt = p.createdAt;
+    record.licenseId = p.licenseId;
+    record.rotatedFrom = p.rotatedFrom;
+    record.rotatedTo = p.rotatedTo;
     return record;
   }
 

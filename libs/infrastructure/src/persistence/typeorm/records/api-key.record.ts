@@ -36,4 +36,14 @@ export class ApiKeyRecord {
 
   @Column({ name: 'created_at' })
   createdAt!: Date;
+
+  /** The license (chain of rotated keys) the key belongs to: the first key's id (CONTRACT 16). */
+  @Column({ name: 'license_id', type: 'varchar', length: 40 })
+  licenseId!: string;
+
+  @Column({ name: 'rotated_from', type: 'varchar', length: 40, nullable: true })
+  rotatedFrom!: string | null;
+
+  @Column({ name: 'rotated_to', type: 'varchar', length: 40, nullable: true })
+  rotatedTo!: string | null;
 }

@@ -17,8 +17,8 @@ export class SqlUsageRepository extends UsageRepository {
     this.used = statements.prepare('usage_used', USED_IN_PERIOD);
   }
 
-  async usedIn(keyId: string, periodKey: string): Promise<number> {
-    const row = await this.used.first([keyId, periodKey]);
+  async usedIn(licenseId: string, periodKey: string): Promise<number> {
+    const row = await this.used.first([licenseId, periodKey]);
     return row === undefined ? 0 : Number(row.used);
   }
 }

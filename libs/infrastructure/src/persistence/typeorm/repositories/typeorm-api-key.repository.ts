@@ -1,24 +1,46 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { ApiKey, ApiKeyRepository } from '@svc/domain';
+import { ApiKey, ApiKeyRepository, KeyRotation } from '@svc/domain';
 import { IsNull, Repository } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
 import { RecordHydrator } from '../record-hydrator';
+import { RecordValues } from '../record-values';
 import { PreparedStatement, SqlStatements } from '../sql-statements';
 import { ApiKeyRecord } from '../records/api-key.record';
 
-@Injectable()
-export class TypeOrmApiKeyRepository extends ApiKeyRepository {
+/** The predecessor's columns a rotation writes, in the order ROTATE_PREDECESSOR binds them (then its id). */
+export const ROTATED_COLUMNS = ['rotated_to', 'expires_at', 'revoked_at'] as const;
+
+/**
+ * The conditional UPDATE that decides a rotation's single winner: the
+ * predecessor is marked only while neither rotated nor revoked.
+ */
+export const ROTATE_PREDECESSOR =
+  'UPDATE api_keys SET rotated_to = ?, expires_at = ?, revoked_at = ? WHERE id = ? AND rotated_to IS NULL AND revoked_at IS NULL';
+
+/** The rows a rotation writes: the predecessor's new columns (ROTATED_COLUMNS, then its id) and the successor's record. */
+export interface RotationRows {
+  readonly predecessor: unknown[];
+  readonly successor: unknown[];
+}
+
+/**
+ * Keys on a SQL database: reads on prepared statements and the portable
+ * conditional updates are shared; the rotation (a conditional update and an
+ * insert, together) is each database's own atomic step, in its module.
+ */
+export abstract class TypeOrmApiKeyRepository extends ApiKeyRepository {
   private readonly keyRows: RecordHydrator<ApiKeyRecord>;
+  protected readonly keyValues: RecordValues<ApiKeyRecord>;
   private byDigest?: PreparedStatement;
   private byId?: PreparedStatement;
+  private byLicense?: PreparedStatement;
 
   constructor(
-    @InjectRepository(ApiKeyRecord) private readonly records: Repository<ApiKeyRecord>,
+    private readonly records: Repository<ApiKeyRecord>,
     private readonly statements: SqlStatements,
   ) {
     super();
     this.keyRows = new RecordHydrator(records.manager.connection, ApiKeyRecord);
+    this.keyValues = new RecordValues(records.manager.connection, ApiKeyRecord);
   }
 
   /** Every authenticated request's read: one prepared statement on the unique digest index. */
@@ -42,6 +64,14 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return row ? ApiKeyMapper.toDomain(this.keyRows.hydrate(row)) : null;
   }
 
+  async findByLicense(licenseId: string): Promise<ApiKey[]> {
+    this.byLicense ??= this.statements.prepare(
+      'api_keys_by_license',
+      `SELECT ${this.keyRows.selectList('k')} FROM api_keys k WHERE k.license_id = ? ORDER BY k.created_at, k.id`,
+    );
+    return (await this.byLicense.all([licenseId])).map((row) => ApiKeyMapper.toDomain(this.keyRows.hydrate(row)));
+  }
+
   async insert(key: ApiKey): Promise<void> {
     await this.records.insert(ApiKeyMapper.toRecord(key));
   }
@@ -63,4 +93,23 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     const result = await this.records.update({ id, revokedAt: IsNull() }, { revokedAt: at });
     return (result.affected ?? 0) === 1;
   }
+
+  rotate(rotation: KeyRotation): Promise<boolean> {
+    const { predecessor, successor, predecessorExpiresAt, predecessorRevokedAt } = rotation;
+    const marked = ApiKeyMapper.toRecord(predecessor);
+    marked.rotatedTo = successor.id;
+    marked.expiresAt = predecessorExpiresAt;
+    marked.revokedAt = predecessorRevokedAt;
+    return this.rotateAtomically({
+      predecessor: [...this.keyValues.of(marked, ROTATED_COLUMNS), predecessor.id],
+      successor: this.keyValues.of(ApiKeyMapper.toRecord(successor)),
+    });
+  }
+
+  /**
+   * The database's atomic step: ROTATE_PREDECESSOR with `rows.predecessor`
+   * and, only when it changed the row, the successor's insert
+   * (`keyValues.insertSql()` with `rows.successor`). True when both happened.
+   */
+  protected abstract rotateAtomically(rows: RotationRows): Promise<boolean>;
 }

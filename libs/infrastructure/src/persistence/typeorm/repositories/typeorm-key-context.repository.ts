@@ -11,7 +11,7 @@ import { UserRecord } from '../records/user.record';
 
 /**
  * Validate's read as one prepared statement: the key by its unique digest,
- * joined to its user, and the period's counter (absent: 0). One synchronous
+ * joined to its user, and its license's counter of the period (absent: 0). One synchronous
  * step on SQLite, one round trip on a database server.
  */
 @Injectable()
@@ -34,7 +34,7 @@ export class TypeOrmKeyContextRepository extends KeyContextRepository {
       'key_context_by_digest',
       `SELECT ${this.keyRows.selectList('k')}, ${this.userRows.selectList('u')}, COALESCE(c.used, 0) AS used ` +
         'FROM api_keys k JOIN users u ON u.id = k.user_id ' +
-        'LEFT JOIN usage_counters c ON c.key_id = k.id AND c.period = ? ' +
+        'LEFT JOIN usage_counters c ON c.license_id = k.license_id AND c.period = ? ' +
         'WHERE k.digest = ?',
     );
     const row = await this.query.first([periodKey, digest]);

@@ -1,0 +1,83 @@
+import { Injectable, Optional } from '@nestjs/common';
+import {
+  ApiKey,
+  ApiKeyFormat,
+  ApiKeyRepository,
+  AuditLog,
+  Clock,
+  IdGenerator,
+  InvalidRequestError,
+  KeyRotationPolicy,
+  RandomSource,
+  ROTATION_GRACE_BOUNDS,
+  SecretHasher,
+  isRotationGrace,
+  toSecondTimestamp,
+} from '@svc/domain';
+
+export interface RotatedKey {
+  /** The successor: the license's current key from now on. */
+  readonly key: ApiKey;
+  /** The successor's plaintext: returned here once and never stored or shown again. */
+  readonly secret: string;
+  /** When the old key stops working: the end of its grace (or now, revoked, for a grace of 0). */
+  readonly previousKeyExpiresAt: Date;
+  readonly graceSeconds: number;
+}
+
+/**
+ * Rotates a key (CONTRACT 16) for the holder or an operator: a new secret
+ * for the same license, made by the domain's KeyRotationPolicy and stored by
+ * the repository's one atomic step, then an audit entry on each key (never
+ * the key). Answers null when another rotation or a revocation got there
+ * first: nothing was changed.
+ */
+@Injectable()
+export class KeyRotator {
+  constructor(
+    private readonly format: ApiKeyFormat,
+    private readonly hasher: SecretHasher,
+    private readonly random: RandomSource,
+    private readonly ids: IdGenerator,
+    private readonly keys: ApiKeyRepository,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+    @Optional() private readonly policy: KeyRotationPolicy = new KeyRotationPolicy(),
+  ) {}
+
+  async rotate(predecessor: ApiKey, graceSeconds: number | undefined, by: 'holder' | 'operator'): Promise<RotatedKey | null> {
+    if (graceSeconds !== undefined && !isRotationGrace(graceSeconds)) {
+      throw new InvalidRequestError(`grace_seconds must be an integer from ${ROTATION_GRACE_BOUNDS.min} to ${ROTATION_GRACE_BOUNDS.max}`);
+    }
+    const grace = graceSeconds ?? this.policy.defaultGraceSeconds;
+    const now = this.clock.now();
+    const secret = this.format.generate(predecessor.props.environment, this.random);
+    const rotation = this.policy.rotationOf(
+      predecessor,
+      { id: this.ids.newId('key'), digest: this.hasher.digest(secret), displayPrefix: ApiKeyFormat.displayPrefixOf(secret) },
+      now,
+      grace,
+    );
+    if (!(await this.keys.rotate(rotation))) return null;
+    const { successor } = rotation;
+    const previousKeyExpiresAt = KeyRotationPolicy.previousKeyStopsAt(rotation);
+    const shared = { by, license_id: successor.licenseId, grace_seconds: grace, previous_key_expires_at: toSecondTimestamp(previousKeyExpiresAt) };
+    await this.audit.append({
+      id: this.ids.newId('aud'),
+      at: now,
+      action: 'key.rotated',
+      keyId: predecessor.id,
+      reason: null,
+      details: { ...shared, rotated_to: successor.id },
+    });
+    await this.audit.append({
+      id: this.ids.newId('aud'),
+      at: now,
+      action: 'key.rotated',
+      keyId: successor.id,
+      reason: null,
+      details: { ...shared, rotated_from: predecessor.id, prefix: successor.props.displayPrefix },
+    });
+    return { key: successor, secret, previousKeyExpiresAt, graceSeconds: grace };
+  }
+}

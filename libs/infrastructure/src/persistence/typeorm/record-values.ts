@@ -1,0 +1,50 @@
+import { DataSource, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+
+/**
+ * The other way of RecordHydrator: a record's column values as the driver
+ * would write them (its conversion of each column, e.g. a Date to SQLite's
+ * UTC text), for the few writes made below TypeORM's repository (a
+ * database's atomic step on its own statements).
+ */
+export class RecordValues<R extends ObjectLiteral> {
+  private columns?: readonly ColumnMetadata[];
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly target: new () => R,
+  ) {}
+
+  /** Every column's name, in the order `of` answers the values. */
+  columnNames(): string[] {
+    return this.columnsOf().map((c) => c.databaseName);
+  }
+
+  /** `INSERT INTO <table> (columns) VALUES (?, …)`, with `?` placeholders in `columnNames` order. */
+  insertSql(): string {
+    const table = this.dataSource.getMetadata(this.target).tableName;
+    const names = this.columnNames();
+    return `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+  }
+
+  /** The record's values in `columnNames` order (or of the named columns only, in the order given). */
+  of(record: R, only?: readonly string[]): unknown[] {
+    const driver = this.dataSource.driver;
+    const columns = only ? only.map((name) => this.column(name)) : this.columnsOf();
+    return columns.map((column) => {
+      const value = (record as ObjectLiteral)[column.propertyName];
+      return driver.preparePersistentValue(value === undefined ? null : value, column);
+    });
+  }
+
+  private column(name: string): ColumnMetadata {
+    const found = this.columnsOf().find((c) => c.databaseName === name);
+    if (!found) throw new Error(`no column ${name}`);
+    return found;
+  }
+
+  private columnsOf(): readonly ColumnMetadata[] {
+    this.columns ??= this.dataSource.getMetadata(this.target).columns;
+    return this.columns;
+  }
+}
