@@ -1,4 +1,4 @@
-import { AnalyticsEventRepository, DailyEventCount, UsageBreakdown, tallyUsage } from '@svc/domain';
+import { AnalyticsEventRepository, EventCount, UsageBreakdown, tallyUsage } from '@svc/domain';
 import { makeAnalyticsEvent } from '../factories/domain.factory';
 import { MakePersistence, PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
 
@@ -306,16 +306,16 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
       });
     });
 
-    describe('dailyCounts and eventsPerDay', () => {
+    describe('usageBetween and eventsPerDay', () => {
       const at = (iso: string) => new Date(iso);
-      const sorted = (counts: DailyEventCount[]) =>
-        [...counts].sort((a, b) => JSON.stringify([a.day, a.eventType, a.modelName, a.success]).localeCompare(JSON.stringify([b.day, b.eventType, b.modelName, b.success])));
+      const sorted = (counts: readonly EventCount[]) =>
+        [...counts].sort((a, b) => JSON.stringify([a.eventType, a.modelName, a.success]).localeCompare(JSON.stringify([b.eventType, b.modelName, b.success])));
 
       async function append(f: PersistenceFixture, keyId: string, iso: string, overrides: Partial<Parameters<typeof makeAnalyticsEvent>[0]> = {}) {
         await f.events.appendConsuming(makeAnalyticsEvent({ keyId, receivedAt: at(iso), period: iso.slice(0, 7), ...overrides }), 0, null);
       }
 
-      it('counts one key\'s events per UTC day, type, model and outcome, in [from, until), by received time', async () => {
+      it('counts one key\'s inferences per UTC day, and its events by type, model and outcome, in [from, until), by received time', async () => {
         const f = fixture();
         const key = await keyIn(f);
         const other = await keyIn(f);
@@ -327,15 +327,17 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
         await append(f, key, '2026-03-04T00:00:00.000Z'); // the range's end, excluded
         await append(f, other, '2026-03-02T10:00:00.000Z');
 
-        const counts = await f.events.dailyCounts(key, at('2026-03-01T00:00:00Z'), at('2026-03-04T00:00:00Z'));
+        const usage = await f.events.usageBetween(key, at('2026-03-01T00:00:00Z'), at('2026-03-04T00:00:00Z'));
 
-        expect(sorted(counts)).toEqual(
+        expect(usage.inferencesPerDay).toEqual([{ day: '2026-03-01', events: 3 }]);
+        expect(sorted(usage.counts)).toEqual(
           sorted([
-            { day: '2026-03-01', eventType: 'inference', modelName: 'motor_imagery_4class_v1', success: true, count: 2 },
-            { day: '2026-03-01', eventType: 'inference', modelName: 'motor_imagery_4class_v1', success: false, count: 1 },
-            { day: '2026-03-03', eventType: 'model_load', modelName: null, success: null, count: 1 },
+            { eventType: 'inference', modelName: 'motor_imagery_4class_v1', success: true, count: 2 },
+            { eventType: 'inference', modelName: 'motor_imagery_4class_v1', success: false, count: 1 },
+            { eventType: 'model_load', modelName: null, success: null, count: 1 },
           ]),
         );
+        const counts = usage.counts;
         expect(tallyUsage(counts)).toEqual({
           byEventType: { inference: 3, model_load: 1, error: 0 },
           byModel: { motor_imagery_4class_v1: 3 },
@@ -347,7 +349,10 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
         const f = fixture();
         const key = await keyIn(f);
         await append(f, key, '2026-01-10T00:00:00.000Z');
-        await expect(f.events.dailyCounts(key, at('2026-03-01T00:00:00Z'), at('2026-04-01T00:00:00Z'))).resolves.toEqual([]);
+        await expect(f.events.usageBetween(key, at('2026-03-01T00:00:00Z'), at('2026-04-01T00:00:00Z'))).resolves.toEqual({
+          inferencesPerDay: [],
+          counts: [],
+        });
       });
 
       it('counts every key\'s events per UTC day, oldest first, days without events absent', async () => {

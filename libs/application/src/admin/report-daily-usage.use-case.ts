@@ -53,17 +53,14 @@ export class ReportDailyUsage {
     }
     const key = await this.keys.findById(input.keyId);
     if (!key) throw new KeyNotFoundError('API key not found');
-    const counts = await this.events.dailyCounts(key.id, from, new Date(to.getTime() + DAY_MS));
-    const inferences = new Map<string, number>();
-    for (const c of counts) {
-      if (c.eventType === 'inference') inferences.set(c.day, (inferences.get(c.day) ?? 0) + c.count);
-    }
+    const usage = await this.events.usageBetween(key.id, from, new Date(to.getTime() + DAY_MS));
+    const inferences = new Map(usage.inferencesPerDay.map((d) => [d.day, d.events]));
     return {
       keyId: key.id,
       from: utcDayOf(from),
       to: utcDayOf(to),
       days: daysBetween(from, to).map((date) => ({ date, inferences: inferences.get(date) ?? 0 })),
-      ...tallyUsage(counts),
+      ...tallyUsage(usage.counts),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { AnalyticsEvent } from './analytics-event';
-import { DailyEventCount, UsageBreakdown } from './usage-tally';
+import { RangeUsage, UsageBreakdown } from './usage-tally';
 
 /** Events received in one UTC day, all keys. */
 export interface EventsOnDay {
@@ -20,11 +20,10 @@ export abstract class AnalyticsEventRepository {
   abstract breakdown(keyId: string, period: string): Promise<UsageBreakdown>;
 
   /**
-   * One key's events received in [from, until), counted per UTC day, event
-   * type, model and outcome (days without events absent), for tallyUsage and
-   * the daily series.
+   * One key's events received in [from, until): its inferences per UTC day,
+   * and its events counted by type, model and outcome (for tallyUsage).
    */
-  abstract dailyCounts(keyId: string, from: Date, until: Date): Promise<DailyEventCount[]>;
+  abstract usageBetween(keyId: string, from: Date, until: Date): Promise<RangeUsage>;
 
   /** Every key's events received in [from, until), per UTC day (days without events absent), oldest first. */
   abstract eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]>;

@@ -15,9 +15,11 @@ export interface EventCount {
   readonly count: number;
 }
 
-/** An EventCount within one UTC day (`YYYY-MM-DD`, by the time the event was received). */
-export interface DailyEventCount extends EventCount {
-  readonly day: string;
+/** One key's events over a range of time: inferences per UTC day, and the range's counts for tallyUsage. */
+export interface RangeUsage {
+  /** Inference events per UTC day (`YYYY-MM-DD`, by received time), days without any absent. */
+  readonly inferencesPerDay: ReadonlyArray<{ readonly day: string; readonly events: number }>;
+  readonly counts: readonly EventCount[];
 }
 
 /**

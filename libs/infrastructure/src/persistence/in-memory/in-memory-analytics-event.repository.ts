@@ -1,9 +1,9 @@
 import {
   AnalyticsEvent,
   AnalyticsEventRepository,
-  DailyEventCount,
   EventCount,
   EventsOnDay,
+  RangeUsage,
   UsageBreakdown,
   tallyUsage,
   utcDayOf,
@@ -38,14 +38,16 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
     return tallyUsage(countsOf(this.events.filter((e) => e.keyId === keyId && e.period === period)));
   }
 
-  async dailyCounts(keyId: string, from: Date, until: Date): Promise<DailyEventCount[]> {
-    const byDay = new Map<string, AnalyticsEvent[]>();
-    for (const e of this.events) {
-      if (e.keyId !== keyId || !within(e, from, until)) continue;
-      const day = utcDayOf(e.receivedAt);
-      byDay.set(day, [...(byDay.get(day) ?? []), e]);
+  async usageBetween(keyId: string, from: Date, until: Date): Promise<RangeUsage> {
+    const events = this.events.filter((e) => e.keyId === keyId && within(e, from, until));
+    const perDay = new Map<string, number>();
+    for (const e of events) {
+      if (e.eventType === 'inference') perDay.set(utcDayOf(e.receivedAt), (perDay.get(utcDayOf(e.receivedAt)) ?? 0) + 1);
     }
-    return [...byDay].flatMap(([day, events]) => countsOf(events).map((c) => ({ ...c, day })));
+    return {
+      inferencesPerDay: [...perDay.keys()].sort().map((day) => ({ day, events: perDay.get(day) ?? 0 })),
+      counts: countsOf(events),
+    };
   }
 
   async eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]> {

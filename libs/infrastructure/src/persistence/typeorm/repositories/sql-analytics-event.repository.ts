@@ -1,17 +1,16 @@
 import {
   AnalyticsEvent,
   AnalyticsEventRepository,
-  DailyEventCount,
   EventCount,
   EventType,
   EventsOnDay,
+  RangeUsage,
   UsageBreakdown,
   tallyUsage,
 } from '@svc/domain';
 import { PreparedStatement, SqlStatements } from '../sql-statements';
 
 type CountRow = { event_type: string; model_name: string | null; success: unknown; n: string | number };
-type DailyCountRow = CountRow & { day: string };
 type DayRow = { day: string; n: string | number };
 
 /** The groups every breakdown is tallied from (tallyUsage): type, model and outcome. */
@@ -32,7 +31,8 @@ export interface EventDating {
  */
 export abstract class SqlAnalyticsEventRepository extends AnalyticsEventRepository {
   private readonly byPeriod: PreparedStatement<CountRow>;
-  private byDay?: PreparedStatement<DailyCountRow>;
+  private inferencesPerDay?: PreparedStatement<DayRow>;
+  private byRange?: PreparedStatement<CountRow>;
   private perDay?: PreparedStatement<DayRow>;
 
   constructor(private readonly statements: SqlStatements) {
@@ -58,16 +58,28 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
     return tallyUsage((await this.byPeriod.all([keyId, period])).map(countOf));
   }
 
-  /** On the index (key_id, received_at): the key's events of the range only. */
-  async dailyCounts(keyId: string, from: Date, until: Date): Promise<DailyEventCount[]> {
+  /**
+   * Two reads of the key's index entries in the range, no row read: the days
+   * on (key_id, received_at, event_type), the counts on (key_id, event_type,
+   * success, model_name, received_at), whose order is the GROUP BY's (no sort).
+   */
+  async usageBetween(keyId: string, from: Date, until: Date): Promise<RangeUsage> {
     const day = this.dating.dayOf('received_at');
-    this.byDay ??= this.statements.prepare(
-      'events_by_day_and_group',
-      `SELECT ${day} AS day, ${GROUPS}, COUNT(*) AS n FROM analytics_events ` +
-        `WHERE key_id = ? AND received_at >= ? AND received_at < ? GROUP BY ${day}, ${GROUPS}`,
+    const range = 'key_id = ? AND received_at >= ? AND received_at < ?';
+    this.inferencesPerDay ??= this.statements.prepare(
+      'inferences_per_day',
+      `SELECT ${day} AS day, COUNT(*) AS n FROM analytics_events WHERE ${range} AND event_type = 'inference' GROUP BY ${day}`,
     );
-    const rows = await this.byDay.all([keyId, this.dating.instant(from), this.dating.instant(until)]);
-    return rows.map((row) => ({ ...countOf(row), day: String(row.day) }));
+    this.byRange ??= this.statements.prepare(
+      'events_by_group_in_range',
+      `SELECT event_type, success, model_name, COUNT(*) AS n FROM analytics_events WHERE ${range} GROUP BY event_type, success, model_name`,
+    );
+    const params = [keyId, this.dating.instant(from), this.dating.instant(until)];
+    const [days, counts] = await Promise.all([this.inferencesPerDay.all(params), this.byRange.all(params)]);
+    return {
+      inferencesPerDay: days.map((row) => ({ day: String(row.day), events: Number(row.n) })).sort((a, b) => (a.day < b.day ? -1 : 1)),
+      counts: counts.map(countOf),
+    };
   }
 
   /** On the index (received_at): the range's entries only. */

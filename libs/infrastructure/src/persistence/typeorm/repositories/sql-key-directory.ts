@@ -91,10 +91,10 @@ export class SqlKeyDirectory extends KeyDirectory {
         'SELECT ' +
         `${this.keyRows.selectList('k')}, u.email AS u_email FROM (SELECT k.id AS page_id FROM api_keys k` +
         (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-        ' ORDER BY k.created_at DESC, k.id DESC LIMIT ?) page JOIN api_keys k ON k.id = page.page_id JOIN users u ON u.id = k.user_id' +
-        ' ORDER BY k.created_at DESC, k.id DESC',
+        ' ORDER BY k.created_at DESC, k.id DESC LIMIT ?) page JOIN api_keys k ON k.id = page.page_id JOIN users u ON u.id = k.user_id',
     );
-    return (await statement.all(params)).map((row) => this.listingOf(row as ListingRow));
+    // the page is put in order here: an outer ORDER BY leads SQLite's planner to walk every key in that order
+    return (await statement.all(params)).map((row) => this.listingOf(row as ListingRow)).sort(newestFirst);
   }
 
   /**
@@ -152,6 +152,12 @@ export class SqlKeyDirectory extends KeyDirectory {
     }
     return statement;
   }
+}
+
+/** The list's order: creation time, then id, both descending (ids are ASCII: the same order as the databases'). */
+function newestFirst(a: KeyListing, b: KeyListing): number {
+  const t = b.key.props.createdAt.getTime() - a.key.props.createdAt.getTime();
+  return t !== 0 ? t : a.key.id < b.key.id ? 1 : a.key.id > b.key.id ? -1 : 0;
 }
 
 /** The least text greater than every text starting with `prefix` (byte order): its last character, plus one. */
