@@ -98,15 +98,18 @@ export class SqlKeyDirectory extends KeyDirectory {
   }
 
   /**
-   * Counts of index ranges on (license_type, revoked_at, expires_at), three per
-   * tier (all, revoked, expired at `at`): no scan of the table, no sort.
+   * On (license_type, revoked_at, expires_at): one pass over the index for
+   * the keys of each tier, then two index ranges per tier (revoked; expired at
+   * `at`), so only the expired and revoked keys are visited again.
    */
   async countByTierAndStatus(at: Date): Promise<TierStatusCount[]> {
-    const counts = LICENSE_TYPES.flatMap((t) => [
-      `SELECT '${t}' AS tier, 'all' AS status, COUNT(*) AS n FROM api_keys WHERE license_type = '${t}'`,
-      `SELECT '${t}' AS tier, 'revoked' AS status, COUNT(*) AS n FROM api_keys WHERE license_type = '${t}' AND revoked_at IS NOT NULL`,
-      `SELECT '${t}' AS tier, 'expired' AS status, COUNT(*) AS n FROM api_keys WHERE license_type = '${t}' AND revoked_at IS NULL AND expires_at <= ?`,
-    ]);
+    const counts = [
+      "SELECT license_type AS tier, 'all' AS status, COUNT(*) AS n FROM api_keys GROUP BY license_type",
+      ...LICENSE_TYPES.flatMap((t) => [
+        `SELECT '${t}' AS tier, 'revoked' AS status, COUNT(*) AS n FROM api_keys WHERE license_type = '${t}' AND revoked_at IS NOT NULL`,
+        `SELECT '${t}' AS tier, 'expired' AS status, COUNT(*) AS n FROM api_keys WHERE license_type = '${t}' AND revoked_at IS NULL AND expires_at <= ?`,
+      ]),
+    ];
     const statement = this.statement('key_counts_by_tier_status', () => counts.join(' UNION ALL '));
     const expiry = this.keyRows.bind('expiresAt', at);
     const rows = (await statement.all(LICENSE_TYPES.map(() => expiry))) as Array<{ tier: string; status: string; n: string | number }>;
