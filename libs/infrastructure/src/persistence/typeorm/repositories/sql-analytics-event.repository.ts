@@ -59,9 +59,10 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
   }
 
   /**
-   * Two reads of the key's index entries in the range, no row read: the days
-   * on (key_id, received_at, event_type), the counts on (key_id, event_type,
-   * success, model_name, received_at), whose order is the GROUP BY's (no sort).
+   * Two reads of the key's index entries in the range on (key_id, received_at,
+   * event_type, success, model_name), which covers both: the days, and the
+   * counts by type, outcome and model (each grouping far fewer rows than one
+   * GROUP BY of day, type, outcome and model together).
    */
   async usageBetween(keyId: string, from: Date, until: Date): Promise<RangeUsage> {
     const day = this.dating.dayOf('received_at');
