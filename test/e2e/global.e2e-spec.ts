@@ -22,12 +22,14 @@ const ROUTES: Array<[string, string[]]> = [
   ['/api/health', ['GET', 'HEAD']],
   ['/api/health/live', ['GET', 'HEAD']],
   ['/api/health/ready', ['GET', 'HEAD']],
-  ['/admin/v1/keys', ['POST']],
+  ['/admin/v1/keys', ['GET', 'HEAD', 'POST']],
   [`/admin/v1/keys/${KEY_ID}`, ['GET', 'HEAD', 'PATCH']],
   [`/admin/v1/keys/${KEY_ID}/revoke`, ['POST']],
   [`/admin/v1/keys/${KEY_ID}/rotate`, ['POST']],
   ['/admin/v1/audit', ['GET', 'HEAD']],
   ['/admin/v1/usage', ['GET', 'HEAD']],
+  ['/admin/v1/usage/daily', ['GET', 'HEAD']],
+  ['/admin/v1/overview', ['GET', 'HEAD']],
 ];
 
 const WRONG_METHODS: Array<[string, string, string]> = ROUTES.flatMap(([path, allowed]) =>

@@ -12,6 +12,10 @@ export * from './admin/update-api-key.use-case';
 export * from './admin/revoke-key-by-id.use-case';
 export * from './admin/rotate-key-by-id.use-case';
 export * from './admin/list-audit.use-case';
+export * from './admin/key-directory';
+export * from './admin/list-keys.use-case';
+export * from './admin/report-daily-usage.use-case';
+export * from './admin/show-overview.use-case';
 export * from './analytics/record-event.use-case';
 export * from './analytics/report-usage.use-case';
 export * from './installer/repo-token-issuer';
@@ -36,6 +40,9 @@ import { ShowApiKey } from './admin/show-api-key.use-case';
 import { UpdateApiKey } from './admin/update-api-key.use-case';
 import { RevokeKeyById } from './admin/revoke-key-by-id.use-case';
 import { ListAudit } from './admin/list-audit.use-case';
+import { ListKeys } from './admin/list-keys.use-case';
+import { ReportDailyUsage } from './admin/report-daily-usage.use-case';
+import { ShowOverview } from './admin/show-overview.use-case';
 import { IssueRepoToken } from './installer/issue-repo-token.use-case';
 import { KeyRevocation } from './shared/key-revocation';
 import { OfflineLicenses } from './shared/license-snapshot';
@@ -71,6 +78,9 @@ export const USE_CASES = [
   RevokeKeyById,
   RotateKeyById,
   ListAudit,
+  ListKeys,
+  ReportDailyUsage,
+  ShowOverview,
   IssueRepoToken,
   RecordEvent,
   ReportUsage,

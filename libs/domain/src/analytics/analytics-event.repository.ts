@@ -1,13 +1,10 @@
 import { AnalyticsEvent } from './analytics-event';
-import { EventType } from './event-types';
+import { RangeUsage, UsageBreakdown } from './usage-tally';
 
-/** Counts of one license's events in one period, for the operators' usage report. */
-export interface UsageBreakdown {
-  /** Events by the key that sent them (a license's keys: the chain of rotations). */
-  readonly byKey: Readonly<Record<string, number>>;
-  readonly byEventType: Readonly<Record<EventType, number>>;
-  readonly byModel: Readonly<Record<string, number>>;
-  readonly byOutcome: Readonly<{ success: number; failure: number; unreported: number }>;
+/** Events received in one UTC day, all keys. */
+export interface EventsOnDay {
+  readonly day: string;
+  readonly events: number;
 }
 
 /** Stored analytics events, appended together with their quota consumption. */
@@ -19,6 +16,15 @@ export abstract class AnalyticsEventRepository {
    */
   abstract appendConsuming(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
 
-  /** The events of every key of the license in the period. */
+  /** The events of every key of the license (the chain of rotations) in one billing period, tallied (tallyUsage). */
   abstract breakdown(licenseId: string, period: string): Promise<UsageBreakdown>;
+
+  /**
+   * One key's events received in [from, until): its inferences per UTC day,
+   * and its events counted by type, model and outcome (for tallyUsage).
+   */
+  abstract usageBetween(keyId: string, from: Date, until: Date): Promise<RangeUsage>;
+
+  /** Every key's events received in [from, until), per UTC day (days without events absent), oldest first. */
+  abstract eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]>;
 }

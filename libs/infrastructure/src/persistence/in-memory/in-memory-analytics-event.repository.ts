@@ -1,4 +1,13 @@
-import { AnalyticsEvent, AnalyticsEventRepository, EVENT_TYPES, EventType, UsageBreakdown } from '@svc/domain';
+import {
+  AnalyticsEvent,
+  AnalyticsEventRepository,
+  EventCount,
+  EventsOnDay,
+  RangeUsage,
+  UsageBreakdown,
+  tallyUsage,
+  utcDayOf,
+} from '@svc/domain';
 import { InMemoryUsageRepository } from './in-memory-usage.repository';
 
 /**
@@ -26,28 +35,49 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
   }
 
   async breakdown(licenseId: string, period: string): Promise<UsageBreakdown> {
-    const keys = new Map<string, number>();
-    const byEventType = Object.fromEntries(EVENT_TYPES.map((t) => [t, 0])) as Record<EventType, number>;
-    const models = new Map<string, number>();
-    const byOutcome = { success: 0, failure: 0, unreported: 0 };
-    for (const event of this.events) {
-      if (event.licenseId !== licenseId || event.period !== period) continue;
-      keys.set(event.keyId, (keys.get(event.keyId) ?? 0) + 1);
-      byEventType[event.eventType] += 1;
-      if (event.modelName !== null) models.set(event.modelName, (models.get(event.modelName) ?? 0) + 1);
-      byOutcome[event.success === null ? 'unreported' : event.success ? 'success' : 'failure'] += 1;
+    return tallyUsage(countsOf(this.events.filter((e) => e.licenseId === licenseId && e.period === period)));
+  }
+
+  async usageBetween(keyId: string, from: Date, until: Date): Promise<RangeUsage> {
+    const events = this.events.filter((e) => e.keyId === keyId && within(e, from, until));
+    const perDay = new Map<string, number>();
+    for (const e of events) {
+      if (e.eventType === 'inference') perDay.set(utcDayOf(e.receivedAt), (perDay.get(utcDayOf(e.receivedAt)) ?? 0) + 1);
     }
-    const byModel: Record<string, number> = {};
-    for (const name of [...models.keys()].sort()) byModel[name] = models.get(name) ?? 0;
-    const byKey: Record<string, number> = {};
-    for (const id of [...keys.keys()].sort()) byKey[id] = keys.get(id) ?? 0;
-    return { byKey, byEventType, byModel, byOutcome };
+    return {
+      inferencesPerDay: [...perDay.keys()].sort().map((day) => ({ day, events: perDay.get(day) ?? 0 })),
+      counts: countsOf(events),
+    };
+  }
+
+  async eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]> {
+    const byDay = new Map<string, number>();
+    for (const e of this.events) {
+      if (within(e, from, until)) byDay.set(utcDayOf(e.receivedAt), (byDay.get(utcDayOf(e.receivedAt)) ?? 0) + 1);
+    }
+    return [...byDay.keys()].sort().map((day) => ({ day, events: byDay.get(day) ?? 0 }));
   }
 
   /** Everything stored, for tests that check what was (and was not) persisted. */
   all(): AnalyticsEvent[] {
     return this.events.map(copyOf);
   }
+}
+
+function within(event: AnalyticsEvent, from: Date, until: Date): boolean {
+  const t = event.receivedAt.getTime();
+  return t >= from.getTime() && t < until.getTime();
+}
+
+/** Events counted by type, model and outcome, as the SQL adapters' GROUP BY. */
+function countsOf(events: readonly AnalyticsEvent[]): EventCount[] {
+  const counts = new Map<string, EventCount>();
+  for (const e of events) {
+    const slot = JSON.stringify([e.keyId, e.eventType, e.modelName, e.success]);
+    const seen = counts.get(slot);
+    counts.set(slot, { keyId: e.keyId, eventType: e.eventType, modelName: e.modelName, success: e.success, count: (seen?.count ?? 0) + 1 });
+  }
+  return [...counts.values()];
 }
 
 function copyOf(event: AnalyticsEvent): AnalyticsEvent {

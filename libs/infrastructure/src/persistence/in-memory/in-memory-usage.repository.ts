@@ -29,6 +29,16 @@ export class InMemoryUsageRepository extends UsageRepository {
     this.counters.set(at, next);
     return next;
   }
+
+  /** Every key's counter in one period (key id, used), for the in-memory key directory. */
+  countersIn(periodKey: string): Array<{ licenseId: string; used: number }> {
+    const found: Array<{ licenseId: string; used: number }> = [];
+    for (const [at, used] of this.counters) {
+      const [licenseId, period] = at.split('\u0000');
+      if (period === periodKey) found.push({ licenseId, used });
+    }
+    return found;
+  }
 }
 
 function slot(keyId: string, periodKey: string): string {

@@ -1,30 +1,52 @@
-import { AnalyticsEvent, AnalyticsEventRepository, EVENT_TYPES, EventType, UsageBreakdown } from '@svc/domain';
+import {
+  AnalyticsEvent,
+  AnalyticsEventRepository,
+  EventCount,
+  EventType,
+  EventsOnDay,
+  RangeUsage,
+  UsageBreakdown,
+  tallyUsage,
+} from '@svc/domain';
 import { PreparedStatement, SqlStatements } from '../sql-statements';
 
-type CountRow = { k: unknown; n: string | number };
-/** The events of every key of a license (license id, period): the keys by the license index, then each key's events by its index. */
-const WHERE = 'FROM analytics_events WHERE key_id IN (SELECT id FROM api_keys WHERE license_id = ?) AND period = ?';
+type CountRow = { key_id: string; event_type: string; model_name: string | null; success: unknown; n: string | number };
+type DayRow = { day: string; n: string | number };
+
+/** The groups every breakdown is tallied from (tallyUsage): key, type, model and outcome. */
+const GROUPS = 'key_id, event_type, model_name, success';
+
+/** How a database's events are dated: the UTC day of `received_at`, and an instant as its driver binds it against that column. */
+export interface EventDating {
+  /** A SQL expression: the UTC day (`YYYY-MM-DD` text) of the column named. */
+  dayOf(column: string): string;
+  instant(at: Date): unknown;
+}
 
 /**
- * Stored events on a SQL database. The operators' breakdown is portable and
- * shared; appending an event together with its quota consumption is each
+ * Stored events on a SQL database. The operators' reads are portable and
+ * shared (a database says only how it dates an event, EventDating);
+ * appending an event together with its quota consumption is each
  * database's own atomic step, in its module. No read-then-write anywhere.
  */
 export abstract class SqlAnalyticsEventRepository extends AnalyticsEventRepository {
-  private readonly counts: Readonly<Record<'keys' | 'types' | 'models' | 'outcomes', PreparedStatement<CountRow>>>;
+  private readonly byPeriod: PreparedStatement<CountRow>;
+  private inferencesPerDay?: PreparedStatement<DayRow>;
+  private byRange?: PreparedStatement<CountRow>;
+  private perDay?: PreparedStatement<DayRow>;
 
-  constructor(statements: SqlStatements) {
+  constructor(private readonly statements: SqlStatements) {
     super();
-    this.counts = {
-      keys: statements.prepare('events_by_key', `SELECT key_id AS k, COUNT(*) AS n ${WHERE} GROUP BY key_id ORDER BY key_id`),
-      types: statements.prepare('events_by_type', `SELECT event_type AS k, COUNT(*) AS n ${WHERE} GROUP BY event_type`),
-      models: statements.prepare(
-        'events_by_model',
-        `SELECT model_name AS k, COUNT(*) AS n ${WHERE} AND model_name IS NOT NULL GROUP BY model_name ORDER BY model_name`,
-      ),
-      outcomes: statements.prepare('events_by_outcome', `SELECT success AS k, COUNT(*) AS n ${WHERE} GROUP BY success`),
-    };
+    this.byPeriod = statements.prepare(
+      'events_by_group',
+      // the license's keys by the license index, then each key's events by its (key_id, period) index
+      `SELECT ${GROUPS}, COUNT(*) AS n FROM analytics_events
+        WHERE key_id IN (SELECT id FROM api_keys WHERE license_id = ?) AND period = ? GROUP BY ${GROUPS}`,
+    );
   }
+
+  /** How this database dates events. */
+  protected abstract readonly dating: EventDating;
 
   async appendConsuming(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
     if (limit !== null && cost > limit) return null;
@@ -35,25 +57,53 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
   protected abstract append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
 
   async breakdown(licenseId: string, period: string): Promise<UsageBreakdown> {
-    const params = [licenseId, period];
-    const [keys, types, models, outcomes] = await Promise.all([
-      this.counts.keys.all(params),
-      this.counts.types.all(params),
-      this.counts.models.all(params),
-      this.counts.outcomes.all(params),
-    ]);
-    const byEventType = Object.fromEntries(EVENT_TYPES.map((t) => [t, 0])) as Record<EventType, number>;
-    for (const row of types) byEventType[row.k as EventType] = Number(row.n);
-    const byModel: Record<string, number> = {};
-    for (const row of models) byModel[String(row.k)] = Number(row.n);
-    const byKey: Record<string, number> = {};
-    for (const row of keys) byKey[String(row.k)] = Number(row.n);
-    const byOutcome = { success: 0, failure: 0, unreported: 0 };
-    for (const row of outcomes) {
-      // a boolean on PostgreSQL, 1/0 on SQLite and MySQL
-      const outcome = row.k === null ? 'unreported' : row.k === true || Number(row.k) === 1 ? 'success' : 'failure';
-      byOutcome[outcome] += Number(row.n);
-    }
-    return { byKey, byEventType, byModel, byOutcome };
+    return tallyUsage((await this.byPeriod.all([licenseId, period])).map(countOf));
   }
+
+  /**
+   * Two reads of the key's index entries in the range on (key_id, received_at,
+   * event_type, success, model_name), which covers both: the days, and the
+   * counts by type, outcome and model (each grouping far fewer rows than one
+   * GROUP BY of day, type, outcome and model together).
+   */
+  async usageBetween(keyId: string, from: Date, until: Date): Promise<RangeUsage> {
+    const day = this.dating.dayOf('received_at');
+    const range = 'key_id = ? AND received_at >= ? AND received_at < ?';
+    this.inferencesPerDay ??= this.statements.prepare(
+      'inferences_per_day',
+      `SELECT ${day} AS day, COUNT(*) AS n FROM analytics_events WHERE ${range} AND event_type = 'inference' GROUP BY ${day}`,
+    );
+    this.byRange ??= this.statements.prepare(
+      'events_by_group_in_range',
+      `SELECT key_id, event_type, success, model_name, COUNT(*) AS n FROM analytics_events WHERE ${range} GROUP BY key_id, event_type, success, model_name`,
+    );
+    const params = [keyId, this.dating.instant(from), this.dating.instant(until)];
+    const [days, counts] = await Promise.all([this.inferencesPerDay.all(params), this.byRange.all(params)]);
+    return {
+      inferencesPerDay: days.map((row) => ({ day: String(row.day), events: Number(row.n) })).sort((a, b) => (a.day < b.day ? -1 : 1)),
+      counts: counts.map(countOf),
+    };
+  }
+
+  /** On the index (received_at): the range's entries only. */
+  async eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]> {
+    const day = this.dating.dayOf('received_at');
+    this.perDay ??= this.statements.prepare(
+      'events_per_day',
+      `SELECT ${day} AS day, COUNT(*) AS n FROM analytics_events WHERE received_at >= ? AND received_at < ? GROUP BY ${day} ORDER BY ${day}`,
+    );
+    const rows = await this.perDay.all([this.dating.instant(from), this.dating.instant(until)]);
+    return rows.map((row) => ({ day: String(row.day), events: Number(row.n) }));
+  }
+}
+
+function countOf(row: CountRow): EventCount {
+  return {
+    keyId: String(row.key_id),
+    eventType: row.event_type as EventType,
+    modelName: row.model_name,
+    // a boolean on PostgreSQL, 1/0 on SQLite and MySQL
+    success: row.success === null ? null : row.success === true || Number(row.success) === 1,
+    count: Number(row.n),
+  };
 }
