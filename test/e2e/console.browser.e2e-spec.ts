@@ -118,10 +118,15 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     expect(await page.locator('table.keys tbody tr').count()).toBe(1);
     await shot('keys');
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.locator('#filter-prefix').fill(apiKey.slice(0, 12));
+    // the whole key pasted: the console searches by its first 12 characters only, never sending the key
+    const sent: string[] = [];
+    page.on('request', (request) => sent.push(request.url()));
+    await page.locator('#filter-prefix').fill(apiKey);
     await page.getByRole('button', { name: 'Search' }).click();
     await row.waitFor();
     expect(await row.locator('code').textContent()).toBe(`${apiKey.slice(0, 12)}…`);
+    expect(sent.some((url) => url.includes(`prefix=${apiKey.slice(0, 12)}`))).toBe(true);
+    expect(sent.filter((url) => url.includes(apiKey.slice(12, 30)))).toEqual([]);
     expect(page.url()).not.toContain(apiKey);
   });
 

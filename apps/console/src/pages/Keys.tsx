@@ -95,12 +95,15 @@ export function Keys() {
         role="search"
         onSubmit={(e) => {
           e.preventDefault();
-          setFilters({ ...draft, email: draft.email.trim(), prefix: draft.prefix.trim(), user_id: draft.user_id.trim() });
+          // a pasted whole key is cut to its display prefix: the secret never goes into a URL
+          const prefix = draft.prefix.trim().slice(0, 12);
+          setDraft({ ...draft, prefix });
+          setFilters({ ...draft, email: draft.email.trim(), prefix, user_id: draft.user_id.trim() });
           pages.reset();
         }}
       >
         {field('email', 'E-mail', 'ada@example.org')}
-        {field('prefix', 'Key prefix', 'svc_live_1a2')}
+        {field('prefix', 'Key prefix (first 12 characters)', 'svc_live_1a2')}
         {field('user_id', 'User id', 'usr_…')}
         {select('license_type', 'Tier', TIERS)}
         {select('status', 'Status', STATUSES)}
