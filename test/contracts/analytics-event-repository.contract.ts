@@ -1,4 +1,4 @@
-import { AnalyticsEventRepository, UsageBreakdown } from '@svc/domain';
+import { AnalyticsEventRepository, DailyEventCount, UsageBreakdown, tallyUsage } from '@svc/domain';
 import { makeAnalyticsEvent } from '../factories/domain.factory';
 import { MakePersistence, PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
 
@@ -303,6 +303,67 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
           byOutcome: { success: 0, failure: 1, unreported: 0 },
         });
         await expect(f.events.breakdown(other, APRIL)).resolves.toEqual(EMPTY);
+      });
+    });
+
+    describe('dailyCounts and eventsPerDay', () => {
+      const at = (iso: string) => new Date(iso);
+      const sorted = (counts: DailyEventCount[]) =>
+        [...counts].sort((a, b) => JSON.stringify([a.day, a.eventType, a.modelName, a.success]).localeCompare(JSON.stringify([b.day, b.eventType, b.modelName, b.success])));
+
+      async function append(f: PersistenceFixture, keyId: string, iso: string, overrides: Partial<Parameters<typeof makeAnalyticsEvent>[0]> = {}) {
+        await f.events.appendConsuming(makeAnalyticsEvent({ keyId, receivedAt: at(iso), period: iso.slice(0, 7), ...overrides }), 0, null);
+      }
+
+      it('counts one key\'s events per UTC day, type, model and outcome, in [from, until), by received time', async () => {
+        const f = fixture();
+        const key = await keyIn(f);
+        const other = await keyIn(f);
+        await append(f, key, '2026-02-28T23:59:59.999Z'); // before the range
+        await append(f, key, '2026-03-01T00:00:00.000Z');
+        await append(f, key, '2026-03-01T23:59:59.999Z');
+        await append(f, key, '2026-03-01T12:00:00.000Z', { success: false });
+        await append(f, key, '2026-03-03T08:00:00.000Z', { eventType: 'model_load', modelName: null, success: null, inferenceType: null });
+        await append(f, key, '2026-03-04T00:00:00.000Z'); // the range's end, excluded
+        await append(f, other, '2026-03-02T10:00:00.000Z');
+
+        const counts = await f.events.dailyCounts(key, at('2026-03-01T00:00:00Z'), at('2026-03-04T00:00:00Z'));
+
+        expect(sorted(counts)).toEqual(
+          sorted([
+            { day: '2026-03-01', eventType: 'inference', modelName: 'motor_imagery_4class_v1', success: true, count: 2 },
+            { day: '2026-03-01', eventType: 'inference', modelName: 'motor_imagery_4class_v1', success: false, count: 1 },
+            { day: '2026-03-03', eventType: 'model_load', modelName: null, success: null, count: 1 },
+          ]),
+        );
+        expect(tallyUsage(counts)).toEqual({
+          byEventType: { inference: 3, model_load: 1, error: 0 },
+          byModel: { motor_imagery_4class_v1: 3 },
+          byOutcome: { success: 2, failure: 1, unreported: 1 },
+        });
+      });
+
+      it('answers nothing for a key without events in the range', async () => {
+        const f = fixture();
+        const key = await keyIn(f);
+        await append(f, key, '2026-01-10T00:00:00.000Z');
+        await expect(f.events.dailyCounts(key, at('2026-03-01T00:00:00Z'), at('2026-04-01T00:00:00Z'))).resolves.toEqual([]);
+      });
+
+      it('counts every key\'s events per UTC day, oldest first, days without events absent', async () => {
+        const f = fixture();
+        const one = await keyIn(f);
+        const two = await keyIn(f);
+        await append(f, one, '2026-03-09T23:59:59.999Z');
+        await append(f, one, '2026-03-10T00:00:00.000Z');
+        await append(f, two, '2026-03-10T18:30:00.000Z', { eventType: 'error', success: false });
+        await append(f, two, '2026-03-12T01:00:00.000Z');
+        await append(f, one, '2026-03-13T00:00:00.000Z');
+
+        await expect(f.events.eventsPerDay(at('2026-03-10T00:00:00Z'), at('2026-03-13T00:00:00Z'))).resolves.toEqual([
+          { day: '2026-03-10', events: 2 },
+          { day: '2026-03-12', events: 1 },
+        ]);
       });
     });
   });

@@ -101,5 +101,42 @@ export function describeAuditLogContract(make: MakePersistence): void {
       await expect(f.audit.append({ ...entry, reason: 'again' })).rejects.toThrow();
       expect((await f.audit.list({ limit: 10 })).map((e) => e.reason)).toEqual([null]);
     });
+
+    it('filters by action, and by key and action together', async () => {
+      const f = fixture();
+      const key = uniqueId('key');
+      await f.audit.append(makeAuditEntry({ at: at(1), keyId: key, action: 'key.issued', reason: 'a' }));
+      await f.audit.append(makeAuditEntry({ at: at(2), keyId: key, action: 'key.revoked', reason: 'b' }));
+      await f.audit.append(makeAuditEntry({ at: at(3), action: 'key.revoked', reason: 'c' }));
+      await f.audit.append(makeAuditEntry({ at: at(4), keyId: null, action: 'model.created', reason: 'd' }));
+
+      expect((await f.audit.list({ action: 'key.revoked', limit: 10 })).map((e) => e.reason)).toEqual(['c', 'b']);
+      expect((await f.audit.list({ keyId: key, action: 'key.issued', limit: 10 })).map((e) => e.reason)).toEqual(['a']);
+    });
+
+    it('pages after a position: ties in time by id, descending, and entries added meanwhile never shift later pages', async () => {
+      const f = fixture();
+      const ids = ['aud_a', 'aud_b', 'aud_c', 'aud_d', 'aud_e'];
+      for (const id of ids) await f.audit.append(makeAuditEntry({ id, at: at(5) }));
+      await f.audit.append(makeAuditEntry({ id: 'aud_z', at: at(1) }));
+
+      const first = await f.audit.list({ limit: 2 });
+      expect(first.map((e) => e.id)).toEqual(['aud_e', 'aud_d']);
+      await f.audit.append(makeAuditEntry({ id: 'aud_new', at: at(9) }));
+      await f.audit.append(makeAuditEntry({ id: 'aud_cc', at: at(5) })); // sorts after the first page's end: it comes on a later page
+      const last = first[first.length - 1];
+      const second = await f.audit.list({ limit: 2, after: { at: last.at, id: last.id } });
+      expect(second.map((e) => e.id)).toEqual(['aud_cc', 'aud_c']);
+      const third = await f.audit.list({ limit: 10, after: { at: second[1].at, id: second[1].id } });
+      expect(third.map((e) => e.id)).toEqual(['aud_b', 'aud_a', 'aud_z']);
+    });
+
+    it('pages after a position across milliseconds', async () => {
+      const f = fixture();
+      const base = new Date('2026-03-15T23:59:59.998Z').getTime();
+      for (let i = 0; i < 4; i++) await f.audit.append(makeAuditEntry({ id: `aud_${i}`, at: new Date(base + i) }));
+      const page = await f.audit.list({ limit: 10, after: { at: new Date(base + 2), id: 'aud_2' } });
+      expect(page.map((e) => e.id)).toEqual(['aud_1', 'aud_0']);
+    });
   });
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { KeyDirectory } from '@svc/application';
 import {
   AnalyticsEventRepository,
   ApiKeyRepository,
@@ -56,6 +57,7 @@ export async function openPorts(
     contexts: context.get(KeyContextRepository),
     events: context.get(AnalyticsEventRepository),
     models: context.get(ModelRepository),
+    directory: context.get(KeyDirectory),
     dispose: () => context.close(),
   };
 }

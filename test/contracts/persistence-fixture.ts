@@ -1,3 +1,4 @@
+import { KeyDirectory } from '@svc/application';
 import {
   AnalyticsEventRepository,
   ApiKeyRepository,
@@ -25,6 +26,8 @@ export interface PersistenceFixture {
   /** Events consume from the same counters as `usage`. */
   readonly events: AnalyticsEventRepository;
   readonly models: ModelRepository;
+  /** The operators' reads across keys, over the same store. */
+  readonly directory: KeyDirectory;
   /**
    * Test setup only: stores a period's counter as already `used`, beside the
    * ports (no port consumes without an event).

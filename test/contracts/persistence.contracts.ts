@@ -3,6 +3,7 @@ import { describeAnalyticsEventRepositoryContract } from './analytics-event-repo
 import { describeApiKeyRepositoryContract } from './api-key-repository.contract';
 import { describeAuditLogContract } from './audit-log.contract';
 import { describeKeyContextRepositoryContract } from './key-context-repository.contract';
+import { describeKeyDirectoryContract } from './key-directory.contract';
 import { describeModelRepositoryContract } from './model-repository.contract';
 import { MakePersistence, PersistenceFixture, seedKey } from './persistence-fixture';
 import { describeUsageRepositoryContract } from './usage-repository.contract';
@@ -17,6 +18,7 @@ export function describePersistenceContracts(make: MakePersistence): void {
   describeAuditLogContract(make);
   describeAnalyticsEventRepositoryContract(make);
   describeModelRepositoryContract(make);
+  describeKeyDirectoryContract(make);
 }
 
 /**

@@ -256,7 +256,7 @@ describe('operator CLI (built), on the database the API serves', () => {
       );
     }
     expect(audit.entries[0]).toMatchObject({ reason: 'contract ended' });
-    expect(await admin('GET', `/admin/v1/audit?key_id=${id}`)).toEqual({ status: 200, body: audit });
+    expect(await admin('GET', `/admin/v1/audit?key_id=${id}`)).toEqual({ status: 200, body: { ...audit, next_cursor: null } });
     expect(all.entries.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining(audit.entries.map((e: { id: string }) => e.id)));
     expect(all.entries.length).toBeGreaterThan(audit.entries.length);
   });

@@ -9,6 +9,10 @@ export * from './admin/show-api-key.use-case';
 export * from './admin/update-api-key.use-case';
 export * from './admin/revoke-key-by-id.use-case';
 export * from './admin/list-audit.use-case';
+export * from './admin/key-directory';
+export * from './admin/list-keys.use-case';
+export * from './admin/report-daily-usage.use-case';
+export * from './admin/show-overview.use-case';
 export * from './analytics/record-event.use-case';
 export * from './analytics/report-usage.use-case';
 export * from './installer/repo-token-issuer';
@@ -33,6 +37,9 @@ import { ShowApiKey } from './admin/show-api-key.use-case';
 import { UpdateApiKey } from './admin/update-api-key.use-case';
 import { RevokeKeyById } from './admin/revoke-key-by-id.use-case';
 import { ListAudit } from './admin/list-audit.use-case';
+import { ListKeys } from './admin/list-keys.use-case';
+import { ReportDailyUsage } from './admin/report-daily-usage.use-case';
+import { ShowOverview } from './admin/show-overview.use-case';
 import { IssueRepoToken } from './installer/issue-repo-token.use-case';
 import { KeyRevocation } from './shared/key-revocation';
 import { RecordEvent } from './analytics/record-event.use-case';
@@ -60,6 +67,9 @@ export const USE_CASES = [
   UpdateApiKey,
   RevokeKeyById,
   ListAudit,
+  ListKeys,
+  ReportDailyUsage,
+  ShowOverview,
   IssueRepoToken,
   RecordEvent,
   ReportUsage,

@@ -23,6 +23,7 @@ export * from './audit/audit-entry';
 export * from './audit/audit-log';
 export * from './analytics/analytics-event';
 export * from './analytics/analytics.errors';
+export * from './analytics/usage-tally';
 export * from './analytics/analytics-event.repository';
 export * from './model/model';
 export * from './model/model.errors';

@@ -11,3 +11,5 @@ export * from './models/model-file-link';
 export * from './models/model-views';
 export * from './models/model-record.request';
 export * from './validation/request-validation';
+export * from './admin/console-views';
+export * from './admin/page-cursor';

@@ -1,11 +1,10 @@
 import { AnalyticsEvent } from './analytics-event';
-import { EventType } from './event-types';
+import { DailyEventCount, UsageBreakdown } from './usage-tally';
 
-/** Counts of one key's events in one period, for the operators' usage report. */
-export interface UsageBreakdown {
-  readonly byEventType: Readonly<Record<EventType, number>>;
-  readonly byModel: Readonly<Record<string, number>>;
-  readonly byOutcome: Readonly<{ success: number; failure: number; unreported: number }>;
+/** Events received in one UTC day, all keys. */
+export interface EventsOnDay {
+  readonly day: string;
+  readonly events: number;
 }
 
 /** Stored analytics events, appended together with their quota consumption. */
@@ -17,5 +16,16 @@ export abstract class AnalyticsEventRepository {
    */
   abstract appendConsuming(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
 
+  /** One key's events in one billing period, tallied (tallyUsage). */
   abstract breakdown(keyId: string, period: string): Promise<UsageBreakdown>;
+
+  /**
+   * One key's events received in [from, until), counted per UTC day, event
+   * type, model and outcome (days without events absent), for tallyUsage and
+   * the daily series.
+   */
+  abstract dailyCounts(keyId: string, from: Date, until: Date): Promise<DailyEventCount[]>;
+
+  /** Every key's events received in [from, until), per UTC day (days without events absent), oldest first. */
+  abstract eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]>;
 }

@@ -2,7 +2,9 @@ import { LicenseType } from '../license/license-type';
 import { TierCatalog } from '../license/tier-catalog';
 import { KeyEnvironment } from './api-key-format';
 
-export type KeyStatus = 'active' | 'expired' | 'revoked';
+/** A key's states at an instant (statusAt). */
+export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
 
 /** The outcome of checking a stored key at a moment (STYLE: a verdict, not an exception). */
 export type KeyVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: 'REVOKED' | 'EXPIRED' };

@@ -1,7 +1,21 @@
-import { AuditEntry } from './audit-entry';
+import { AuditAction, AuditEntry } from './audit-entry';
+
+/** Where a page of the log ended: the last entry's time and id (the list's order). */
+export interface AuditPosition {
+  readonly at: Date;
+  readonly id: string;
+}
+
+export interface AuditFilter {
+  readonly keyId?: string;
+  readonly action?: AuditAction;
+  /** Only entries after this one in the list's order (older, or as old with a smaller id). */
+  readonly after?: AuditPosition;
+  readonly limit: number;
+}
 
 export abstract class AuditLog {
   abstract append(entry: AuditEntry): Promise<void>;
-  /** Newest first; all keys when `keyId` is absent. */
-  abstract list(filter: { keyId?: string; limit: number }): Promise<AuditEntry[]>;
+  /** Newest first (time, then id, both descending); all keys when `keyId` is absent, all actions when `action` is. */
+  abstract list(filter: AuditFilter): Promise<AuditEntry[]>;
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AuditEntry, AuditLog, redactKeyShapedText } from '@svc/domain';
+import { AuditEntry, AuditFilter, AuditLog, redactKeyShapedText } from '@svc/domain';
 
 /**
  * Every audit entry is also one log line of its own event type, once it is
@@ -29,7 +29,7 @@ export class LoggingAuditLog extends AuditLog {
     });
   }
 
-  list(filter: { keyId?: string; limit: number }): Promise<AuditEntry[]> {
+  list(filter: AuditFilter): Promise<AuditEntry[]> {
     return this.inner.list(filter);
   }
 }

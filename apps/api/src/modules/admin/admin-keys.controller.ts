@@ -1,21 +1,34 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   IssueApiKey,
   IssueApiKeyInput,
   ListAudit,
+  ListKeys,
   RevokeKeyById,
   ShowApiKey,
   UpdateApiKey,
   UpdateApiKeyInput,
 } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
-import { AuditEntryView, IssuedKeyView, KeyView, auditEntryViewOf, issuedKeyViewOf, keyViewOf } from '@svc/presentation';
+import {
+  AuditPageView,
+  IssuedKeyView,
+  KeyListView,
+  KeyView,
+  auditPageViewOf,
+  decodeCursor,
+  issuedKeyViewOf,
+  keyListViewOf,
+  keyViewOf,
+} from '@svc/presentation';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { ADMIN_BEARER } from '../../openapi/openapi';
 import { ALWAYS, ApiErrors, BODY } from '../../openapi/api-errors.decorator';
+import { ListAuditQuery, ListKeysQuery, pageLimitOf } from './dto/console.query';
+import { AuditPageResponse, KeyListResponse } from './dto/console.response';
 import { CreateKeyRequest } from './dto/create-key.request';
-import { AuditListResponse, IssuedKeyResponse, KeyResponse } from './dto/key.response';
+import { IssuedKeyResponse, KeyResponse } from './dto/key.response';
 import { AdminRevokeKeyRequest } from './dto/revoke-key.request';
 import { UpdateKeyRequest } from './dto/update-key.request';
 import { SkipThrottle } from '@nestjs/throttler';
@@ -33,7 +46,34 @@ export class AdminKeysController {
     private readonly updateKey: UpdateApiKey,
     private readonly revokeKey: RevokeKeyById,
     private readonly listAudit: ListAudit,
+    private readonly listKeys: ListKeys,
   ) {}
+
+  @Get('keys')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Search keys',
+    description:
+      'Newest first (created_at, then key_id), filtered by every parameter given, a page at a time: pass next_cursor as cursor ' +
+      'for the next page (keys issued meanwhile never shift or repeat later pages). e-mail matches exactly (case-sensitive); ' +
+      "prefix matches the start of the key's first 12 characters. Never the key nor its digest.",
+  })
+  @ApiOkResponse({ type: KeyListResponse, description: 'A page of keys (Cache-Control: no-store)' })
+  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', ...ALWAYS)
+  async list(@Query() query: ListKeysQuery): Promise<KeyListView> {
+    const after = query.cursor === undefined ? undefined : decodeCursor('keys', query.cursor);
+    if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
+    const page = await this.listKeys.execute({
+      email: query.email,
+      prefix: query.prefix,
+      userId: query.user_id,
+      licenseType: query.license_type,
+      status: query.status,
+      after: after && { createdAt: after.at, id: after.id },
+      limit: pageLimitOf(query.limit),
+    });
+    return keyListViewOf(page);
+  }
 
   @Post('keys')
   @HttpCode(201)
@@ -89,13 +129,19 @@ export class AdminKeysController {
   }
 
   @Get('audit')
-  @ApiOperation({ summary: 'The audit log', description: 'Issuance, changes, revocations and installer tokens, newest first.' })
-  @ApiQuery({ name: 'key_id', required: false, type: String, description: "Only this key's entries" })
-  @ApiOkResponse({ type: AuditListResponse, description: 'Audit entries, newest first' })
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'The audit log',
+    description:
+      'Issuance, changes, revocations, installer tokens and model changes, newest first, filtered by key and action, ' +
+      'a page at a time: pass next_cursor as cursor for the next page.',
+  })
+  @ApiOkResponse({ type: AuditPageResponse, description: 'Audit entries, newest first (Cache-Control: no-store)' })
   @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
-  async audit(@Query('key_id') keyId?: string | string[]): Promise<{ entries: AuditEntryView[] }> {
-    if (Array.isArray(keyId)) throw new InvalidRequestError('key_id must be given once');
-    const entries = await this.listAudit.execute({ keyId });
-    return { entries: entries.map(auditEntryViewOf) };
+  async audit(@Query() query: ListAuditQuery): Promise<AuditPageView> {
+    const after = query.cursor === undefined ? undefined : decodeCursor('audit', query.cursor);
+    if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
+    const page = await this.listAudit.page({ keyId: query.key_id, action: query.action, after, limit: pageLimitOf(query.limit) });
+    return auditPageViewOf(page);
   }
 }

@@ -1,10 +1,13 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ReportUsage, UsageReport } from '@svc/application';
+import { ReportDailyUsage, ReportUsage, ShowOverview, UsageReport } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
 import { AdminTokenGuard } from '../../http/admin-token.guard';
 import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
 import { ADMIN_BEARER } from '../../openapi/openapi';
+import { DailyUsageView, OverviewView, dailyUsageViewOf, overviewViewOf } from '@svc/presentation';
+import { DailyUsageQuery } from './dto/console.query';
+import { DailyUsageResponse, OverviewResponse } from './dto/console.response';
 import { UsageReportResponse } from './dto/key.response';
 import { SkipThrottle } from '@nestjs/throttler';
 
@@ -22,14 +25,44 @@ export function usageReportResponseOf(report: UsageReport): UsageReportResponse 
   };
 }
 
-/** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12). */
+/** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12); the console's daily usage and overview (CONTRACT 17). */
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
 @SkipThrottle()
 @Controller('admin/v1')
 @UseGuards(AdminTokenGuard)
 export class AdminUsageController {
-  constructor(private readonly reportUsage: ReportUsage) {}
+  constructor(
+    private readonly reportUsage: ReportUsage,
+    private readonly reportDaily: ReportDailyUsage,
+    private readonly showOverview: ShowOverview,
+  ) {}
+
+  @Get('usage/daily')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: "A key's usage day by day",
+    description:
+      `Inferences per UTC day (by the time events were received), every day of the range present, and the range's events by type, ` +
+      `model and outcome. At most ${ReportDailyUsage.MAX_DAYS} days; default: the current month up to today.`,
+  })
+  @ApiOkResponse({ type: DailyUsageResponse, description: 'The daily series (Cache-Control: no-store)' })
+  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
+  async daily(@Query() query: DailyUsageQuery): Promise<DailyUsageView> {
+    return dailyUsageViewOf(await this.reportDaily.execute({ keyId: query.key_id, from: query.from, to: query.to }));
+  }
+
+  @Get('overview')
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'The operators\' overview',
+    description: 'Keys by tier and status, events per day over the last 30 days, keys near their quota this period, the latest audit entries.',
+  })
+  @ApiOkResponse({ type: OverviewResponse, description: 'The overview (Cache-Control: no-store)' })
+  @ApiErrors('UNAUTHORIZED', ...ALWAYS)
+  async overview(): Promise<OverviewView> {
+    return overviewViewOf(await this.showOverview.execute());
+  }
 
   @Get('usage')
   @ApiOperation({ summary: "A key's usage in one period", description: 'Events by type, model and outcome, and the quota used.' })

@@ -1,4 +1,13 @@
-import { AnalyticsEvent, AnalyticsEventRepository, EVENT_TYPES, EventType, UsageBreakdown } from '@svc/domain';
+import {
+  AnalyticsEvent,
+  AnalyticsEventRepository,
+  DailyEventCount,
+  EventCount,
+  EventsOnDay,
+  UsageBreakdown,
+  tallyUsage,
+  utcDayOf,
+} from '@svc/domain';
 import { InMemoryUsageRepository } from './in-memory-usage.repository';
 
 /**
@@ -26,24 +35,47 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
   }
 
   async breakdown(keyId: string, period: string): Promise<UsageBreakdown> {
-    const byEventType = Object.fromEntries(EVENT_TYPES.map((t) => [t, 0])) as Record<EventType, number>;
-    const models = new Map<string, number>();
-    const byOutcome = { success: 0, failure: 0, unreported: 0 };
-    for (const event of this.events) {
-      if (event.keyId !== keyId || event.period !== period) continue;
-      byEventType[event.eventType] += 1;
-      if (event.modelName !== null) models.set(event.modelName, (models.get(event.modelName) ?? 0) + 1);
-      byOutcome[event.success === null ? 'unreported' : event.success ? 'success' : 'failure'] += 1;
+    return tallyUsage(countsOf(this.events.filter((e) => e.keyId === keyId && e.period === period)));
+  }
+
+  async dailyCounts(keyId: string, from: Date, until: Date): Promise<DailyEventCount[]> {
+    const byDay = new Map<string, AnalyticsEvent[]>();
+    for (const e of this.events) {
+      if (e.keyId !== keyId || !within(e, from, until)) continue;
+      const day = utcDayOf(e.receivedAt);
+      byDay.set(day, [...(byDay.get(day) ?? []), e]);
     }
-    const byModel: Record<string, number> = {};
-    for (const name of [...models.keys()].sort()) byModel[name] = models.get(name) ?? 0;
-    return { byEventType, byModel, byOutcome };
+    return [...byDay].flatMap(([day, events]) => countsOf(events).map((c) => ({ ...c, day })));
+  }
+
+  async eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]> {
+    const byDay = new Map<string, number>();
+    for (const e of this.events) {
+      if (within(e, from, until)) byDay.set(utcDayOf(e.receivedAt), (byDay.get(utcDayOf(e.receivedAt)) ?? 0) + 1);
+    }
+    return [...byDay.keys()].sort().map((day) => ({ day, events: byDay.get(day) ?? 0 }));
   }
 
   /** Everything stored, for tests that check what was (and was not) persisted. */
   all(): AnalyticsEvent[] {
     return this.events.map(copyOf);
   }
+}
+
+function within(event: AnalyticsEvent, from: Date, until: Date): boolean {
+  const t = event.receivedAt.getTime();
+  return t >= from.getTime() && t < until.getTime();
+}
+
+/** Events counted by type, model and outcome, as the SQL adapters' GROUP BY. */
+function countsOf(events: readonly AnalyticsEvent[]): EventCount[] {
+  const counts = new Map<string, EventCount>();
+  for (const e of events) {
+    const slot = JSON.stringify([e.eventType, e.modelName, e.success]);
+    const seen = counts.get(slot);
+    counts.set(slot, { eventType: e.eventType, modelName: e.modelName, success: e.success, count: (seen?.count ?? 0) + 1 });
+  }
+  return [...counts.values()];
 }
 
 function copyOf(event: AnalyticsEvent): AnalyticsEvent {

@@ -1,4 +1,4 @@
-import { AuditEntry, AuditLog } from '@svc/domain';
+import { AuditEntry, AuditFilter, AuditLog } from '@svc/domain';
 
 /** The audit trail in an array, for use-case tests only. Newest first, ties by id (as the SQL adapter). */
 export class InMemoryAuditLog extends AuditLog {
@@ -9,13 +9,21 @@ export class InMemoryAuditLog extends AuditLog {
     this.entries.push(copyOf(entry));
   }
 
-  async list(filter: { keyId?: string; limit: number }): Promise<AuditEntry[]> {
+  async list(filter: AuditFilter): Promise<AuditEntry[]> {
+    const after = filter.after;
     return this.entries
       .filter((e) => filter.keyId === undefined || e.keyId === filter.keyId)
-      .sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .filter((e) => filter.action === undefined || e.action === filter.action)
+      .filter((e) => after === undefined || newestFirst(e, after) > 0)
+      .sort(newestFirst)
       .slice(0, filter.limit)
       .map(copyOf);
   }
+}
+
+/** The list's order: time, then id, both descending. */
+function newestFirst(a: { at: Date; id: string }, b: { at: Date; id: string }): number {
+  return b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
 function copyOf(entry: AuditEntry): AuditEntry {

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { KeyDirectory } from '@svc/application';
 import {
   AnalyticsEventRepository,
   ApiKeyRepository,
@@ -12,6 +13,7 @@ import { DatabasePing } from '../database-ping';
 import { InMemoryAnalyticsEventRepository } from './in-memory-analytics-event.repository';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { InMemoryAuditLog } from './in-memory-audit-log';
+import { InMemoryKeyDirectory } from './in-memory-key-directory';
 import { InMemoryKeyContextRepository } from './in-memory-key-context.repository';
 import { InMemoryModelRepository } from './in-memory-model.repository';
 import { InMemoryUsageRepository } from './in-memory-usage.repository';
@@ -41,6 +43,7 @@ export class InMemoryPersistenceModule {
       { provide: UserRepository, useValue: users },
       { provide: UsageRepository, useValue: usage },
       { provide: KeyContextRepository, useValue: new InMemoryKeyContextRepository(keys, users, usage) },
+      { provide: KeyDirectory, useValue: new InMemoryKeyDirectory(keys, users, usage) },
       { provide: AnalyticsEventRepository, useValue: new InMemoryAnalyticsEventRepository(usage) },
       { provide: AuditLog, useValue: new InMemoryAuditLog() },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },

@@ -29,6 +29,16 @@ export class InMemoryUsageRepository extends UsageRepository {
     this.counters.set(at, next);
     return next;
   }
+
+  /** Every key's counter in one period (key id, used), for the in-memory key directory. */
+  countersIn(periodKey: string): Array<{ keyId: string; used: number }> {
+    const found: Array<{ keyId: string; used: number }> = [];
+    for (const [at, used] of this.counters) {
+      const [keyId, period] = at.split('\u0000');
+      if (period === periodKey) found.push({ keyId, used });
+    }
+    return found;
+  }
 }
 
 function slot(keyId: string, periodKey: string): string {

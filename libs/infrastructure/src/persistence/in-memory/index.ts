@@ -4,6 +4,7 @@ export * from './in-memory-user.repository';
 export * from './in-memory-usage.repository';
 export * from './in-memory-audit-log';
 export * from './in-memory-key-context.repository';
+export * from './in-memory-key-directory';
 export * from './in-memory-analytics-event.repository';
 export * from './in-memory-model.repository';
 export * from './in-memory-persistence.module';

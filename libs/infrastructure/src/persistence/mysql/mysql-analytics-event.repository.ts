@@ -1,6 +1,6 @@
 import { AnalyticsEvent } from '@svc/domain';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
-import { SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
+import { EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
 import { MySqlStatements } from './mysql-statements';
 import { MySqlSession } from './mysql-statements';
 
@@ -41,6 +41,8 @@ export const mysqlInstant = (at: Date): string => at.toISOString().slice(0, 23).
  * outside the transaction and the transaction runs once more (its answer is final).
  */
 export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
+  /** `received_at` is DATETIME(3) text in UTC (mysqlInstant). */
+  protected readonly dating: EventDating = { dayOf: (column) => `DATE_FORMAT(${column}, '%Y-%m-%d')`, instant: mysqlInstant };
   constructor(private readonly mysql: MySqlStatements) {
     super(mysql);
   }

@@ -1,6 +1,6 @@
 import { AnalyticsEvent } from '@svc/domain';
 import { EVENT_COLUMNS, eventValues } from '../typeorm/portable-sql';
-import { SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
+import { EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
 import { PreparedStatement } from '../typeorm/sql-statements';
 import { PostgresStatements } from './postgres-statements';
 
@@ -23,6 +23,11 @@ const consuming = (guard: string) =>
  * the cost, then the limit.
  */
 export class PostgresAnalyticsEventRepository extends SqlAnalyticsEventRepository {
+  /** `received_at` is a timestamptz: its day in UTC. */
+  protected readonly dating: EventDating = {
+    dayOf: (column) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+    instant: (at) => at,
+  };
   private readonly appendFree: PreparedStatement<{ used: string }>;
   private readonly appendWithinLimit: PreparedStatement<{ used: string }>;
   private readonly appendUnlimited: PreparedStatement<{ used: string }>;

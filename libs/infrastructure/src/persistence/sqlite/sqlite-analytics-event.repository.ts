@@ -1,7 +1,7 @@
 import { AnalyticsEvent } from '@svc/domain';
 import type { Statement, Transaction } from 'better-sqlite3';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
-import { SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
+import { EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
 import { SqliteStatements } from './sqlite-statements';
 
 /** The period's counter plus the cost (key id, period, cost): SQLite 3.35+ says ON CONFLICT … WHERE … RETURNING. */
@@ -23,6 +23,8 @@ type Append = (event: AnalyticsEvent, cost: number, limit: number | null) => num
  * SQLITE_BUSY at once, without waiting, and the event would fail with a 503.
  */
 export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository {
+  /** `received_at` is ISO 8601 text in UTC (`…T…Z`, written by this module): its day is its first ten characters. */
+  protected readonly dating: EventDating = { dayOf: (column) => `substr(${column}, 1, 10)`, instant: (at) => at.toISOString() };
   private transaction?: Transaction<Append>;
 
   constructor(private readonly sqlite: SqliteStatements) {

@@ -43,6 +43,17 @@ export class RecordHydrator<R extends ObjectLiteral> {
     return record as R;
   }
 
+  /**
+   * A value as the driver writes it into the record's column named by
+   * `property` (e.g. a Date as SQLite's UTC text), for a parameter compared
+   * with that column in a prepared statement.
+   */
+  bind(property: keyof R & string, value: unknown): unknown {
+    const column = this.dataSource.getMetadata(this.target).findColumnWithPropertyName(property);
+    if (!column) throw new Error(`no column for ${property}`);
+    return this.dataSource.driver.preparePersistentValue(value, column);
+  }
+
   private columnsOf(): readonly HydratedColumn[] {
     this.columns ??= this.dataSource.getMetadata(this.target).columns.map((column) => ({
       property: column.propertyName,

@@ -1,4 +1,5 @@
 import { DynamicModule, Provider, Type } from '@nestjs/common';
+import { KeyDirectory } from '@svc/application';
 import { TypeOrmModule, getDataSourceToken, getRepositoryToken } from '@nestjs/typeorm';
 import {
   AnalyticsEventRepository,
@@ -17,6 +18,7 @@ import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.reposito
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
+import { SqlKeyDirectory } from './repositories/sql-key-directory';
 import { SqlUsageRepository } from './repositories/sql-usage.repository';
 import { SqlDatabasePing } from './sql-database-ping';
 import { SqlStatements } from './sql-statements';
@@ -40,6 +42,7 @@ export const PERSISTENCE_PORTS = [
   AuditLog,
   ModelRepository,
   DatabasePing,
+  KeyDirectory,
 ] as const;
 
 /**
@@ -61,6 +64,7 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements], useFactory: dialect.models },
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
+    { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     TypeOrmAuditLog,
     { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },

@@ -89,11 +89,6 @@ export class AuditEntryResponse implements AuditEntryView {
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
-export class AuditListResponse {
-  @ApiProperty({ type: () => AuditEntryResponse, isArray: true, description: 'Newest first' })
-  readonly entries!: AuditEntryView[];
-}
-
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 
 /** GET /admin/v1/usage. */

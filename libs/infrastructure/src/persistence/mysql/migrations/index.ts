@@ -1,6 +1,7 @@
 import { KeyLifecycleMySql1763700000000 } from './1763700000000-key-lifecycle';
 import { AnalyticsEventsMySql1763800000000 } from './1763800000000-analytics-events';
 import { ModelRegistryMySql1763900000000 } from './1763900000000-model-registry';
+import { ConsoleIndexesMySql1764100000000 } from './1764100000000-console-indexes';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
-export const MYSQL_MIGRATIONS = [KeyLifecycleMySql1763700000000, AnalyticsEventsMySql1763800000000, ModelRegistryMySql1763900000000];
+export const MYSQL_MIGRATIONS = [KeyLifecycleMySql1763700000000, AnalyticsEventsMySql1763800000000, ModelRegistryMySql1763900000000, ConsoleIndexesMySql1764100000000];

@@ -1,6 +1,7 @@
 import { KeyLifecyclePostgres1763700000000 } from './1763700000000-key-lifecycle';
 import { AnalyticsEventsPostgres1763800000000 } from './1763800000000-analytics-events';
 import { ModelRegistryPostgres1763900000000 } from './1763900000000-model-registry';
+import { ConsoleIndexesPostgres1764100000000 } from './1764100000000-console-indexes';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
-export const POSTGRES_MIGRATIONS = [KeyLifecyclePostgres1763700000000, AnalyticsEventsPostgres1763800000000, ModelRegistryPostgres1763900000000];
+export const POSTGRES_MIGRATIONS = [KeyLifecyclePostgres1763700000000, AnalyticsEventsPostgres1763800000000, ModelRegistryPostgres1763900000000, ConsoleIndexesPostgres1764100000000];

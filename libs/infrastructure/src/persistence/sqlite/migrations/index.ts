@@ -1,6 +1,7 @@
 import { KeyLifecycleSqlite1763700000000 } from './1763700000000-key-lifecycle';
 import { AnalyticsEventsSqlite1763800000000 } from './1763800000000-analytics-events';
 import { ModelRegistrySqlite1763900000000 } from './1763900000000-model-registry';
+import { ConsoleIndexesSqlite1764100000000 } from './1764100000000-console-indexes';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
-export const SQLITE_MIGRATIONS = [KeyLifecycleSqlite1763700000000, AnalyticsEventsSqlite1763800000000, ModelRegistrySqlite1763900000000];
+export const SQLITE_MIGRATIONS = [KeyLifecycleSqlite1763700000000, AnalyticsEventsSqlite1763800000000, ModelRegistrySqlite1763900000000, ConsoleIndexesSqlite1764100000000];

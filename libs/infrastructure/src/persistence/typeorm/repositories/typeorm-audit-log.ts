@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { AuditEntry, AuditLog } from '@svc/domain';
+import { AuditEntry, AuditFilter, AuditLog } from '@svc/domain';
 import { Repository } from 'typeorm';
 import { AuditEntryMapper } from '../mappers/audit-entry.mapper';
 import { AuditEntryRecord } from '../records/audit-entry.record';
@@ -15,12 +15,15 @@ export class TypeOrmAuditLog extends AuditLog {
     await this.records.insert(AuditEntryMapper.toRecord(entry));
   }
 
-  async list(filter: { keyId?: string; limit: number }): Promise<AuditEntry[]> {
-    const records = await this.records.find({
-      where: filter.keyId === undefined ? {} : { keyId: filter.keyId },
-      order: { at: 'DESC', id: 'DESC' },
-      take: filter.limit,
-    });
+  /** On the indexes (at, id), (key_id, at, id) and (action, at, id): a page continues where the last one ended. */
+  async list(filter: AuditFilter): Promise<AuditEntry[]> {
+    const query = this.records.createQueryBuilder('a');
+    if (filter.keyId !== undefined) query.andWhere('a.key_id = :keyId', { keyId: filter.keyId });
+    if (filter.action !== undefined) query.andWhere('a.action = :action', { action: filter.action });
+    if (filter.after !== undefined) {
+      query.andWhere('(a.at, a.id) < (:afterAt, :afterId)', { afterAt: filter.after.at, afterId: filter.after.id });
+    }
+    const records = await query.orderBy('a.at', 'DESC').addOrderBy('a.id', 'DESC').limit(filter.limit).getMany();
     return records.map(AuditEntryMapper.toDomain);
   }
 }

@@ -1,0 +1,145 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { KEY_ENVIRONMENTS, KEY_STATUSES, LICENSE_TYPES } from '@svc/domain';
+import { AuditPageView, DailyUsageView, KeyListView, ListedKeyView, NearQuotaView, OverviewView } from '@svc/presentation';
+import { AuditEntryResponse } from './key.response';
+
+const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
+const NEXT_CURSOR = { type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' } as const;
+
+/** One key of GET /admin/v1/keys: never the key, nor its digest. */
+export class ListedKeyResponse implements ListedKeyView {
+  @ApiProperty({ type: String })
+  readonly key_id!: string;
+
+  @ApiProperty({ type: String })
+  readonly user_id!: string;
+
+  @ApiProperty({ type: String })
+  readonly email!: string;
+
+  @ApiProperty({ type: String, description: "The key's first 12 characters", example: 'svc_live_012' })
+  readonly prefix!: string;
+
+  @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
+  readonly license_type!: string;
+
+  @ApiProperty({ type: String, enum: [...KEY_ENVIRONMENTS] })
+  readonly environment!: string;
+
+  @ApiProperty({ type: String, enum: [...KEY_STATUSES], description: 'Now' })
+  readonly status!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  readonly created_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  readonly expires_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  readonly revoked_at!: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'The limit in force; null: unlimited' })
+  readonly monthly_limit!: number | null;
+
+  @ApiProperty({ type: String, enum: ['tier', 'override'] })
+  readonly monthly_limit_source!: 'tier' | 'override';
+}
+
+export class KeyListResponse implements KeyListView {
+  @ApiProperty({ type: () => ListedKeyResponse, isArray: true, description: 'Newest first' })
+  readonly keys!: ListedKeyResponse[];
+
+  @ApiProperty(NEXT_CURSOR)
+  readonly next_cursor!: string | null;
+}
+
+export class AuditPageResponse implements AuditPageView {
+  @ApiProperty({ type: () => AuditEntryResponse, isArray: true, description: 'Newest first' })
+  readonly entries!: AuditEntryResponse[];
+
+  @ApiProperty(NEXT_CURSOR)
+  readonly next_cursor!: string | null;
+}
+
+export class DailyInferencesResponse {
+  @ApiProperty({ type: String, format: 'date', example: '2026-11-01' })
+  readonly date!: string;
+
+  @ApiProperty({ type: 'integer', description: 'Inference events received that UTC day' })
+  readonly inferences!: number;
+}
+
+export class DailyUsageResponse implements DailyUsageView {
+  @ApiProperty({ type: String })
+  readonly key_id!: string;
+
+  @ApiProperty({ type: String, format: 'date' })
+  readonly from!: string;
+
+  @ApiProperty({ type: String, format: 'date' })
+  readonly to!: string;
+
+  @ApiProperty({ type: () => DailyInferencesResponse, isArray: true, description: 'Every day from `from` to `to`, 0 where none' })
+  readonly days!: DailyInferencesResponse[];
+
+  @ApiProperty({ ...COUNTS, description: 'Events of the range by event_type' })
+  readonly by_event_type!: Readonly<Record<string, number>>;
+
+  @ApiProperty({ ...COUNTS, description: 'Events of the range by model_name' })
+  readonly by_model!: Readonly<Record<string, number>>;
+
+  @ApiProperty({ ...COUNTS, description: 'Events of the range by outcome: success, failure, unreported' })
+  readonly by_outcome!: Readonly<Record<string, number>>;
+}
+
+export class DailyEventsResponse {
+  @ApiProperty({ type: String, format: 'date', example: '2026-11-01' })
+  readonly date!: string;
+
+  @ApiProperty({ type: 'integer', description: 'Events of every key received that UTC day' })
+  readonly events!: number;
+}
+
+export class NearQuotaResponse implements NearQuotaView {
+  @ApiProperty({ type: String })
+  readonly key_id!: string;
+
+  @ApiProperty({ type: String })
+  readonly email!: string;
+
+  @ApiProperty({ type: String, example: 'svc_live_012' })
+  readonly prefix!: string;
+
+  @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
+  readonly license_type!: string;
+
+  @ApiProperty({ type: 'integer', description: 'Units used this period' })
+  readonly used!: number;
+
+  @ApiProperty({ type: 'integer', description: 'The limit in force' })
+  readonly monthly_limit!: number;
+
+  @ApiProperty({ type: Number, description: 'used / monthly_limit × 100, rounded down to one decimal', example: 87.5 })
+  readonly percent!: number;
+}
+
+export class OverviewResponse implements OverviewView {
+  @ApiProperty({ ...COUNTS, description: 'Keys by tier, every tier present' })
+  readonly keys_by_tier!: Readonly<Record<string, number>>;
+
+  @ApiProperty({ ...COUNTS, description: 'Keys by status now: active, expired, revoked' })
+  readonly keys_by_status!: Readonly<Record<string, number>>;
+
+  @ApiProperty({ type: () => DailyEventsResponse, isArray: true, description: 'The last 30 UTC days, today included, oldest first, 0 where none' })
+  readonly events_per_day!: DailyEventsResponse[];
+
+  @ApiProperty({
+    type: () => NearQuotaResponse,
+    isArray: true,
+    description: 'Keys at or above 80% of their limit this period, highest first, at most 20; unlimited keys never',
+  })
+  readonly near_quota!: NearQuotaResponse[];
+
+  @ApiProperty({ type: () => AuditEntryResponse, isArray: true, description: 'The latest 10 audit entries, newest first' })
+  readonly recent_audit!: AuditEntryResponse[];
+}

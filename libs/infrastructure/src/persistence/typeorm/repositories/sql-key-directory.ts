@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { KeyDirectory, KeyListing, KeySearch, KeyUsage, NearQuotaQuery, TierStatusCount } from '@svc/application';
+import { KeyStatus, LICENSE_TYPES, LicenseType } from '@svc/domain';
+import { Repository } from 'typeorm';
+import { ApiKeyMapper } from '../mappers/api-key.mapper';
+import { RecordHydrator } from '../record-hydrator';
+import { ApiKeyRecord } from '../records/api-key.record';
+import { PreparedStatement, SqlStatements } from '../sql-statements';
+
+type ListingRow = Record<string, unknown> & { u_email: string };
+type UsageRow = ListingRow & { used: string | number; lim: string | number };
+
+/**
+ * A key's status at an instant (the one bound parameter), in SQL: the rule of
+ * ApiKey.statusAt (revoked wins; expired from the instant `expires_at` is
+ * reached). The contract suites hold the two to the same answers.
+ */
+const STATUS_AT = "CASE WHEN k.revoked_at IS NOT NULL THEN 'revoked' WHEN k.expires_at <= ? THEN 'expired' ELSE 'active' END";
+const STATUS_FILTER: Readonly<Record<KeyStatus, string>> = {
+  revoked: 'k.revoked_at IS NOT NULL',
+  expired: 'k.revoked_at IS NULL AND k.expires_at <= ?',
+  active: 'k.revoked_at IS NULL AND k.expires_at > ?',
+};
+
+/**
+ * The operators' reads across keys in portable SQL, on the indexes of
+ * migration 1764100000000: newest first on (created_at, id), by e-mail on
+ * users (email) then api_keys (user_id), by prefix on (display_prefix), the
+ * counts on (license_type, revoked_at, expires_at). Each search shape is one
+ * prepared statement.
+ */
+@Injectable()
+export class SqlKeyDirectory extends KeyDirectory {
+  private readonly keyRows: RecordHydrator<ApiKeyRecord>;
+  private readonly prepared = new Map<string, PreparedStatement>();
+
+  constructor(
+    @InjectRepository(ApiKeyRecord) records: Repository<ApiKeyRecord>,
+    private readonly statements: SqlStatements,
+  ) {
+    super();
+    this.keyRows = new RecordHydrator(records.manager.connection, ApiKeyRecord);
+  }
+
+  async search(query: KeySearch): Promise<KeyListing[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const shape: string[] = [];
+    if (query.email !== undefined) {
+      where.push('u.email = ?');
+      params.push(query.email);
+      shape.push('e');
+    }
+    if (query.prefix !== undefined && query.prefix !== '') {
+      // a range on the index, then the exact test (the range alone is exact only under a byte-order collation)
+      where.push('k.display_prefix >= ? AND k.display_prefix < ? AND substr(k.display_prefix, 1, ?) = ?');
+      params.push(query.prefix, successorOf(query.prefix), query.prefix.length, query.prefix);
+      shape.push('p');
+    }
+    if (query.userId !== undefined) {
+      where.push('k.user_id = ?');
+      params.push(query.userId);
+      shape.push('u');
+    }
+    if (query.licenseType !== undefined) {
+      where.push('k.license_type = ?');
+      params.push(query.licenseType);
+      shape.push('t');
+    }
+    if (query.status !== undefined) {
+      where.push(STATUS_FILTER[query.status]);
+      if (query.status !== 'revoked') params.push(this.keyRows.bind('expiresAt', query.at));
+      shape.push(`s${query.status}`);
+    }
+    if (query.after !== undefined) {
+      // a row value: one range on (created_at, id), wherever the page before ended
+      where.push('(k.created_at, k.id) < (?, ?)');
+      params.push(this.keyRows.bind('createdAt', query.after.createdAt), query.after.id);
+      shape.push('a');
+    }
+    params.push(query.limit);
+    const statement = this.statement(
+      `key_search_${shape.join('_') || 'all'}`,
+      () =>
+        `SELECT ${this.keyRows.selectList('k')}, u.email AS u_email FROM api_keys k JOIN users u ON u.id = k.user_id` +
+        (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+        ' ORDER BY k.created_at DESC, k.id DESC LIMIT ?',
+    );
+    return (await statement.all(params)).map((row) => this.listingOf(row as ListingRow));
+  }
+
+  async countByTierAndStatus(at: Date): Promise<TierStatusCount[]> {
+    const statement = this.statement(
+      'key_counts_by_tier_status',
+      () => `SELECT k.license_type AS tier, ${STATUS_AT} AS status, COUNT(*) AS n FROM api_keys k GROUP BY k.license_type, 2`,
+    );
+    const rows = (await statement.all([this.keyRows.bind('expiresAt', at)])) as Array<{ tier: string; status: string; n: string | number }>;
+    return rows.map((r) => ({ licenseType: r.tier as LicenseType, status: r.status as KeyStatus, count: Number(r.n) }));
+  }
+
+  /**
+   * The one statement that reads usage against limits (usage_counters by
+   * period, joined to the key): the limit in force is the override, else the
+   * tier's, written into the SQL from the catalogue (tier names and integers only).
+   */
+  async nearQuota(query: NearQuotaQuery): Promise<KeyUsage[]> {
+    const tierLimit = LICENSE_TYPES.map((t) => `WHEN '${t}' THEN ${sqlInteger(query.tierLimits[t])}`).join(' ');
+    const limitInForce = `CASE WHEN k.monthly_limit_source = 'override' THEN k.monthly_limit ELSE CASE k.license_type ${tierLimit} END END`;
+    const sql =
+      `SELECT x.* FROM (SELECT ${this.keyRows.selectList('k')}, u.email AS u_email, c.used AS used, ${limitInForce} AS lim ` +
+      'FROM usage_counters c JOIN api_keys k ON k.id = c.key_id JOIN users u ON u.id = k.user_id WHERE c.period = ? AND c.used > 0) x ' +
+      'WHERE x.lim > 0 AND x.used * 100 >= x.lim * ? ORDER BY x.used * 1.0 / x.lim DESC, x.id LIMIT ?';
+    const statement = this.statement(`keys_near_quota_${hashOf(sql)}`, () => sql);
+    const rows = (await statement.all([query.period, query.atLeastPercent, query.limit])) as UsageRow[];
+    return rows.map((row) => ({ ...this.listingOf(row), used: Number(row.used), monthlyLimit: Number(row.lim) }));
+  }
+
+  private listingOf(row: ListingRow): KeyListing {
+    return { key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), email: row.u_email };
+  }
+
+  private statement(name: string, sql: () => string): PreparedStatement {
+    let statement = this.prepared.get(name);
+    if (!statement) {
+      statement = this.statements.prepare(name, sql());
+      this.prepared.set(name, statement);
+    }
+    return statement;
+  }
+}
+
+/** The least text greater than every text starting with `prefix` (byte order): its last character, plus one. */
+function successorOf(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+function sqlInteger(value: number | null): string {
+  if (value === null) return 'NULL';
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer limit: ${value}`);
+  return String(value);
+}
+
+function hashOf(text: string): string {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
+}

@@ -1,0 +1,31 @@
+/**
+ * The opaque cursors of the admin lists (CONTRACT 17): where the page before
+ * ended, as the last item's instant and id, for one list only. base64url of
+ * a small JSON array; anything else is not a cursor (null).
+ */
+export type CursorList = 'keys' | 'audit';
+
+export interface CursorPosition {
+  readonly at: Date;
+  readonly id: string;
+}
+
+export function encodeCursor(list: CursorList, position: CursorPosition): string {
+  return Buffer.from(JSON.stringify([list, position.at.getTime(), position.id]), 'utf8').toString('base64url');
+}
+
+/** The position a cursor of `list` names, or null when the text is not one. */
+export function decodeCursor(list: CursorList, cursor: string): CursorPosition | null {
+  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3) return null;
+  const [kind, ms, id] = parsed as unknown[];
+  if (kind !== list || typeof ms !== 'number' || !Number.isSafeInteger(ms) || typeof id !== 'string' || id === '' || id.length > 40) return null;
+  const at = new Date(ms);
+  return Number.isNaN(at.getTime()) ? null : { at, id };
+}
