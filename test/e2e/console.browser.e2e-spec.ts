@@ -179,6 +179,12 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await page.getByLabel('Feature type').fill('csp');
     await page.getByLabel('Recommended use').fill(XSS);
     await page.getByLabel('Model file').setInputFiles({ name: 'model.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2_000_000, 7) });
+    // watch the upload's progress bar (the upload is quick on 127.0.0.1: record every state it shows)
+    await page.evaluate(`window.progressSeen = [];
+      new MutationObserver(() => {
+        const bar = document.getElementById('upload-progress');
+        if (bar) window.progressSeen.push(bar.value);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });`);
     await page.getByRole('button', { name: 'Save' }).click();
     const row = page.locator(`tr[data-model="${name}"]`);
     await row.waitFor();
@@ -186,6 +192,9 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     expect(await row.locator('script, img').count()).toBe(0);
     await web(row).toContainText('uploaded');
     await page.getByText(`${name} saved.`).waitFor();
+    const progress = await page.evaluate<number[]>('window.progressSeen');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(Math.max(...progress)).toBe(1);
     await shot('models');
     expect(dialogs).toEqual([]);
   });
@@ -199,9 +208,28 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await shot('audit');
   });
 
-  it('shows the overview: keys by status, events per day, recent audit', async () => {
+  it('shows the overview: keys by status and tier, events per day, keys near their quota, recent audit', async () => {
+    // more keys through the admin API: one with a small limit, nearly used up
+    const admin = (path: string, body: unknown) =>
+      fetch(`${service.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ api_key: string }>);
+    await admin('/admin/v1/keys', { email: 'ada@example.org', license_type: 'commercial' });
+    await admin('/admin/v1/keys', { email: 'alan@example.org', license_type: 'enterprise', environment: 'test' });
+    const small = await admin('/admin/v1/keys', { email: 'edsger@example.org', license_type: 'free', monthly_limit: 10 });
+    for (let i = 0; i < 9; i++) {
+      await fetch(`${service.baseUrl}/v1/analytics/log`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: small.api_key, event_type: 'inference', model_name: 'p300_binary_v1', success: i !== 4 }),
+      });
+    }
     await nav('Overview', 'Overview');
     await web(page.getByTestId('status-revoked')).toHaveText('1');
+    await web(page.getByTestId('status-active')).toHaveText('3');
+    await page.locator('table').getByText('edsger@example.org').waitFor();
     await page.locator('.chart-canvas canvas').first().waitFor();
     await page.getByRole('heading', { name: 'Recent audit events' }).waitFor();
     await page.screenshot({ path: join(SHOTS, 'overview.png') });
@@ -214,11 +242,17 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth + 1')).toBe(true);
     await shot('keys-narrow');
     await page.setViewportSize({ width: 1366, height: 900 });
-    await page.locator('body').focus();
+    await page.reload(); // the deep link /console/keys loads the app again, focus at the start of the page
+    await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Skip to the content');
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string | null | undefined>("document.activeElement?.getAttribute('href')")).toBe('/console');
+    // a keyboard user reaches the search form and submits it with Enter
+    await page.locator('#filter-email').focus();
+    await page.keyboard.type('nobody@example.org');
+    await page.keyboard.press('Enter');
+    await page.getByText('No key matches.').waitFor();
   });
 
   it('signs out, forgetting the token; no dialog, script error or policy violation happened', async () => {

@@ -2,7 +2,7 @@
 
 const integer = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const decimal = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
-const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 2 });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 

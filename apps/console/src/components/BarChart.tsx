@@ -13,7 +13,8 @@ export function BarChart(props: { title: string; unit: string; days: ReadonlyArr
     const element = holder.current;
     if (!element) return;
     const xs = props.days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000);
-    const ys = props.days.map((d) => d.value);
+    // a day without events draws no bar (null), not a zero-height line
+    const ys = props.days.map((d) => (d.value === 0 ? null : d.value));
     const width = () => Math.max(240, element.clientWidth);
     const chart = new uPlot(
       {
