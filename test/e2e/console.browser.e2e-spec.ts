@@ -154,6 +154,24 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await shot('key');
   });
 
+  it('changes the tier and the monthly limit, each after a confirmation', async () => {
+    await page.locator('#action-tier').selectOption('commercial');
+    await page.getByRole('button', { name: 'Change tier' }).click();
+    await page.getByRole('dialog').getByText('from research to commercial').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Change tier' }).click();
+    await web(page.getByTestId('key-tier')).toHaveText('commercial');
+    await page.locator('#action-limit-mode').selectOption('override');
+    await page.locator('#action-limit').fill('100');
+    await page.getByRole('button', { name: 'Change limit' }).click();
+    // cancelling changes nothing
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await web(page.locator('.gauge')).toContainText('3 of 500,000 inferences');
+    await page.getByRole('button', { name: 'Change limit' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Change limit' }).click();
+    await web(page.locator('.gauge')).toContainText('3 of 100 inferences');
+    expect(await page.locator('#quota-meter').getAttribute('max')).toBe('100');
+  });
+
   it('revokes the key after a confirmation, and shows its new status', async () => {
     await page.getByLabel('Revoke (reason, optional)').fill('console test');
     await page.getByRole('button', { name: 'Revoke', exact: true }).click();
@@ -196,6 +214,43 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     expect(progress.length).toBeGreaterThan(0);
     expect(Math.max(...progress)).toBe(1);
     await shot('models');
+    expect(dialogs).toEqual([]);
+  });
+
+  it('registers an external URL (checksum and size required), edits a model, deletes one after a confirmation', async () => {
+    await page.getByRole('button', { name: 'Add a model' }).click();
+    await page.getByLabel('Name (a-z 0-9 _ . -)').fill('cdn_model_v1');
+    await page.getByLabel('Paradigm').fill('ssvep');
+    await page.getByLabel('Features').fill('8');
+    await page.getByLabel('Classes').fill('4');
+    await page.getByLabel('Description').fill('Served by a CDN');
+    await page.getByLabel('Accuracy').fill('0.8');
+    await page.getByLabel('Feature type').fill('psd');
+    await page.getByLabel('Recommended use').fill('SSVEP spellers');
+    await page.getByLabel('An external URL').check();
+    await page.getByLabel('Download URL (https://…)').fill('https://cdn.example.org/cdn_model_v1.bin');
+    await page.getByLabel('Checksum (sha256:<64 hex>)').fill('sha256:not-a-checksum');
+    await page.getByLabel('Size in bytes').fill('123456');
+    await page.getByRole('button', { name: 'Save' }).click();
+    // the API's own words, from its error envelope
+    await page.getByRole('alert').filter({ hasText: 'checksum must be sha256:' }).waitFor();
+    await page.getByLabel('Checksum (sha256:<64 hex>)').fill(`sha256:${'ab'.repeat(32)}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    const cdn = page.locator('tr[data-model="cdn_model_v1"]');
+    await cdn.waitFor();
+    await web(cdn).toContainText('external URL');
+
+    const xss = page.locator('tr[data-model="xss.script-alert_1"]');
+    await xss.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Version').fill('1.1.0');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('xss.script-alert_1 saved.').waitFor();
+    await web(xss.locator('td').nth(1)).toHaveText('1.1.0');
+    await web(xss).toContainText('uploaded');
+
+    await cdn.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await web(cdn).toHaveCount(0);
     expect(dialogs).toEqual([]);
   });
 
@@ -261,8 +316,9 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
     expect(dialogs).toEqual([]);
     expect(pageErrors).toEqual([]);
-    // the wrong token's 401 is logged by the browser as a failed resource; nothing else may be
-    expect(consoleErrors.filter((text) => !/status of 401/.test(text))).toEqual([]);
+    // the browser logs the deliberate refusals (the wrong token's 401, the bad checksum's 400) as failed resources; nothing else may be
+    expect(consoleErrors.filter((text) => !/status of 40[01] /.test(text))).toEqual([]);
+    expect(consoleErrors.filter((text) => /Content.Security.Policy|Refused to/i.test(text))).toEqual([]);
   });
 });
 
