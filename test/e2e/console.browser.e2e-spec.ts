@@ -314,6 +314,11 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Admin token').waitFor();
     expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
+    // a token the service no longer accepts (ADMIN_TOKEN changed): back to sign-in, saying why, token forgotten
+    await page.evaluate(`sessionStorage.setItem('svc-console-admin-token', 'a-stale-admin-token-0123456789')`);
+    await page.goto(`${service.baseUrl}/console/keys`);
+    await page.getByText('The service refused the admin token: sign in again.').waitFor();
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
     expect(dialogs).toEqual([]);
     expect(pageErrors).toEqual([]);
     // the browser logs the deliberate refusals (the wrong token's 401, the bad checksum's 400) as failed resources; nothing else may be

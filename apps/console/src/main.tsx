@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { clearToken, storedToken, whenUnauthorized } from './api';
 import { Link } from './components/Link';
 import { Audit } from './pages/Audit';
@@ -46,16 +46,21 @@ function App() {
   const [signedIn, setSignedIn] = useState(storedToken() !== null);
   const [notice, setNotice] = useState<string | null>(null);
   const path = usePath();
-  useEffect(() => {
-    whenUnauthorized(() => {
-      clearToken();
-      setNotice('The service refused the admin token: sign in again.');
-      setSignedIn(false);
-    });
-  }, []);
+  const firstPath = useRef(path);
+  // set while rendering, before any page's first call can be refused (effects run children first)
+  whenUnauthorized(() => {
+    clearToken();
+    setNotice('The service refused the admin token: sign in again.');
+    setSignedIn(false);
+  });
   useEffect(() => {
     const current = PAGES.find((p) => p.path === path || (p.path !== '' && path.startsWith(`${p.path}/`)));
     document.title = `${current?.title ?? 'Console'} · svc-licensing`;
+    // after a navigation inside the app, keyboard and screen-reader users start at the new page
+    if (path !== firstPath.current) {
+      firstPath.current = '\u0000';
+      document.getElementById('main')?.focus();
+    }
   }, [path]);
   if (!signedIn) {
     return (

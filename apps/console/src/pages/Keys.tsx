@@ -102,7 +102,7 @@ export function Keys() {
           pages.reset();
         }}
       >
-        {field('email', 'E-mail', 'ada@example.org')}
+        {field('email', 'E-mail (exact)', 'ada@example.org')}
         {field('prefix', 'Key prefix (first 12 characters)', 'svc_live_1a2')}
         {field('user_id', 'User id', 'usr_…')}
         {select('license_type', 'Tier', TIERS)}
