@@ -9,6 +9,8 @@ import type * as SqliteDataSource from '@svc/infrastructure/persistence/sqlite/s
 import type * as ApiKeyMappers from '@svc/infrastructure/persistence/typeorm/mappers/api-key.mapper';
 import type * as UserMappers from '@svc/infrastructure/persistence/typeorm/mappers/user.mapper';
 import type * as Records from '@svc/infrastructure/persistence/typeorm/records';
+import type * as AuditEntryMappers from '@svc/infrastructure/persistence/typeorm/mappers/audit-entry.mapper';
+import type * as Presentation from '@svc/presentation';
 
 /**
  * The benchmark measures the service as `npm run build` leaves it, and seeds
@@ -51,7 +53,7 @@ export function serviceCommand(): ServiceCommand {
   return { nodeFlags: rest, text };
 }
 
-function built<T>(relative: string): T {
+export function built<T>(relative: string): T {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(join(BUILT_API_DIR, relative)) as T;
 }
@@ -66,6 +68,8 @@ export interface BuiltLibraries {
   readonly records: typeof Records;
   readonly apiKeyMapper: typeof ApiKeyMappers;
   readonly userMapper: typeof UserMappers;
+  readonly auditEntryMapper: typeof AuditEntryMappers;
+  readonly presentation: typeof Presentation;
 }
 
 export function builtLibraries(): BuiltLibraries {
@@ -80,5 +84,7 @@ export function builtLibraries(): BuiltLibraries {
     records: built(`${typeorm}/records`),
     apiKeyMapper: built(`${typeorm}/mappers/api-key.mapper`),
     userMapper: built(`${typeorm}/mappers/user.mapper`),
+    auditEntryMapper: built(`${typeorm}/mappers/audit-entry.mapper`),
+    presentation: built('libs/presentation/src'),
   };
 }

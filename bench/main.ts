@@ -25,6 +25,8 @@
  *   --json FILE          also write the results as JSON
  *   --keep               keep the run's folder (database, logs)
  *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite
+ *   --admin-scale        instead: the console's admin reads at 100k keys / 1M events (issue 16; options in
+ *                        bench/admin-scale.ts: --pg, --mysql, --keys, --events, --requests, --keep, --smoke)
  *   --help               this text
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +46,7 @@ import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
 import { BUILT_API_MAIN, CEILING_SERVER, ROOT, assertBuilt, builtLibraries, serviceCommand } from './built-service';
 import { ENDPOINT_LABELS, ENDPOINT_NAMES, EndpointName, LoadResult, runLoad } from './load';
 import { seedKeys } from './seed-keys';
+import { runAdminScale } from './admin-scale';
 
 interface Options {
   smoke: boolean;
@@ -208,6 +211,7 @@ async function main(): Promise<number> {
     process.stdout.write(usage());
     return 0;
   }
+  if (process.argv.includes('--admin-scale')) return runAdminScale(process.argv.slice(2).filter((a) => a !== '--admin-scale'));
   const options = parseOptions(process.argv.slice(2));
   assertBuilt();
   const lib = builtLibraries();

@@ -30,7 +30,7 @@ const KEYS_PER_TRANSACTION = 50_000;
  * RandomIdGenerator (node's CSPRNG), drawn from a pool filled 64 KiB at a time
  * instead of one call per key: a million keys need three million draws.
  */
-class PooledRandom {
+export class PooledRandom {
   private pool = Buffer.alloc(0);
   private at = 0;
 
@@ -46,7 +46,7 @@ class PooledRandom {
 }
 
 /** Writes rows of one table, in the column order of `columns`. */
-interface TableWriter {
+export interface TableWriter {
   begin(): Promise<void>;
   insert(table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>;
   commit(): Promise<void>;
@@ -54,7 +54,7 @@ interface TableWriter {
 }
 
 /** better-sqlite3 on the same file: one prepared INSERT per table, run row by row inside a transaction. */
-function sqliteWriter(dataSource: DataSource): TableWriter {
+export function sqliteWriter(dataSource: DataSource): TableWriter {
   const db = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
   // This connection only (the service opens its own): room for the digest index's random inserts.
   db.pragma('cache_size = -262144');
@@ -76,7 +76,7 @@ function sqliteWriter(dataSource: DataSource): TableWriter {
 }
 
 /** One pg connection: multi-row INSERTs inside a transaction. */
-async function postgresWriter(url: string): Promise<TableWriter> {
+export async function postgresWriter(url: string): Promise<TableWriter> {
   const client = new Client({ connectionString: url });
   await client.connect();
   return {
@@ -98,7 +98,7 @@ async function postgresWriter(url: string): Promise<TableWriter> {
  * statement's text by mysql2 (`query`, not a prepared `execute`: one statement per chunk shape
  * would be prepared and cached for nothing), with the data source's UTC time zone for Dates.
  */
-async function mysqlWriter(url: string): Promise<TableWriter> {
+export async function mysqlWriter(url: string): Promise<TableWriter> {
   const connection = await createConnection({ uri: url, timezone: 'Z', charset: 'utf8mb4_bin', supportBigNumbers: true, bigNumberStrings: true });
   return {
     begin: async () => void (await connection.beginTransaction()),
@@ -115,7 +115,7 @@ async function mysqlWriter(url: string): Promise<TableWriter> {
 }
 
 /** A record's column values as the driver stores them (TypeORM's own conversion, e.g. a Date to SQLite's UTC text). */
-function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: ObjectLiteral): unknown[] {
+export function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: ObjectLiteral): unknown[] {
   return metadata.columns.map((column) => dataSource.driver.preparePersistentValue(record[column.propertyName], column));
 }
 
@@ -206,7 +206,7 @@ export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: 
 }
 
 /** The service's own options for the database (the bench is not the service: it may name each kind). */
-function dataSourceOptionsOf(lib: BuiltLibraries, database: DatabaseConfig): DataSourceOptions {
+export function dataSourceOptionsOf(lib: BuiltLibraries, database: DatabaseConfig): DataSourceOptions {
   switch (database.kind) {
     case 'sqlite':
       return lib.sqliteDataSource.sqliteDataSourceOptions(database);

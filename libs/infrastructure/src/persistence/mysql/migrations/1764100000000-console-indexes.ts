@@ -7,11 +7,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  */
 export const CONSOLE_INDEXES: ReadonlyArray<readonly [name: string, table: string, columns: string]> = [
   ['ix_api_keys_created', 'api_keys', 'created_at, id'],
-  ['ix_api_keys_prefix', 'api_keys', 'display_prefix'],
+  ['ix_api_keys_prefix', 'api_keys', 'display_prefix, created_at, id'],
   ['ix_api_keys_tier_status', 'api_keys', 'license_type, revoked_at, expires_at'],
   ['ix_users_email', 'users', 'email'],
   ['ix_usage_counters_period', 'usage_counters', 'period, used'],
-  ['ix_analytics_events_key_received', 'analytics_events', 'key_id, received_at'],
+  ['ix_analytics_events_key_received', 'analytics_events', 'key_id, received_at, event_type, success, model_name'],
   ['ix_analytics_events_received', 'analytics_events', 'received_at'],
   ['ix_audit_log_at_id', 'audit_log', 'at, id'],
   ['ix_audit_log_action_at', 'audit_log', 'action, at, id'],

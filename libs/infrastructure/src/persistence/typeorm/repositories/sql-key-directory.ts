@@ -12,11 +12,10 @@ type ListingRow = Record<string, unknown> & { u_email: string };
 type UsageRow = ListingRow & { used: string | number; lim: string | number };
 
 /**
- * A key's status at an instant (the one bound parameter), in SQL: the rule of
+ * A key's status at an instant (the bound parameter), in SQL: the rule of
  * ApiKey.statusAt (revoked wins; expired from the instant `expires_at` is
  * reached). The contract suites hold the two to the same answers.
  */
-const STATUS_AT = "CASE WHEN k.revoked_at IS NOT NULL THEN 'revoked' WHEN k.expires_at <= ? THEN 'expired' ELSE 'active' END";
 const STATUS_FILTER: Readonly<Record<KeyStatus, string>> = {
   revoked: 'k.revoked_at IS NOT NULL',
   expired: 'k.revoked_at IS NULL AND k.expires_at <= ?',
@@ -26,9 +25,9 @@ const STATUS_FILTER: Readonly<Record<KeyStatus, string>> = {
 /**
  * The operators' reads across keys in portable SQL, on the indexes of
  * migration 1764100000000: newest first on (created_at, id), by e-mail on
- * users (email) then api_keys (user_id), by prefix on (display_prefix), the
- * counts on (license_type, revoked_at, expires_at). Each search shape is one
- * prepared statement.
+ * users (email) then api_keys (user_id), by prefix on (display_prefix,
+ * created_at, id), the counts on (license_type, revoked_at, expires_at).
+ * Each search shape is one prepared statement. (docs/PERFORMANCE.md, issue 16)
  */
 @Injectable()
 export class SqlKeyDirectory extends KeyDirectory {
@@ -43,12 +42,18 @@ export class SqlKeyDirectory extends KeyDirectory {
     this.keyRows = new RecordHydrator(records.manager.connection, ApiKeyRecord);
   }
 
+  /**
+   * The page's ids first, from the indexes alone where the filters allow
+   * (ordered by (created_at, id), or by (display_prefix, created_at, id) then
+   * sorted), and only then the page's rows and their holders: a filter that
+   * matches many keys sorts ids, not whole rows.
+   */
   async search(query: KeySearch): Promise<KeyListing[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     const shape: string[] = [];
     if (query.email !== undefined) {
-      where.push('u.email = ?');
+      where.push('k.user_id IN (SELECT u.id FROM users u WHERE u.email = ?)');
       params.push(query.email);
       shape.push('e');
     }
@@ -83,20 +88,39 @@ export class SqlKeyDirectory extends KeyDirectory {
     const statement = this.statement(
       `key_search_${shape.join('_') || 'all'}`,
       () =>
-        `SELECT ${this.keyRows.selectList('k')}, u.email AS u_email FROM api_keys k JOIN users u ON u.id = k.user_id` +
+        'SELECT ' +
+        `${this.keyRows.selectList('k')}, u.email AS u_email FROM (SELECT k.id AS page_id FROM api_keys k` +
         (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-        ' ORDER BY k.created_at DESC, k.id DESC LIMIT ?',
+        ' ORDER BY k.created_at DESC, k.id DESC LIMIT ?) page JOIN api_keys k ON k.id = page.page_id JOIN users u ON u.id = k.user_id' +
+        ' ORDER BY k.created_at DESC, k.id DESC',
     );
     return (await statement.all(params)).map((row) => this.listingOf(row as ListingRow));
   }
 
+  /**
+   * Counts of index ranges on (license_type, revoked_at, expires_at), three per
+   * tier (all, revoked, expired at `at`): no scan of the table, no sort.
+   */
   async countByTierAndStatus(at: Date): Promise<TierStatusCount[]> {
-    const statement = this.statement(
-      'key_counts_by_tier_status',
-      () => `SELECT k.license_type AS tier, ${STATUS_AT} AS status, COUNT(*) AS n FROM api_keys k GROUP BY k.license_type, 2`,
-    );
-    const rows = (await statement.all([this.keyRows.bind('expiresAt', at)])) as Array<{ tier: string; status: string; n: string | number }>;
-    return rows.map((r) => ({ licenseType: r.tier as LicenseType, status: r.status as KeyStatus, count: Number(r.n) }));
+    const counts = LICENSE_TYPES.flatMap((t) => [
+      `SELECT '${t}' AS tier, 'all' AS status, COUNT(*) AS n FROM api_keys WHERE license_type = '${t}'`,
+      `SELECT '${t}' AS tier, 'revoked' AS status, COUNT(*) AS n FROM api_keys WHERE license_type = '${t}' AND revoked_at IS NOT NULL`,
+      `SELECT '${t}' AS tier, 'expired' AS status, COUNT(*) AS n FROM api_keys WHERE license_type = '${t}' AND revoked_at IS NULL AND expires_at <= ?`,
+    ]);
+    const statement = this.statement('key_counts_by_tier_status', () => counts.join(' UNION ALL '));
+    const expiry = this.keyRows.bind('expiresAt', at);
+    const rows = (await statement.all(LICENSE_TYPES.map(() => expiry))) as Array<{ tier: string; status: string; n: string | number }>;
+    const found: TierStatusCount[] = [];
+    for (const tier of LICENSE_TYPES) {
+      const n = (status: string) => Number(rows.find((r) => r.tier === tier && r.status === status)?.n ?? 0);
+      const revoked = n('revoked');
+      const expired = n('expired');
+      const active = n('all') - revoked - expired;
+      for (const [status, count] of [['active', active], ['expired', expired], ['revoked', revoked]] as const) {
+        if (count > 0) found.push({ licenseType: tier, status, count });
+      }
+    }
+    return found;
   }
 
   /**

@@ -1,0 +1,362 @@
+/**
+ * `npm run bench -- --admin-scale [options]`: the console's admin reads (issue 16) at scale. Seeds a
+ * fresh database with 100,000 keys (each its own user, its key.issued audit entry, 2 % revoked,
+ * some expired, 0.5 % near their quota) and 1,000,000 analytics events over the last year (one busy
+ * key with 20,000 of them, the usage counters they imply), in bulk (multi-row INSERTs or prepared
+ * statements in large transactions, never the API), starts the built service on it, and times each
+ * admin read over real HTTP: warm-up, then sequential requests, median and p95 per read.
+ *
+ *   --pg | --mysql       PostgreSQL / MySQL (MariaDB) on this machine instead of a SQLite file
+ *   --keys N             keys to seed (default 100000)
+ *   --events N           events to seed (default 1000000)
+ *   --requests N         timed requests per read (default 50)
+ *   --keep               keep the run's folder and database
+ *   --smoke              1,000 keys, 10,000 events, 5 requests (for the bench smoke test)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DataSource } from 'typeorm';
+import type { AnalyticsEvent, AuditEntry, IdKind, LicenseType, User } from '@svc/domain';
+import type * as PortableSql from '@svc/infrastructure/persistence/typeorm/portable-sql';
+import { BenchDatabase, DEFAULT_MYSQL_ADMIN_URL, DEFAULT_POSTGRES_ADMIN_URL, mysqlBenchDatabase, postgresBenchDatabase, sqliteBenchDatabase } from './bench-database';
+import { BenchProcess } from './bench-process';
+import { BUILT_API_MAIN, ROOT, assertBuilt, built, builtLibraries, serviceCommand } from './built-service';
+import { PooledRandom, TableWriter, dataSourceOptionsOf, mysqlWriter, postgresWriter, rowOf, sqliteWriter } from './seed-keys';
+
+const DAY_MS = 86_400_000;
+const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];
+const MODELS = ['motor_imagery_4class_v1', 'motor_imagery_2class_v1', 'p300_binary_v1', 'ssvep_multiclass_v1', 'custom_decoder_v3'];
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const ROWS_PER_TRANSACTION = 50_000;
+
+interface AdminScaleOptions {
+  kind: 'sqlite' | 'postgres' | 'mysql';
+  keys: number;
+  events: number;
+  requests: number;
+  keep: boolean;
+}
+
+function parse(argv: readonly string[]): AdminScaleOptions {
+  const smoke = argv.includes('--smoke');
+  const options: AdminScaleOptions = {
+    kind: argv.includes('--pg') ? 'postgres' : argv.includes('--mysql') ? 'mysql' : 'sqlite',
+    keys: smoke ? 1_000 : 100_000,
+    events: smoke ? 10_000 : 1_000_000,
+    requests: smoke ? 5 : 50,
+    keep: argv.includes('--keep'),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const n = Number(argv[i + 1]);
+    if (argv[i] === '--keys') options.keys = Math.max(100, Math.round(n));
+    if (argv[i] === '--events') options.events = Math.max(1000, Math.round(n));
+    if (argv[i] === '--requests') options.requests = Math.max(1, Math.round(n));
+  }
+  if (argv.includes('--pg') && argv.includes('--mysql')) throw new Error('--pg and --mysql exclude each other');
+  return options;
+}
+
+/** What the timed reads need to know of the seeded data. */
+interface Seeded {
+  readonly emails: readonly string[];
+  readonly prefixes: readonly string[];
+  readonly middleKey: { readonly createdAt: Date; readonly id: string };
+  readonly middleAudit: { readonly at: Date; readonly id: string };
+  readonly busyKeyId: string;
+  readonly busyEvents: number;
+  readonly counters: number;
+  readonly seconds: number;
+}
+
+const ymd = (at: Date) => at.toISOString().slice(0, 10);
+
+async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line: string) => void): Promise<Seeded> {
+  const started = Date.now();
+  const lib = builtLibraries();
+  const sql = built<typeof PortableSql>('libs/infrastructure/src/persistence/typeorm/portable-sql');
+  const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
+  const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
+  const kind = config.database.kind;
+  const writer: TableWriter =
+    kind === 'postgres' ? await postgresWriter(config.database.url) : kind === 'mysql' ? await mysqlWriter(config.database.url) : sqliteWriter(dataSource);
+  const { ApiKey, ApiKeyFormat } = lib.domain;
+  const format = new ApiKeyFormat(config.keys.prefix);
+  const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);
+  const pooled = new PooledRandom();
+  const random = new (class extends lib.domain.RandomSource {
+    hex(bytes: number): string {
+      return pooled.hex(bytes);
+    }
+  })();
+  const newId = (k: IdKind | 'evt') => `${k}_${pooled.hex(12)}`;
+  const tables = {
+    users: dataSource.getMetadata(lib.records.UserRecord),
+    keys: dataSource.getMetadata(lib.records.ApiKeyRecord),
+    audit: dataSource.getMetadata(lib.records.AuditEntryRecord),
+    counters: dataSource.getMetadata(lib.records.UsageCounterRecord),
+  };
+  const columns = (t: keyof typeof tables) => tables[t].columns.map((c) => c.databaseName);
+  const eventAs =
+    kind === 'postgres'
+      ? { success: (ok: boolean) => ok, instant: (at: Date) => at }
+      : kind === 'mysql'
+        ? { success: (ok: boolean) => (ok ? 1 : 0), instant: (at: Date) => at.toISOString().slice(0, 23).replace('T', ' ') }
+        : { success: (ok: boolean) => (ok ? 1 : 0), instant: (at: Date) => at.toISOString() };
+  const eventColumns = sql.EVENT_COLUMNS.split(',').map((c) => c.trim());
+
+  const now = new Date();
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const spacing = Math.max(1, Math.floor((400 * DAY_MS) / options.keys));
+  const keyIds: string[] = new Array(options.keys);
+  const emails: string[] = new Array(options.keys);
+  const prefixes: string[] = new Array(options.keys);
+  const heavy: number[] = [];
+  let middleKey = { createdAt: now, id: '' };
+  let middleAudit = { at: now, id: '' };
+  try {
+    // keys, their users and audit entries
+    for (let first = 0; first < options.keys; first += ROWS_PER_TRANSACTION) {
+      const last = Math.min(options.keys, first + ROWS_PER_TRANSACTION);
+      const users: unknown[][] = [];
+      const keys: unknown[][] = [];
+      const audit: unknown[][] = [];
+      for (let i = first; i < last; i++) {
+        const createdAt = new Date(now.getTime() - (options.keys - i) * spacing);
+        const user: User = { id: newId('usr'), email: `admin-bench-${i}@example.org`, name: `Bench user ${i}`, organization: null, createdAt };
+        const secret = format.generate('live', random);
+        const licenseType = TIERS[i % TIERS.length];
+        const revoked = i % 50 === 7;
+        const isHeavy = i % 200 === 11;
+        if (isHeavy) heavy.push(i);
+        const key = new ApiKey({
+          id: newId('key'),
+          userId: user.id,
+          digest: hasher.digest(secret),
+          displayPrefix: ApiKeyFormat.displayPrefixOf(secret),
+          environment: 'live',
+          licenseType,
+          expiresAt: new Date(createdAt.getTime() + (i % 20 === 3 ? 30 : 365) * DAY_MS),
+          revokedAt: revoked ? new Date(Math.min(now.getTime() - 1000, createdAt.getTime() + DAY_MS)) : null,
+          monthlyLimit: isHeavy ? { source: 'override', limit: 50 } : i % 100 === 13 ? { source: 'override', limit: null } : { source: 'tier' },
+          createdAt,
+        });
+        keyIds[i] = key.id;
+        emails[i] = user.email;
+        prefixes[i] = key.props.displayPrefix;
+        users.push(rowOf(dataSource, tables.users, lib.userMapper.UserMapper.toRecord(user)));
+        keys.push(rowOf(dataSource, tables.keys, lib.apiKeyMapper.ApiKeyMapper.toRecord(key)));
+        const entries: AuditEntry[] = [
+          {
+            id: newId('aud'),
+            at: createdAt,
+            action: 'key.issued',
+            keyId: key.id,
+            reason: null,
+            details: { user_id: user.id, license_type: licenseType, environment: 'live', prefix: key.props.displayPrefix },
+          },
+        ];
+        if (key.props.revokedAt) entries.push({ id: newId('aud'), at: key.props.revokedAt, action: 'key.revoked', keyId: key.id, reason: 'bench', details: { by: 'operator' } });
+        for (const entry of entries) audit.push(rowOf(dataSource, tables.audit, lib.auditEntryMapper.AuditEntryMapper.toRecord(entry)));
+        if (i === Math.floor(options.keys / 2)) {
+          middleKey = { createdAt, id: key.id };
+          middleAudit = { at: createdAt, id: entries[0].id };
+        }
+      }
+      await writer.begin();
+      await writer.insert(tables.users.tableName, columns('users'), users);
+      await writer.insert(tables.keys.tableName, columns('keys'), keys);
+      await writer.insert(tables.audit.tableName, columns('audit'), audit);
+      await writer.commit();
+    }
+    out(`  keys, users and audit entries: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    // events: one busy key over the last 366 days, the heavy keys near their limit this month, the rest anywhere in the year
+    const busy = 0;
+    const busyEvents = Math.min(20_000, Math.floor(options.events / 50));
+    const heavyEvents = heavy.map((_, n) => 40 + (n % 21));
+    const rest = Math.max(0, options.events - busyEvents - heavyEvents.reduce((a, b) => a + b, 0));
+    const counters = new Map<string, number>();
+    let seq = 0;
+    const eventOf = (keyIndex: number, receivedAt: Date): unknown[] => {
+      const r = (seq++ * 2654435761) % 1000;
+      const eventType = r < 850 ? 'inference' : r < 950 ? 'model_load' : 'error';
+      const period = receivedAt.toISOString().slice(0, 7);
+      if (eventType === 'inference') {
+        const slot = `${keyIndex}/${period}`;
+        counters.set(slot, (counters.get(slot) ?? 0) + 1);
+      }
+      const event: AnalyticsEvent = {
+        id: newId('evt'),
+        keyId: keyIds[keyIndex],
+        environment: 'live',
+        eventType,
+        modelName: MODELS[seq % MODELS.length],
+        inferenceType: eventType === 'inference' ? (seq % 3 === 0 ? 'streaming' : 'batch') : null,
+        durationMs: eventType === 'inference' ? 12.5 : null,
+        success: r % 50 === 0 ? null : r % 12 === 0 ? false : true,
+        errorMessage: null,
+        metadata: null,
+        period,
+        receivedAt,
+      };
+      return sql.eventValues(event, eventAs);
+    };
+    const plan = function* (): Generator<[number, Date]> {
+      const yearAgo = now.getTime() - 365 * DAY_MS;
+      for (let n = 0; n < busyEvents; n++) yield [busy, new Date(now.getTime() - 366 * DAY_MS + Math.floor((n * 366 * DAY_MS) / busyEvents))];
+      for (let h = 0; h < heavy.length; h++) {
+        for (let n = 0; n < heavyEvents[h]; n++) yield [heavy[h], new Date(monthStart.getTime() + Math.floor(((now.getTime() - monthStart.getTime()) * (n + 0.5)) / heavyEvents[h]))];
+      }
+      for (let n = 0; n < rest; n++) {
+        const keyIndex = Number.parseInt(pooled.hex(4), 16) % options.keys;
+        yield [keyIndex, new Date(yearAgo + (Number.parseInt(pooled.hex(4), 16) % (365 * DAY_MS)))];
+      }
+    };
+    let batch: unknown[][] = [];
+    const flush = async () => {
+      await writer.begin();
+      await writer.insert('analytics_events', eventColumns, batch);
+      await writer.commit();
+      batch = [];
+    };
+    let written = 0;
+    for (const [keyIndex, at] of plan()) {
+      batch.push(eventOf(keyIndex, at));
+      if (batch.length === ROWS_PER_TRANSACTION) {
+        written += batch.length;
+        await flush();
+        if (written % 200_000 === 0) out(`  events: ${written} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      }
+    }
+    written += batch.length;
+    if (batch.length > 0) await flush();
+    const counterRows = [...counters].map(([slot, used]) => {
+      const [keyIndex, period] = slot.split('/');
+      return rowOf(dataSource, tables.counters, { keyId: keyIds[Number(keyIndex)], period, used });
+    });
+    for (let from = 0; from < counterRows.length; from += ROWS_PER_TRANSACTION) {
+      await writer.begin();
+      await writer.insert(tables.counters.tableName, columns('counters'), counterRows.slice(from, from + ROWS_PER_TRANSACTION));
+      await writer.commit();
+    }
+    out(`  ${written} events and ${counterRows.length} usage counters: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (kind === 'postgres') await dataSource.query('ANALYZE');
+    if (kind === 'mysql') await dataSource.query('ANALYZE TABLE users, api_keys, usage_counters, audit_log, analytics_events');
+    return { emails, prefixes, middleKey, middleAudit, busyKeyId: keyIds[busy], busyEvents, counters: counterRows.length, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    await writer.close();
+    await dataSource.destroy();
+  }
+}
+
+interface Timing {
+  readonly label: string;
+  readonly median: number;
+  readonly p95: number;
+  readonly max: number;
+  readonly failures: number;
+  readonly bytes: number;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function time(baseUrl: string, label: string, requests: number, pathOf: (n: number) => string): Promise<Timing> {
+  const call = async (path: string) => {
+    const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const text = await res.text();
+    return { ok: res.status === 200, bytes: text.length, text };
+  };
+  for (let n = 0; n < 3; n++) {
+    const warm = await call(pathOf(-1 - n));
+    if (!warm.ok) throw new Error(`${label}: ${pathOf(-1 - n)} answered ${warm.text.slice(0, 300)}`);
+  }
+  const ms: number[] = [];
+  let failures = 0;
+  let bytes = 0;
+  for (let n = 0; n < requests; n++) {
+    const started = performance.now();
+    const answer = await call(pathOf(n));
+    ms.push(performance.now() - started);
+    if (!answer.ok) failures++;
+    bytes = answer.bytes;
+  }
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { label, median: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1], failures, bytes };
+}
+
+export async function runAdminScale(argv: readonly string[]): Promise<number> {
+  const options = parse(argv);
+  assertBuilt();
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const folder = mkdtempSync(join(tmpdir(), 'svc-bench-admin-'));
+  const database: BenchDatabase =
+    options.kind === 'postgres'
+      ? await postgresBenchDatabase(process.env.BENCH_POSTGRES_ADMIN_URL ?? DEFAULT_POSTGRES_ADMIN_URL)
+      : options.kind === 'mysql'
+        ? await mysqlBenchDatabase(process.env.BENCH_MYSQL_ADMIN_URL ?? DEFAULT_MYSQL_ADMIN_URL)
+        : sqliteBenchDatabase(folder);
+  let service: BenchProcess | undefined;
+  try {
+    const cpu = cpus();
+    out('svc-licensing admin-scale benchmark (issue 16): the console\'s admin reads over real HTTP on a seeded database');
+    out(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}`);
+    out(`date: ${new Date().toISOString()}; database: ${database.label}`);
+    out(`seeding ${options.keys} keys and ${options.events} events (bulk INSERTs in transactions of ${ROWS_PER_TRANSACTION} rows)`);
+    const seeded = await seed(database.url, options, out);
+    out(`seeded in ${seeded.seconds.toFixed(1)} s; busy key ${seeded.busyKeyId} has ${seeded.busyEvents} events over 366 days`);
+
+    const command = serviceCommand();
+    service = await BenchProcess.start(
+      'service',
+      [...command.nodeFlags, BUILT_API_MAIN],
+      { DATABASE_URL: database.url, ADMIN_TOKEN, MODEL_STORE_DIR: join(folder, 'models'), LOG_LEVEL: 'warn' },
+      join(folder, 'service.log'),
+      ROOT,
+      120_000,
+    );
+    out(`service: ${command.text}, healthy after ${service.startToHealthyMs.toFixed(0)} ms; ${options.requests} sequential requests per read after 3 warm-up requests`);
+    out();
+
+    const { encodeCursor } = builtLibraries().presentation;
+    const pick = <T>(list: readonly T[], n: number) => list[(((n + 7) * 7919) % list.length + list.length) % list.length];
+    const today = new Date();
+    const from = ymd(new Date(today.getTime() - 365 * DAY_MS));
+    const keysCursor = encodeCursor('keys', { at: seeded.middleKey.createdAt, id: seeded.middleKey.id });
+    const auditCursor = encodeCursor('audit', seeded.middleAudit);
+    const reads: Array<[string, (n: number) => string]> = [
+      ['keys, first page (50)', () => '/admin/v1/keys'],
+      ['keys by e-mail', (n) => `/admin/v1/keys?email=${encodeURIComponent(pick(seeded.emails, n))}`],
+      ['keys by prefix (12 characters)', (n) => `/admin/v1/keys?prefix=${pick(seeded.prefixes, n)}`],
+      ['keys by prefix (10 characters, 1/16 of keys)', (n) => `/admin/v1/keys?prefix=${pick(seeded.prefixes, n).slice(0, 10)}`],
+      ['keys, a later page via cursor (middle)', () => `/admin/v1/keys?cursor=${keysCursor}`],
+      ['keys by tier and status=revoked (0.5 %)', () => '/admin/v1/keys?license_type=research&status=revoked'],
+      ['usage/daily, busy key, 366 days', () => `/admin/v1/usage/daily?key_id=${seeded.busyKeyId}&from=${from}&to=${ymd(today)}`],
+      ['overview', () => '/admin/v1/overview'],
+      ['audit, first page (50)', () => '/admin/v1/audit'],
+      ['audit, a later page via cursor (middle)', () => `/admin/v1/audit?cursor=${auditCursor}`],
+      ['audit by action (key.revoked)', () => '/admin/v1/audit?action=key.revoked'],
+    ];
+    const timings: Timing[] = [];
+    const loadBefore = loadavg()[0];
+    for (const [label, pathOf] of reads) timings.push(await time(service.baseUrl, label, options.requests, pathOf));
+    out(`machine load average (1 min, ${cpu.length} cores): ${loadBefore.toFixed(2)} before the reads, ${loadavg()[0].toFixed(2)} after`);
+    out(`| read (${database.kind}, ${options.keys} keys, ${options.events} events) | median ms | p95 ms | max ms | failures |`);
+    out('|---|---:|---:|---:|---:|');
+    for (const t of timings) out(`| ${t.label} | ${t.median.toFixed(1)} | ${t.p95.toFixed(1)} | ${t.max.toFixed(1)} | ${t.failures} |`);
+    const failures = timings.reduce((n, t) => n + t.failures, 0);
+    out();
+    out(failures === 0 ? 'result: every read answered 200' : `result: FAILED, ${failures} reads did not answer 200`);
+    if (options.keep) out(`kept: ${folder} and ${database.url}`);
+    return failures === 0 ? 0 : 1;
+  } finally {
+    await service?.stop();
+    if (!options.keep) {
+      await database.drop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+}
