@@ -78,6 +78,21 @@ module.exports = {
       to: { path: '^apps/' },
     },
     {
+      name: 'console-stands-alone',
+      comment:
+        'apps/console is the browser app vite bundles (CONTRACT 17): it reaches the service over HTTP only, ' +
+        'so it imports no lib and no other app, and nothing imports it.',
+      severity: 'error',
+      from: { path: '^apps/console' },
+      to: { path: ['^libs/', '^apps/(?!console/)'] },
+    },
+    {
+      name: 'nothing-imports-console',
+      severity: 'error',
+      from: { pathNot: '^apps/console' },
+      to: { path: '^apps/console' },
+    },
+    {
       name: 'nothing-imports-tests',
       severity: 'error',
       from: { pathNot: '^test/' },

@@ -27,10 +27,12 @@ if (!withMySql) console.warn('MySQL / MariaDB is not reachable on 127.0.0.1:3306
 
 // The CLI's own tests drive the built CLI on a SQLite file of their own; the bench's smoke run is
 // SQLite by definition (its server modes are `npm run bench -- --pg` / `--mysql`); the schema-drift
-// test migrates all three databases itself, once.
+// test migrates all three databases itself, once; the console's browser test drives the built
+// service on a SQLite file of its own (what it tests is the browser app, not the database).
 const serverRunIgnores = [
   '/node_modules/',
   '/test/e2e/cli[^/]*\\.e2e-spec\\.ts$',
+  '/test/e2e/console\\.browser\\.e2e-spec\\.ts$',
   '/test/e2e/bench-smoke\\.e2e-spec\\.ts$',
   '/test/e2e/schema-drift\\.e2e-spec\\.ts$',
 ];

@@ -6,9 +6,11 @@ import type { IncomingMessage } from 'node:http';
 import { AppConfig } from '@svc/config';
 import { InfrastructureOverrides } from '@svc/infrastructure';
 import { ApiFeatures, ApiModule } from './api.module';
+import { serveConsole } from './console/serve-console';
 import { REASON_PHRASE, errorEnvelope } from './http/error-envelope';
 import { BODY_LIMIT_BYTES, acceptJsonObjectBodies } from './http/request-body';
 import { rewriteLegacyUrl } from './http/legacy-routes';
+import { ADMIN_PATH_PREFIX, noStoreUnder } from './http/no-store';
 import { RouteTable } from './http/route-table';
 import { addResponseHeaders, observeRequests, requestIdOf } from './observability/request-observability';
 import { docsContentSecurityPolicyOf, protectDocsPages, securityHeadersOf } from './observability/security-headers';
@@ -63,6 +65,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const routes = RouteTable.watch(adapter.getInstance());
   addResponseHeaders(adapter.getInstance(), securityHeaders);
   protectDocsPages(adapter.getInstance(), docsPolicy);
+  noStoreUnder(adapter.getInstance(), ADMIN_PATH_PREFIX);
   acceptJsonObjectBodies(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, routes, options, options.features), adapter, {
     logger: options.logger ?? new PinoNestLogger(log),
@@ -71,6 +74,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   });
   observeRequests(adapter.getInstance(), log, config.metrics.enabled ? app.get(ServiceMetrics) : null);
   serveOpenApiDocument(adapter.getInstance(), buildOpenApiDocument(app));
+  if (config.console.enabled) serveConsole(adapter.getInstance(), config.console.dir);
   await app.init();
   return app;
 }

@@ -6,7 +6,9 @@ import * as ts from 'typescript';
 /**
  * package.json against the code: every declared package is used, every imported
  * package is declared, and production code imports only runtime dependencies
- * (the image runs `npm prune --omit=dev`). Imports are read with the TypeScript
+ * (the image runs `npm prune --omit=dev`). The operator console (apps/console)
+ * is bundled by vite at build time into static files: its packages are
+ * build-time ones (devDependencies), never loaded by the running service. Imports are read with the TypeScript
  * parser: static, side-effect, re-export, `import()`, `require()` and `import('x')`
  * types, each marked type-only or not.
  */
@@ -64,7 +66,7 @@ function tsFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : tsFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 
@@ -76,7 +78,8 @@ function packageOf(specifier: string): string | null {
 }
 
 function importsOf(file: string): Import[] {
-  const source = ts.createSourceFile(file, text(file), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, text(file), ts.ScriptTarget.Latest, false, kind);
   const found: Import[] = [];
   const add = (node: ts.Node | undefined, typeOnly: boolean) => {
     if (node && ts.isStringLiteralLike(node)) {
@@ -107,6 +110,8 @@ function importsOf(file: string): Import[] {
 }
 
 const isSpec = (file: string) => /\.(e2e-)?spec\.ts$/.test(file);
+/** Code the service runs: apps/ and libs/, not specs and not the console (bundled at build time). */
+const isProduction = (file: string) => /^(apps|libs)\//.test(file) && !file.startsWith('apps/console/') && !isSpec(file);
 const imports = ['apps', 'libs', 'bench', 'test'].flatMap(tsFiles).flatMap(importsOf);
 const dependencies = Object.keys(pkg.dependencies);
 const devDependencies = Object.keys(pkg.devDependencies);
@@ -115,7 +120,7 @@ const tsconfigTypes: string[] = JSON.parse(text('tsconfig.json')).compilerOption
 
 /** Runtime dependencies imported for their values by production code (apps/, libs/, not specs). */
 const usedAtRuntime = new Set(
-  imports.filter((i) => /^(apps|libs)\//.test(i.file) && !isSpec(i.file) && !i.typeOnly).map((i) => i.pkg),
+  imports.filter((i) => isProduction(i.file) && !i.typeOnly).map((i) => i.pkg),
 );
 const importedAnywhere = new Set(imports.map((i) => i.pkg));
 
@@ -125,6 +130,8 @@ describe('package.json dependencies', () => {
     expect(usedAtRuntime).toContain('@nestjs/core');
     expect(usedAtRuntime).toContain('reflect-metadata'); // a side-effect import counts
     expect(imports).toContainEqual({ file: 'libs/infrastructure/src/persistence/postgres/postgres-statements.ts', pkg: 'pg', typeOnly: true });
+    expect(imports).toContainEqual({ file: 'apps/console/src/main.tsx', pkg: 'preact', typeOnly: false }); // .tsx files count
+    expect(usedAtRuntime).not.toContain('preact'); // the console is bundled, not loaded by the service
   });
 
   it('every runtime dependency is imported by apps/ or libs/, or used as its allow-list entry says', () => {
@@ -165,7 +172,7 @@ describe('package.json dependencies', () => {
 
   it('production code (apps/, libs/, not specs) imports values only from runtime dependencies', () => {
     const devOnly = imports
-      .filter((i) => /^(apps|libs)\//.test(i.file) && !isSpec(i.file) && !i.typeOnly && devDependencies.includes(i.pkg))
+      .filter((i) => isProduction(i.file) && !i.typeOnly && devDependencies.includes(i.pkg))
       .map((i) => `${i.file}: ${i.pkg}`);
     expect(devOnly).toEqual([]);
   });

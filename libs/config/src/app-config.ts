@@ -107,6 +107,11 @@ export class AppConfig {
     readonly redisKeyPrefix: string;
   };
   readonly logLevel!: LogLevel;
+  /**
+   * The operator console (CONTRACT 17): served at /console when ADMIN_TOKEN is set, unless
+   * CONSOLE_ENABLED=false; its static files are the build's output in `dir` (dist/console).
+   */
+  readonly console!: { readonly enabled: boolean; readonly dir: string };
   /** Prometheus metrics: served at /metrics, on the HTTP port or on `port` when set. */
   readonly metrics!: { readonly enabled: boolean; readonly port: number | null };
 }

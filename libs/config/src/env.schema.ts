@@ -147,6 +147,9 @@ export class EnvSchema {
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_TIMEOUT_MS?: number;
 
+  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'CONSOLE_ENABLED must be true or false' })
+  CONSOLE_ENABLED?: string;
+
   @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'METRICS_ENABLED must be true or false' })
   METRICS_ENABLED?: string;
 

@@ -145,6 +145,13 @@ describe(loadConfig.name, () => {
       expect(load({}).rateLimit.perEndpoint.rotate).toBe(10);
     });
 
+    it('serves the console only with an admin token, unless CONSOLE_ENABLED=false', () => {
+      const token = 'a'.repeat(16);
+      expect(load({ ADMIN_TOKEN: token }).console).toEqual({ enabled: true, dir: join(ROOT, 'dist/console') });
+      expect(load({ ADMIN_TOKEN: token, CONSOLE_ENABLED: 'false' }).console.enabled).toBe(false);
+      expect(load({ CONSOLE_ENABLED: 'true' }).console.enabled).toBe(false);
+    });
+
     it('turns metrics off, or moves them to a port of their own', () => {
       expect(load({ METRICS_ENABLED: 'false' }).metrics).toEqual({ enabled: false, port: null });
       expect(load({ METRICS_PORT: '9464' }).metrics).toEqual({ enabled: true, port: 9464 });
@@ -256,6 +263,7 @@ describe(loadConfig.name, () => {
       ['SHUTDOWN_TIMEOUT_MS', '9999999'],
       ['LOG_LEVEL', 'chatty'],
       ['METRICS_ENABLED', 'maybe'],
+      ['CONSOLE_ENABLED', 'sometimes'],
       ['METRICS_PORT', '70000'],
       ['TIERS_FILE', 'config/no-such-tiers-file.json'],
     ])('%s=%j stops start-up with a line naming it, never the value', (name, value) => {

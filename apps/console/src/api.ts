@@ -1,0 +1,245 @@
+/**
+ * The console's only door to the service: the admin API (CONTRACT 12 and 17) over fetch, with
+ * the admin token as the bearer header (never in a URL), no caching, and the service's error
+ * envelope `{ error, code, message? }` turned into an ApiError with readable text.
+ */
+
+const TOKEN_KEY = 'svc-console-admin-token';
+
+export function storedToken(): string | null {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+export function storeToken(token: string): void {
+  sessionStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken(): void {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/** An answer that was not a success, with the envelope's code and text. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Called when the service refuses the token (401): the app signs out and says why. */
+let onUnauthorized: (() => void) | null = null;
+export function whenUnauthorized(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+function errorOf(status: number, text: string): ApiError {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; code?: unknown; message?: unknown };
+    if (typeof body.code === 'string') {
+      const detail = typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
+      return new ApiError(status, body.code, detail ? `${detail} (${body.code})` : body.code);
+    }
+  } catch {
+    // not the envelope: fall through to the status
+  }
+  return new ApiError(status, `HTTP_${status}`, `The service answered ${status}`);
+}
+
+function authHeaders(token: string | null = storedToken()): Record<string, string> {
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** One admin call; `query` values that are empty or undefined are left out. */
+export async function call<T>(
+  method: string,
+  path: string,
+  options: { query?: Record<string, string | number | undefined | null>; body?: unknown; token?: string } = {},
+): Promise<T> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  const url = `/admin/v1${path}${params.size > 0 ? `?${params.toString()}` : ''}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      cache: 'no-store',
+      credentials: 'omit',
+      headers: {
+        accept: 'application/json',
+        ...authHeaders(options.token ?? storedToken()),
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'The service cannot be reached');
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    const error = errorOf(response.status, text);
+    if (response.status === 401 && options.token === undefined) onUnauthorized?.();
+    throw error;
+  }
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * PUT /admin/v1/models/{name}/file with the file's bytes, through XMLHttpRequest so the upload's
+ * progress can be shown (fetch has no upload progress). `onProgress` gets 0..1.
+ */
+export function uploadModelFile(name: string, file: Blob, onProgress: (fraction: number) => void): Promise<AdminModel> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', `/admin/v1/models/${encodeURIComponent(name)}/file`);
+    for (const [header, value] of Object.entries(authHeaders())) xhr.setRequestHeader(header, value);
+    xhr.setRequestHeader('content-type', 'application/octet-stream');
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1);
+        resolve(JSON.parse(xhr.responseText) as AdminModel);
+      } else {
+        if (xhr.status === 401) onUnauthorized?.();
+        reject(errorOf(xhr.status, xhr.responseText));
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'The upload failed: the service cannot be reached'));
+    xhr.send(file);
+  });
+}
+
+// ---- the shapes the console reads ----
+
+export type Counts = Record<string, number>;
+
+export interface Quota {
+  monthly_limit: number | null;
+  used: number;
+  remaining: number | null;
+  resets_at: string;
+}
+
+export interface KeySummary {
+  key_id: string;
+  user_id: string;
+  email: string;
+  prefix: string;
+  license_type: string;
+  environment: string;
+  status: string;
+  created_at?: string;
+  expires_at: string;
+  revoked_at: string | null;
+  monthly_limit: number | null;
+  monthly_limit_source: 'tier' | 'override';
+}
+
+export interface KeyDetails extends KeySummary {
+  quota: Quota;
+}
+
+export interface KeyPage {
+  keys: KeySummary[];
+  next_cursor: string | null;
+}
+
+export interface IssuedKey {
+  key_id: string;
+  api_key: string;
+  user_id: string;
+  license_type: string;
+  environment: string;
+  expires_at: string;
+  monthly_limit: number | null;
+}
+
+export interface RotatedKey {
+  api_key: string;
+  key_id: string;
+  expires_at: string;
+  previous_key_expires_at: string;
+  message: string;
+}
+
+export interface DailyUsage {
+  key_id: string;
+  from: string;
+  to: string;
+  days: Array<{ date: string; inferences: number }>;
+  by_event_type: Counts;
+  by_model: Counts;
+  by_outcome: Counts;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  key_id: string | null;
+  reason?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  next_cursor?: string | null;
+}
+
+export interface Overview {
+  keys_by_tier: Counts;
+  keys_by_status: Counts;
+  events_per_day: Array<{ date: string; events: number }>;
+  near_quota: Array<{ key_id: string; email: string; prefix: string; license_type: string; used: number; monthly_limit: number; percent: number }>;
+  recent_audit: AuditEntry[];
+}
+
+export interface ModelMetadata {
+  description: string;
+  training_subjects: number;
+  accuracy: string;
+  feature_type: string;
+  recommended_use: string;
+  [extra: string]: unknown;
+}
+
+export interface AdminModel {
+  name: string;
+  version: string;
+  type: string;
+  paradigm: string;
+  n_features: number;
+  n_classes: number;
+  download_url: string | null;
+  checksum: string | null;
+  size_mb: number | null;
+  size_bytes?: number | null;
+  requires_license: string;
+  owner_user_id: string | null;
+  published: boolean;
+  stored_file: string | null;
+  metadata: ModelMetadata;
+  created_at: string;
+  updated_at: string;
+}
+
+export const TIERS = ['free', 'research', 'commercial', 'enterprise'] as const;
+export const STATUSES = ['active', 'expired', 'revoked'] as const;
+export const MODEL_TYPES = ['SvcLDA', 'SvcQDA', 'SvcProbit'] as const;
+export const AUDIT_ACTIONS = [
+  'key.issued',
+  'key.updated',
+  'key.revoked',
+  'key.rotated',
+  'installer.token_issued',
+  'model.created',
+  'model.uploaded',
+  'model.replaced',
+  'model.deleted',
+] as const;

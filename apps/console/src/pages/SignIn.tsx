@@ -1,0 +1,54 @@
+import { useState } from 'preact/hooks';
+import { ApiError, call, storeToken } from '../api';
+import { ErrorNote } from '../components/ErrorNote';
+
+/**
+ * The admin token, checked with a cheap admin call before it is kept (sessionStorage: this tab
+ * only, gone when the tab closes or on sign-out). It travels only as the bearer header.
+ */
+export function SignIn(props: { notice: string | null; onSignedIn: () => void }) {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await call('GET', '/audit', { query: { limit: 1 }, token: token.trim() });
+      storeToken(token.trim());
+      setToken('');
+      props.onSignedIn();
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 401) setError('Wrong admin token: the service refused it.');
+      else if (failure instanceof ApiError && failure.status === 404) setError('The admin API is not enabled on this service (no ADMIN_TOKEN).');
+      else setError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="signin">
+      <h1>svc-licensing console</h1>
+      {props.notice && <p class="notice" role="status">{props.notice}</p>}
+      <form onSubmit={submit} class="card" autocomplete="off">
+        <label for="admin-token">Admin token</label>
+        <input
+          id="admin-token"
+          name="admin-token"
+          type="password"
+          required
+          autocomplete="off"
+          spellcheck={false}
+          value={token}
+          onInput={(e) => setToken(e.currentTarget.value)}
+        />
+        <p class="muted">The service's ADMIN_TOKEN. Kept in this tab only (session storage) until you sign out.</p>
+        <button type="submit" class="primary" disabled={busy || token.trim() === ''}>
+          {busy ? 'Checking…' : 'Sign in'}
+        </button>
+        <ErrorNote error={error} />
+      </form>
+    </main>
+  );
+}
