@@ -151,6 +151,24 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
     });
   });
 
+  it('hands out the same token while the license says the same, for under a minute; a change of terms is signed at once', async () => {
+    const key = await t.issueKey({ licenseType: 'research' });
+    const first = await licenseTokenOf(t, key.api_key);
+    expect(await licenseTokenOf(t, key.api_key, '/v1/auth/refresh')).toBe(first);
+    // events spent are not a term of the license
+    expect((await t.post('/v1/analytics/log', { api_key: key.api_key, event_type: 'inference' })).status).toBe(202);
+    clock.set(new Date(NOW.getTime() + 59_000));
+    expect(await licenseTokenOf(t, key.api_key)).toBe(first);
+
+    expect((await t.admin('PATCH', `/admin/v1/keys/${key.key_id}`, { monthly_limit: 777 })).status).toBe(200);
+    const changed = verifyIndependently(await licenseTokenOf(t, key.api_key), await jwksOf(t.baseUrl), NOW_S + 59);
+    expect(changed).toMatchObject({ quota: { monthly_limit: 777 }, iat: NOW_S + 59 });
+
+    clock.set(new Date(NOW.getTime() + 60_000 + 59_000));
+    const renewed = verifyIndependently(await licenseTokenOf(t, key.api_key), await jwksOf(t.baseUrl), NOW_S + 119);
+    expect(renewed).toMatchObject({ quota: { monthly_limit: 777 }, iat: NOW_S + 119 });
+  });
+
   it('serves the JWKS without a key, cacheable for an hour, not rate-limited, at /v1/license/jwks and its alias', async () => {
     const res = await t.get('/v1/license/jwks');
     expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKey, BillingPeriod, LicenseSigner, LicenseType, OfflineLicensePolicy, Quota, TierCatalog } from '@svc/domain';
+import { ApiKey, BillingPeriod, LicenseSigner, LicenseType, OfflineLicensePolicy, Quota, TierCatalog, isReusable, termsOf } from '@svc/domain';
 
 /** What a key is entitled to right now: the body shared by validate and refresh. */
 export interface LicenseSnapshot {
@@ -32,19 +32,43 @@ export function licenseSnapshotOf(
   };
 }
 
+/** The most keys whose last signed license is kept for reuse (the oldest is forgotten first). */
+export const MAX_KEPT_LICENSES = 10_000;
+
+interface SignedLicense {
+  readonly terms: string;
+  readonly issuedAt: Date;
+  readonly token: string;
+}
+
 /**
- * Signs what a snapshot says into an offline license, fresh on every call:
- * the token carries the quota of this moment, so it is never cached.
+ * Signs what a snapshot says into an offline license. A key's last signed
+ * license is handed out again while it says exactly the same and is younger
+ * than OFFLINE_LICENSE_REUSE_MS: any change of what it says (tier, limit,
+ * period, expiry) is signed at once, so a token never outlives a change of
+ * terms. One signature costs more than the rest of a validate (docs/PERFORMANCE.md, issue 14).
  */
 @Injectable()
 export class OfflineLicenses {
+  private readonly kept = new Map<string, SignedLicense>();
+
   constructor(
     private readonly policy: OfflineLicensePolicy,
     private readonly signer: LicenseSigner,
   ) {}
 
   async sign(key: ApiKey, snapshot: LicenseSnapshot, now: Date): Promise<SignedLicenseSnapshot> {
-    const licenseToken = await this.signer.sign(this.policy.licenseOf(key, snapshot.features, snapshot.quota, now));
-    return { ...snapshot, licenseToken };
+    const license = this.policy.licenseOf(key, snapshot.features, snapshot.quota, now);
+    const kept = this.kept.get(key.id);
+    if (kept !== undefined && isReusable(kept, license)) return { ...snapshot, licenseToken: kept.token };
+    const token = await this.signer.sign(license);
+    this.keep(key.id, { terms: termsOf(license), issuedAt: now, token });
+    return { ...snapshot, licenseToken: token };
+  }
+
+  private keep(keyId: string, signed: SignedLicense): void {
+    this.kept.delete(keyId);
+    if (this.kept.size >= MAX_KEPT_LICENSES) this.kept.delete(this.kept.keys().next().value as string);
+    this.kept.set(keyId, signed);
   }
 }

@@ -1,7 +1,7 @@
 import { BillingPeriod } from '../quota/billing-period';
 import { Quota } from '../quota/quota';
 import { DAY_MS, T0, makeApiKey } from '../../../../test/factories/domain.factory';
-import { MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy } from './offline-license';
+import { MAX_OFFLINE_LICENSE_TTL_SECONDS, OFFLINE_LICENSE_REUSE_MS, OfflineLicensePolicy, isReusable, termsOf } from './offline-license';
 
 describe(OfflineLicensePolicy.name, () => {
   const quota = new Quota(50000, 1200, BillingPeriod.containing(T0));
@@ -32,5 +32,34 @@ describe(OfflineLicensePolicy.name, () => {
       expect(() => new OfflineLicensePolicy(ttl)).toThrow(RangeError);
     }
     expect(new OfflineLicensePolicy(MAX_OFFLINE_LICENSE_TTL_SECONDS).ttlSeconds).toBe(MAX_OFFLINE_LICENSE_TTL_SECONDS);
+  });
+});
+
+describe(isReusable.name, () => {
+  const policy = new OfflineLicensePolicy(86_400);
+  const key = makeApiKey({ licenseType: 'research' });
+  const quota = new Quota(50000, 0, BillingPeriod.containing(T0));
+  const signed = { terms: termsOf(policy.licenseOf(key, ['a'], quota, T0)), issuedAt: T0 };
+  const at = (ms: number) => new Date(T0.getTime() + ms);
+
+  it('reuses a license that says the same, for under a minute after it was signed', () => {
+    expect(isReusable(signed, policy.licenseOf(key, ['a'], quota, at(0)))).toBe(true);
+    expect(isReusable(signed, policy.licenseOf(key, ['a'], quota, at(OFFLINE_LICENSE_REUSE_MS - 1)))).toBe(true);
+    expect(isReusable(signed, policy.licenseOf(key, ['a'], quota, at(OFFLINE_LICENSE_REUSE_MS)))).toBe(false);
+    expect(isReusable(signed, policy.licenseOf(key, ['a'], quota, at(-1)))).toBe(false);
+  });
+
+  it('never reuses one whose terms changed: tier, features, limit, period, key expiry, environment', () => {
+    const changed = [
+      policy.licenseOf(makeApiKey({ ...key.props, licenseType: 'commercial' }), ['a'], quota, T0),
+      policy.licenseOf(key, ['a', 'b'], quota, T0),
+      policy.licenseOf(key, ['a'], new Quota(1234, 0, quota.period), T0),
+      policy.licenseOf(key, ['a'], new Quota(50000, 0, BillingPeriod.containing(at(31 * DAY_MS))), T0),
+      policy.licenseOf(makeApiKey({ ...key.props, expiresAt: at(DAY_MS) }), ['a'], quota, T0),
+      policy.licenseOf(makeApiKey({ ...key.props, environment: 'test' }), ['a'], quota, T0),
+    ];
+    for (const license of changed) expect(isReusable(signed, license)).toBe(false);
+    // what was used is not a term: the license does not carry it
+    expect(isReusable(signed, policy.licenseOf(key, ['a'], new Quota(50000, 999, quota.period), T0))).toBe(true);
   });
 });

@@ -56,6 +56,34 @@ export class OfflineLicensePolicy {
   }
 }
 
+/**
+ * How long a signed license may be handed out again while it says the same
+ * (tier, features, limit, period, expiries, environment): a minute. An SDK
+ * validating often then costs one signature a minute, and a license that says
+ * anything else (a tier or limit change, a new period) is signed at once.
+ */
+export const OFFLINE_LICENSE_REUSE_MS = 60_000;
+
+/** What a license says, but not when it was issued (nor so its end): equal terms, same license. */
+export function termsOf(license: OfflineLicense): string {
+  return JSON.stringify([
+    license.keyId,
+    license.userId,
+    license.licenseType,
+    license.features,
+    license.monthlyLimit,
+    license.resetsAt.getTime(),
+    license.keyExpiresAt.getTime(),
+    license.environment,
+  ]);
+}
+
+/** Whether a license signed at `signedAt` with `terms` may be handed out again at `now` for a license of `license`'s terms. */
+export function isReusable(signed: { readonly terms: string; readonly issuedAt: Date }, license: OfflineLicense): boolean {
+  const age = license.issuedAt.getTime() - signed.issuedAt.getTime();
+  return age >= 0 && age < OFFLINE_LICENSE_REUSE_MS && signed.terms === termsOf(license);
+}
+
 /** An Ed25519 public key as a JWK (RFC 8037), with the id tokens name it by. */
 export interface LicensePublicKey {
   readonly kty: 'OKP';

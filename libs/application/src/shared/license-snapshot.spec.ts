@@ -1,0 +1,62 @@
+import { BillingPeriod, OFFLINE_LICENSE_REUSE_MS, OfflineLicense, LicenseSigner, OfflineLicensePolicy, Quota } from '@svc/domain';
+import { T0, makeApiKey } from '../../../../test/factories/domain.factory';
+import { LicenseSnapshot, MAX_KEPT_LICENSES, OfflineLicenses } from './license-snapshot';
+
+/** Counts signatures; a token names its license's key and issue time. */
+class CountingSigner extends LicenseSigner {
+  signed = 0;
+  async sign(license: OfflineLicense): Promise<string> {
+    this.signed += 1;
+    return `${license.keyId}.${license.licenseType}.${license.monthlyLimit}.${license.issuedAt.getTime()}`;
+  }
+  publicKeys() {
+    return [];
+  }
+}
+
+describe(OfflineLicenses.name, () => {
+  const period = BillingPeriod.containing(T0);
+  const snapshotOf = (limit: number | null, used = 0): LicenseSnapshot => ({
+    licenseType: 'research',
+    features: ['batch_inference'],
+    quota: new Quota(limit, used, period),
+    expiresAt: new Date('2027-01-01T00:00:00Z'),
+    rotationRecommended: false,
+  });
+  const at = (ms: number) => new Date(T0.getTime() + ms);
+  let signer: CountingSigner;
+  let licenses: OfflineLicenses;
+  beforeEach(() => {
+    signer = new CountingSigner();
+    licenses = new OfflineLicenses(new OfflineLicensePolicy(86_400), signer);
+  });
+
+  it('hands out the same token while the license says the same, for under a minute; then signs again', async () => {
+    const key = makeApiKey();
+    const first = await licenses.sign(key, snapshotOf(50000, 1), T0);
+    expect((await licenses.sign(key, snapshotOf(50000, 7), at(OFFLINE_LICENSE_REUSE_MS - 1))).licenseToken).toBe(first.licenseToken);
+    expect(signer.signed).toBe(1);
+    const later = await licenses.sign(key, snapshotOf(50000, 7), at(OFFLINE_LICENSE_REUSE_MS));
+    expect(later.licenseToken).toBe(`${key.id}.research.50000.${at(OFFLINE_LICENSE_REUSE_MS).getTime()}`);
+    expect(signer.signed).toBe(2);
+  });
+
+  it('signs at once when what the license says changes (a new limit), and keeps answering the snapshot it was given', async () => {
+    const key = makeApiKey();
+    await licenses.sign(key, snapshotOf(50000), T0);
+    const changed = await licenses.sign(key, snapshotOf(1234), at(1000));
+    expect(changed.licenseToken).toBe(`${key.id}.research.1234.${at(1000).getTime()}`);
+    expect(changed.quota.monthlyLimit).toBe(1234);
+    expect(signer.signed).toBe(2);
+  });
+
+  it('keeps one license per key, and at most MAX_KEPT_LICENSES, forgetting the oldest', async () => {
+    const keys = Array.from({ length: MAX_KEPT_LICENSES + 1 }, () => makeApiKey());
+    for (const key of keys) await licenses.sign(key, snapshotOf(50000), T0);
+    expect(signer.signed).toBe(MAX_KEPT_LICENSES + 1);
+    await licenses.sign(keys[MAX_KEPT_LICENSES], snapshotOf(50000), T0);
+    expect(signer.signed).toBe(MAX_KEPT_LICENSES + 1);
+    await licenses.sign(keys[0], snapshotOf(50000), T0);
+    expect(signer.signed).toBe(MAX_KEPT_LICENSES + 2);
+  });
+});
