@@ -310,6 +310,32 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await page.getByText('No key matches.').waitFor();
   });
 
+  it('rotates a key after a confirmation: the new key shown once, both keys working during the grace (CONTRACT 16)', async () => {
+    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${service.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as Record<string, string> };
+    };
+    const issued = await post('/admin/v1/keys', { email: `rotate.${Date.now()}@example.org`, license_type: 'research' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect(issued.status).toBe(201);
+    await page.goto(`${service.baseUrl}/console/keys/${issued.body.key_id}`);
+    await web(page.getByTestId('key-status')).toHaveText('active');
+    await page.locator('#action-grace').fill('3600');
+    await page.getByRole('button', { name: 'Rotate', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('the old one keeps working for the grace period').waitFor();
+    await dialog.getByRole('button', { name: 'Rotate' }).click();
+    await page.getByText('Key rotated: the new key').waitFor();
+    const rotated = await page.locator('#secret-value').inputValue();
+    expect(rotated).toMatch(/^svc_live_[0-9a-f]{48}$/);
+    expect(rotated).not.toBe(issued.body.api_key);
+    await shot('key-rotated');
+    for (const key of [issued.body.api_key, rotated]) expect((await post('/v1/auth/validate', { api_key: key })).status).toBe(200);
+    expect((await post('/v1/auth/rotate', { api_key: issued.body.api_key })).status).toBe(409);
+    await page.getByRole('button', { name: /hide the key/ }).click();
+    await web(page.locator('#secret-value')).toHaveCount(0);
+    expect(await page.content()).not.toContain(rotated);
+  });
+
   it('signs out, forgetting the token; no dialog, script error or policy violation happened', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Admin token').waitFor();
