@@ -1,6 +1,7 @@
 import { KeyDirectory } from '@svc/application';
 import { ApiKey, LICENSE_TYPES, LicenseType } from '@svc/domain';
 import { T0, makeApiKey, makeUser, randomDigest } from '../factories/domain.factory';
+import { rotationOf } from './key-rotation.contract';
 import { MakePersistence, PersistenceFixture, useFixture } from './persistence-fixture';
 
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -174,6 +175,19 @@ export function describeKeyDirectoryContract(make: MakePersistence): void {
         expect(found[0]).toEqual({ key: over, email: 'ada@example.org', used: 60, monthlyLimit: 50 });
         const top = await f.directory.nearQuota({ period: '2026-03', tierLimits: TIER_LIMITS, atLeastPercent: 80, limit: 2 });
         expect(top.map((u) => u.key.id)).toEqual(['key_over', 'key_override']);
+      });
+
+      it("shows a license's usage once, on its current key: a key in its grace after a rotation shares the counter (CONTRACT 16)", async () => {
+        const f = fixture();
+        const ada = await userOf(f, 'ada@example.org');
+        const old = await keyOf(f, ada, { id: 'key_old', licenseType: 'free' });
+        const rotation = rotationOf(old, 3600);
+        await expect(f.keys.rotate(rotation)).resolves.toBe(true);
+        await f.seedUsage(old.id, '2026-03', 90); // the license's counter: the license is the first key's id
+
+        const found = await f.directory.nearQuota({ period: '2026-03', tierLimits: TIER_LIMITS, atLeastPercent: 80, limit: 20 });
+
+        expect(found.map((u) => [u.key.id, u.used, u.monthlyLimit])).toEqual([[rotation.successor.id, 90, 100]]);
       });
 
       it('orders equal shares by key id', async () => {
