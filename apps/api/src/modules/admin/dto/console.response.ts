@@ -1,48 +1,18 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { KEY_ENVIRONMENTS, KEY_STATUSES, LICENSE_TYPES } from '@svc/domain';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { LICENSE_TYPES } from '@svc/domain';
 import { AuditPageView, DailyUsageView, KeyListView, ListedKeyView, NearQuotaView, OverviewView } from '@svc/presentation';
-import { AuditEntryResponse } from './key.response';
+import { AuditEntryResponse, KeyResponse } from './key.response';
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 const NEXT_CURSOR = { type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' } as const;
 
-/** One key of GET /admin/v1/keys: never the key, nor its digest. */
-export class ListedKeyResponse implements ListedKeyView {
-  @ApiProperty({ type: String })
-  readonly key_id!: string;
-
-  @ApiProperty({ type: String })
-  readonly user_id!: string;
-
-  @ApiProperty({ type: String })
-  readonly email!: string;
-
-  @ApiProperty({ type: String, description: "The key's first 12 characters", example: 'svc_live_012' })
-  readonly prefix!: string;
-
-  @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
-  readonly license_type!: string;
-
-  @ApiProperty({ type: String, enum: [...KEY_ENVIRONMENTS] })
-  readonly environment!: string;
-
-  @ApiProperty({ type: String, enum: [...KEY_STATUSES], description: 'Now' })
-  readonly status!: string;
-
+/** One key of GET /admin/v1/keys: the key view without its quota and lineage; never the key, nor its digest. */
+export class ListedKeyResponse
+  extends OmitType(KeyResponse, ['quota', 'license_id', 'rotated_from', 'rotated_to'] as const)
+  implements ListedKeyView
+{
   @ApiProperty({ type: String, format: 'date-time' })
   readonly created_at!: string;
-
-  @ApiProperty({ type: String, format: 'date-time' })
-  readonly expires_at!: string;
-
-  @ApiProperty({ type: String, format: 'date-time', nullable: true })
-  readonly revoked_at!: string | null;
-
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The limit in force; null: unlimited' })
-  readonly monthly_limit!: number | null;
-
-  @ApiProperty({ type: String, enum: ['tier', 'override'] })
-  readonly monthly_limit_source!: 'tier' | 'override';
 }
 
 export class KeyListResponse implements KeyListView {

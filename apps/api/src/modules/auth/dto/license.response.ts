@@ -31,6 +31,12 @@ export const LICENSE_TOKEN_PROPERTY = {
   example: LICENSE_TOKEN_EXAMPLE,
 } as const;
 
+export const ROTATION_RECOMMENDED_PROPERTY = {
+  type: Boolean,
+  description: 'True once the key is KEY_ROTATION_RECOMMENDED_DAYS old (90 as shipped): rotate it (POST /v1/auth/rotate)',
+  example: false,
+} as const;
+
 export const FEATURES_EXAMPLE = ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'];
 
 /** SPEC 4.2, the body of refresh; validate adds the user record. */
@@ -52,11 +58,8 @@ export class LicenseResponse {
 
   @ApiProperty(LICENSE_TOKEN_PROPERTY)
   readonly license_token!: string;
-  @ApiProperty({
-    type: Boolean,
-    description: 'True once the key is KEY_ROTATION_RECOMMENDED_DAYS old (90 as shipped): rotate it (POST /v1/auth/rotate)',
-    example: false,
-  })
+
+  @ApiProperty(ROTATION_RECOMMENDED_PROPERTY)
   readonly rotation_recommended!: boolean;
 }
 

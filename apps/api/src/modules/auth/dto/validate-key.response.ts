@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ValidateApiKeyOutput } from '@svc/application';
 import { LICENSE_TYPES, toSecondTimestamp } from '@svc/domain';
-import { FEATURES_EXAMPLE, LICENSE_TOKEN_PROPERTY, QuotaResponse, quotaResponseOf } from './license.response';
+import { FEATURES_EXAMPLE, LICENSE_TOKEN_PROPERTY, QuotaResponse, ROTATION_RECOMMENDED_PROPERTY, quotaResponseOf } from './license.response';
 
 /** SPEC 4.1, field for field, and the signed offline license (CONTRACT 15). */
 export class ValidateKeyResponse {
@@ -34,11 +34,8 @@ export class ValidateKeyResponse {
 
   @ApiProperty(LICENSE_TOKEN_PROPERTY)
   readonly license_token!: string;
-  @ApiProperty({
-    type: Boolean,
-    description: 'True once the key is KEY_ROTATION_RECOMMENDED_DAYS old (90 as shipped): rotate it (POST /v1/auth/rotate)',
-    example: false,
-  })
+
+  @ApiProperty(ROTATION_RECOMMENDED_PROPERTY)
   readonly rotation_recommended!: boolean;
 }
 

@@ -1,22 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { CONSOLE_INDEXES } from '../../typeorm/console-indexes';
 
-/**
- * The indexes of the operators' console reads (CONTRACT 17; docs/PERFORMANCE.md, issue 16): keys newest
- * first and by prefix, tier and status; users by e-mail; counters by period; events by key and day (covering
- * the counts by type, outcome and model) and by day; the audit log newest first, by action. The same names and columns on every database.
- */
-export const CONSOLE_INDEXES: ReadonlyArray<readonly [name: string, table: string, columns: string]> = [
-  ['ix_api_keys_created', 'api_keys', 'created_at, id'],
-  ['ix_api_keys_prefix', 'api_keys', 'display_prefix, created_at, id'],
-  ['ix_api_keys_tier_status', 'api_keys', 'license_type, revoked_at, expires_at'],
-  ['ix_users_email', 'users', 'email'],
-  ['ix_usage_counters_period', 'usage_counters', 'period, used'],
-  ['ix_analytics_events_key_received', 'analytics_events', 'key_id, received_at, event_type, success, model_name'],
-  ['ix_analytics_events_received', 'analytics_events', 'received_at'],
-  ['ix_audit_log_at_id', 'audit_log', 'at, id'],
-  ['ix_audit_log_action_at', 'audit_log', 'action, at, id'],
-];
-
+/** The console's indexes (CONSOLE_INDEXES, one list for the three databases). */
 export class ConsoleIndexesPostgres1764100000000 implements MigrationInterface {
   name = 'ConsoleIndexesPostgres1764100000000';
 
@@ -25,6 +10,6 @@ export class ConsoleIndexesPostgres1764100000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const [name, table] of [...CONSOLE_INDEXES].reverse()) await q.query(`DROP INDEX ${name}`);
+    for (const [name] of [...CONSOLE_INDEXES].reverse()) await q.query(`DROP INDEX ${name}`);
   }
 }
