@@ -20,7 +20,14 @@ import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import type { AnalyticsEvent, AuditEntry, IdKind, LicenseType, User } from '@svc/domain';
 import type * as PortableSql from '@svc/infrastructure/persistence/typeorm/portable-sql';
-import { BenchDatabase, DEFAULT_MYSQL_ADMIN_URL, DEFAULT_POSTGRES_ADMIN_URL, mysqlBenchDatabase, postgresBenchDatabase, sqliteBenchDatabase } from './bench-database';
+import {
+  BenchDatabase,
+  DEFAULT_MYSQL_ADMIN_URL,
+  DEFAULT_POSTGRES_ADMIN_URL,
+  mysqlBenchDatabase,
+  postgresBenchDatabase,
+  sqliteBenchDatabase,
+} from './bench-database';
 import { BenchProcess } from './bench-process';
 import { BUILT_API_MAIN, ROOT, assertBuilt, built, builtLibraries, serviceCommand } from './built-service';
 import { PooledRandom, TableWriter, dataSourceOptionsOf, mysqlWriter, postgresWriter, rowOf, sqliteWriter } from './seed-keys';
@@ -80,7 +87,11 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
   const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
   const kind = config.database.kind;
   const writer: TableWriter =
-    kind === 'postgres' ? await postgresWriter(config.database.url) : kind === 'mysql' ? await mysqlWriter(config.database.url) : sqliteWriter(dataSource);
+    kind === 'postgres'
+      ? await postgresWriter(config.database.url)
+      : kind === 'mysql'
+        ? await mysqlWriter(config.database.url)
+        : sqliteWriter(dataSource);
   const { ApiKey, ApiKeyFormat } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
   const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);
@@ -124,7 +135,13 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
       const audit: unknown[][] = [];
       for (let i = first; i < last; i++) {
         const createdAt = new Date(now.getTime() - (options.keys - i) * spacing);
-        const user: User = { id: newId('usr'), email: `admin-bench-${i}@example.org`, name: `Bench user ${i}`, organization: null, createdAt };
+        const user: User = {
+          id: newId('usr'),
+          email: `admin-bench-${i}@example.org`,
+          name: `Bench user ${i}`,
+          organization: null,
+          createdAt,
+        };
         const secret = format.generate('live', random);
         const licenseType = TIERS[i % TIERS.length];
         const revoked = i % 50 === 7;
@@ -140,7 +157,11 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
           licenseType,
           expiresAt: new Date(createdAt.getTime() + (i % 20 === 3 ? 30 : 365) * DAY_MS),
           revokedAt: revoked ? new Date(Math.min(now.getTime() - 1000, createdAt.getTime() + DAY_MS)) : null,
-          monthlyLimit: isHeavy ? { source: 'override', limit: 50 } : i % 100 === 13 ? { source: 'override', limit: null } : { source: 'tier' },
+          monthlyLimit: isHeavy
+            ? { source: 'override', limit: 50 }
+            : i % 100 === 13
+              ? { source: 'override', limit: null }
+              : { source: 'tier' },
           createdAt,
           licenseId: id,
           rotatedFrom: null,
@@ -161,7 +182,15 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
             details: { user_id: user.id, license_type: licenseType, environment: 'live', prefix: key.props.displayPrefix },
           },
         ];
-        if (key.props.revokedAt) entries.push({ id: newId('aud'), at: key.props.revokedAt, action: 'key.revoked', keyId: key.id, reason: 'bench', details: { by: 'operator' } });
+        if (key.props.revokedAt)
+          entries.push({
+            id: newId('aud'),
+            at: key.props.revokedAt,
+            action: 'key.revoked',
+            keyId: key.id,
+            reason: 'bench',
+            details: { by: 'operator' },
+          });
         for (const entry of entries) audit.push(rowOf(dataSource, tables.audit, lib.auditEntryMapper.AuditEntryMapper.toRecord(entry)));
         if (i === Math.floor(options.keys / 2)) {
           middleKey = { createdAt, id: key.id };
@@ -210,9 +239,14 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
     };
     const plan = function* (): Generator<[number, Date]> {
       const yearAgo = now.getTime() - 365 * DAY_MS;
-      for (let n = 0; n < busyEvents; n++) yield [busy, new Date(now.getTime() - 366 * DAY_MS + Math.floor((n * 366 * DAY_MS) / busyEvents))];
+      for (let n = 0; n < busyEvents; n++)
+        yield [busy, new Date(now.getTime() - 366 * DAY_MS + Math.floor((n * 366 * DAY_MS) / busyEvents))];
       for (let h = 0; h < heavy.length; h++) {
-        for (let n = 0; n < heavyEvents[h]; n++) yield [heavy[h], new Date(monthStart.getTime() + Math.floor(((now.getTime() - monthStart.getTime()) * (n + 0.5)) / heavyEvents[h]))];
+        for (let n = 0; n < heavyEvents[h]; n++)
+          yield [
+            heavy[h],
+            new Date(monthStart.getTime() + Math.floor(((now.getTime() - monthStart.getTime()) * (n + 0.5)) / heavyEvents[h])),
+          ];
       }
       for (let n = 0; n < rest; n++) {
         const keyIndex = Number.parseInt(pooled.hex(4), 16) % options.keys;
@@ -250,7 +284,16 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
     // autovacuum's steady state, reached at once: statistics, and the visibility map that index-only scans need
     if (kind === 'postgres') await dataSource.query('VACUUM ANALYZE');
     if (kind === 'mysql') await dataSource.query('ANALYZE TABLE users, api_keys, usage_counters, audit_log, analytics_events');
-    return { emails, prefixes, middleKey, middleAudit, busyKeyId: keyIds[busy], busyEvents, counters: counterRows.length, seconds: (Date.now() - started) / 1000 };
+    return {
+      emails,
+      prefixes,
+      middleKey,
+      middleAudit,
+      busyKeyId: keyIds[busy],
+      busyEvents,
+      counters: counterRows.length,
+      seconds: (Date.now() - started) / 1000,
+    };
   } finally {
     await writer.close();
     await dataSource.destroy();
@@ -308,8 +351,10 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
   let service: BenchProcess | undefined;
   try {
     const cpu = cpus();
-    out('svc-licensing admin-scale benchmark (issue 16): the console\'s admin reads over real HTTP on a seeded database');
-    out(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}`);
+    out("svc-licensing admin-scale benchmark (issue 16): the console's admin reads over real HTTP on a seeded database");
+    out(
+      `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}`,
+    );
     out(`date: ${new Date().toISOString()}; database: ${database.label}`);
     out(`seeding ${options.keys} keys and ${options.events} events (bulk INSERTs in transactions of ${ROWS_PER_TRANSACTION} rows)`);
     const seeded = await seed(database.url, options, out);
@@ -324,11 +369,13 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
       ROOT,
       120_000,
     );
-    out(`service: ${command.text}, healthy after ${service.startToHealthyMs.toFixed(0)} ms; ${options.requests} sequential requests per read after 3 warm-up requests`);
+    out(
+      `service: ${command.text}, healthy after ${service.startToHealthyMs.toFixed(0)} ms; ${options.requests} sequential requests per read after 3 warm-up requests`,
+    );
     out();
 
     const { encodeCursor } = builtLibraries().presentation;
-    const pick = <T>(list: readonly T[], n: number) => list[(((n + 7) * 7919) % list.length + list.length) % list.length];
+    const pick = <T>(list: readonly T[], n: number) => list[((((n + 7) * 7919) % list.length) + list.length) % list.length];
     const today = new Date();
     const from = ymd(new Date(today.getTime() - 365 * DAY_MS));
     const keysCursor = encodeCursor('keys', { at: seeded.middleKey.createdAt, id: seeded.middleKey.id });

@@ -62,7 +62,14 @@ export class BenchProcess {
     return this.exitCode === null && this.child.exitCode === null;
   }
 
-  static async start(name: string, args: readonly string[], env: Record<string, string>, logFile: string, cwd: string, timeoutMs = 30_000): Promise<BenchProcess> {
+  static async start(
+    name: string,
+    args: readonly string[],
+    env: Record<string, string>,
+    logFile: string,
+    cwd: string,
+    timeoutMs = 30_000,
+  ): Promise<BenchProcess> {
     const port = await freePort();
     const log = openSync(logFile, 'a');
     const started = process.hrtime.bigint();

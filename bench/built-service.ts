@@ -48,7 +48,9 @@ export function serviceCommand(): ServiceCommand {
   const [node, ...rest] = text.split(/\s+/);
   const entry = rest.pop();
   if (node !== 'node' || entry === undefined || join(ROOT, entry) !== BUILT_API_MAIN || !rest.every((word) => word.startsWith('--'))) {
-    throw new Error(`package.json's start:built must read "node [--flags …] ${BUILT_API_MAIN.slice(ROOT.length + 1)}" (the benchmark starts the service the same way)`);
+    throw new Error(
+      `package.json's start:built must read "node [--flags …] ${BUILT_API_MAIN.slice(ROOT.length + 1)}" (the benchmark starts the service the same way)`,
+    );
   }
   return { nodeFlags: rest, text };
 }

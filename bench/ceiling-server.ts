@@ -97,15 +97,18 @@ function sqliteStorage(path: string): Storage {
   const consume = db.prepare(`${upsert} WHERE usage_counters.used + excluded.used <= ? RETURNING used`);
   const consumeUnlimited = db.prepare(`${upsert} RETURNING used`);
   const used = db.prepare('SELECT used FROM usage_counters WHERE license_id = ? AND period = ?');
-  const insert = db.prepare(`INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?').join(', ')})`);
+  const insert = db.prepare(
+    `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',')
+      .map(() => '?')
+      .join(', ')})`,
+  );
   const models = db.prepare('SELECT * FROM models ORDER BY paradigm, name');
   const ping = db.prepare('SELECT 1');
   const append = db.transaction((values: unknown[], cost: number, limit: number | null): number | null => {
     let total: number;
     if (cost > 0) {
       const row = (limit === null ? consumeUnlimited.get(values[1], values[10], cost) : consume.get(values[1], values[10], cost, limit)) as
-        | { used: number }
-        | undefined;
+        { used: number } | undefined;
       if (!row) return null;
       total = Number(row.used);
     } else {
@@ -119,7 +122,11 @@ function sqliteStorage(path: string): Storage {
     context: async (digest, period) => context.get(period, digest) as ContextRow | undefined,
     key: async (digest) => key.get(digest) as KeyRow | undefined,
     appendConsuming: async (values, cost, limit) =>
-      append(values.map((v, i) => (i === 7 && typeof v === 'boolean' ? (v ? 1 : 0) : i === 11 ? (v as Date).toISOString() : v)), cost, limit),
+      append(
+        values.map((v, i) => (i === 7 && typeof v === 'boolean' ? (v ? 1 : 0) : i === 11 ? (v as Date).toISOString() : v)),
+        cost,
+        limit,
+      ),
     models: async () => models.all() as ModelRow[],
     ping: async () => void ping.get(),
   };
@@ -134,7 +141,9 @@ function postgresStorage(url: string, poolSize: number): Storage {
       'LEFT JOIN usage_counters c ON c.license_id = k.license_id AND c.period = $1 WHERE k.digest = $2',
   };
   const key = { name: 'ceiling_key', text: `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.digest = $1` };
-  const insertValues = EVENT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ');
+  const insertValues = EVENT_COLUMNS.split(',')
+    .map((_, i) => `$${i + 1}`)
+    .join(', ');
   const consuming = (guarded: boolean) =>
     `WITH consumed AS (
        INSERT INTO usage_counters (license_id, period, used) VALUES ($2, $11, $13)
@@ -156,7 +165,12 @@ function postgresStorage(url: string, poolSize: number): Storage {
     context: async (digest, period) => (await pool.query<ContextRow>({ ...context, values: [period, digest] })).rows[0],
     key: async (digest) => (await pool.query<KeyRow>({ ...key, values: [digest] })).rows[0],
     appendConsuming: async (values, cost, limit) => {
-      const query = cost === 0 ? { ...free, values } : limit === null ? { ...consumeUnlimited, values: [...values, cost] } : { ...consume, values: [...values, cost, limit] };
+      const query =
+        cost === 0
+          ? { ...free, values }
+          : limit === null
+            ? { ...consumeUnlimited, values: [...values, cost] }
+            : { ...consume, values: [...values, cost, limit] };
       const rows = (await pool.query<{ used: string }>(query)).rows;
       return rows.length === 0 ? null : Number(rows[0].used);
     },
@@ -186,11 +200,14 @@ function mysqlStorage(url: string, poolSize: number): Storage {
     `SELECT ${KEY_COLUMNS}, u.email, u.name, u.organization, c.used FROM api_keys k JOIN users u ON u.id = k.user_id ` +
     'LEFT JOIN usage_counters c ON c.license_id = k.license_id AND c.period = ? WHERE k.digest = ?';
   const key = `SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.digest = ?`;
-  const consume = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE license_id = ? AND period = ? AND used + CAST(? AS SIGNED) <= CAST(? AS SIGNED)';
+  const consume =
+    'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE license_id = ? AND period = ? AND used + CAST(? AS SIGNED) <= CAST(? AS SIGNED)';
   const consumeUnlimited = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? AS SIGNED)) WHERE license_id = ? AND period = ?';
   const ensureCounter = 'INSERT IGNORE INTO usage_counters (license_id, period, used) VALUES (?, ?, 0)';
   const used = 'SELECT used FROM usage_counters WHERE license_id = ? AND period = ?';
-  const insert = `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?').join(', ')})`;
+  const insert = `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',')
+    .map(() => '?')
+    .join(', ')})`;
   return {
     context: async (digest, period) => (await pool.execute<RowDataPacket[]>(context, [period, digest]))[0][0] as ContextRow | undefined,
     key: async (digest) => (await pool.execute<RowDataPacket[]>(key, [digest]))[0][0] as KeyRow | undefined,
@@ -244,7 +261,10 @@ function mysqlStorage(url: string, poolSize: number): Storage {
 
 // ---- the decisions (the service takes these from its domain) ----
 
-const tiers = JSON.parse(readFileSync(process.env.TIERS_FILE ?? 'config/tiers.json', 'utf8')) as Record<Tier, { adds: string[]; monthly_limit: number | null }>;
+const tiers = JSON.parse(readFileSync(process.env.TIERS_FILE ?? 'config/tiers.json', 'utf8')) as Record<
+  Tier,
+  { adds: string[]; monthly_limit: number | null }
+>;
 const FEATURES = {} as Record<Tier, string[]>;
 {
   let inherited: string[] = [];
@@ -262,7 +282,11 @@ function secondTimestamp(at: Date): string {
   return at.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 function limitOf(key: KeyRow): number | null {
-  return key.monthly_limit_source === 'override' ? (key.monthly_limit === null ? null : Number(key.monthly_limit)) : tiers[key.license_type].monthly_limit;
+  return key.monthly_limit_source === 'override'
+    ? key.monthly_limit === null
+      ? null
+      : Number(key.monthly_limit)
+    : tiers[key.license_type].monthly_limit;
 }
 function periodOf(now: Date): { key: string; resetsAt: Date } {
   const year = now.getUTCFullYear();
@@ -321,7 +345,12 @@ async function main(): Promise<void> {
       organization: row.organization,
       license_type: row.license_type,
       features: FEATURES[row.license_type],
-      quota: { monthly_limit: limit, used, remaining: limit === null ? null : Math.max(0, limit - used), resets_at: secondTimestamp(period.resetsAt) },
+      quota: {
+        monthly_limit: limit,
+        used,
+        remaining: limit === null ? null : Math.max(0, limit - used),
+        resets_at: secondTimestamp(period.resetsAt),
+      },
       expires_at: secondTimestamp(dateOf(row.expires_at)),
     };
   });
@@ -337,8 +366,18 @@ async function main(): Promise<void> {
     const limit = limitOf(key);
     const id = `evt_${randomBytes(12).toString('hex')}`;
     const values = [
-      id, key.id, key.environment, eventType, body.model_name ?? null, body.inference_type ?? null, body.duration_ms ?? null,
-      body.success ?? null, body.error_message ?? null, body.metadata == null ? null : JSON.stringify(body.metadata), period.key, now,
+      id,
+      key.id,
+      key.environment,
+      eventType,
+      body.model_name ?? null,
+      body.inference_type ?? null,
+      body.duration_ms ?? null,
+      body.success ?? null,
+      body.error_message ?? null,
+      body.metadata == null ? null : JSON.stringify(body.metadata),
+      period.key,
+      now,
     ];
     const used = await storage.appendConsuming(values, eventType === 'inference' ? 1 : 0, limit);
     if (used === null) throw new Refusal(429, 'QUOTA_EXCEEDED');
@@ -352,7 +391,9 @@ async function main(): Promise<void> {
     const base = `${request.protocol}://${request.host}/model-files`;
     const models = (await storage.models())
       .filter((m) => (m.stored_file !== null || m.download_url !== null) && (m.owner_user_id === null || m.owner_user_id === key.user_id))
-      .filter((m) => RANK[key.license_type] >= RANK[m.owner_user_id !== null && RANK[m.requires_license] < 2 ? 'commercial' : m.requires_license])
+      .filter(
+        (m) => RANK[key.license_type] >= RANK[m.owner_user_id !== null && RANK[m.requires_license] < 2 ? 'commercial' : m.requires_license],
+      )
       .map((m) => ({
         name: m.name,
         version: m.version,
@@ -378,7 +419,11 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 0) });
-  const stop = () => void app.close().then(() => process.exit(0), () => process.exit(1));
+  const stop = () =>
+    void app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

@@ -49,12 +49,23 @@ function requestOf(endpoint: EndpointName, keys: SeededKeys): autocannon.Request
   switch (endpoint) {
     case 'validate': {
       const next = rotate(keys.all);
-      return { method: 'POST', path: '/v1/auth/validate', headers: JSON_HEADERS, setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}"}` }) };
+      return {
+        method: 'POST',
+        path: '/v1/auth/validate',
+        headers: JSON_HEADERS,
+        setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}"}` }),
+      };
     }
     case 'analytics': {
       const next = rotate(keys.unlimited);
-      const rest = '"event_type":"inference","model_name":"motor_imagery_4class_v1","inference_type":"batch","duration_ms":12.5,"success":true,"metadata":{"trials":40,"mean_confidence":0.82}';
-      return { method: 'POST', path: '/v1/analytics/log', headers: JSON_HEADERS, setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}",${rest}}` }) };
+      const rest =
+        '"event_type":"inference","model_name":"motor_imagery_4class_v1","inference_type":"batch","duration_ms":12.5,"success":true,"metadata":{"trials":40,"mean_confidence":0.82}';
+      return {
+        method: 'POST',
+        path: '/v1/analytics/log',
+        headers: JSON_HEADERS,
+        setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}",${rest}}` }),
+      };
     }
     case 'models': {
       const next = rotate(keys.all);

@@ -86,7 +86,8 @@ function parseOptions(argv: readonly string[]): Options {
   const smoke = argv.includes('--smoke');
   const options: Options = {
     smoke,
-    postgres: !smoke && (argv.includes('--pg') || (!argv.includes('--mysql') && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ''))),
+    postgres:
+      !smoke && (argv.includes('--pg') || (!argv.includes('--mysql') && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ''))),
     mysql: !smoke && (argv.includes('--mysql') || (!argv.includes('--pg') && /^mysql:\/\//.test(process.env.DATABASE_URL ?? ''))),
     keys: smoke ? 100 : 10_000,
     rounds: smoke ? 1 : 3,
@@ -242,20 +243,28 @@ async function main(): Promise<number> {
   try {
     const databaseUrl = process.env.DATABASE_URL ?? '';
     const database: BenchDatabase = options.postgres
-      ? await postgresBenchDatabase(process.env.BENCH_POSTGRES_ADMIN_URL ?? (/^postgres(ql)?:\/\//.test(databaseUrl) ? databaseUrl : DEFAULT_POSTGRES_ADMIN_URL))
+      ? await postgresBenchDatabase(
+          process.env.BENCH_POSTGRES_ADMIN_URL ?? (/^postgres(ql)?:\/\//.test(databaseUrl) ? databaseUrl : DEFAULT_POSTGRES_ADMIN_URL),
+        )
       : options.mysql
-        ? await mysqlBenchDatabase(process.env.BENCH_MYSQL_ADMIN_URL ?? (/^mysql:\/\//.test(databaseUrl) ? databaseUrl : DEFAULT_MYSQL_ADMIN_URL))
+        ? await mysqlBenchDatabase(
+            process.env.BENCH_MYSQL_ADMIN_URL ?? (/^mysql:\/\//.test(databaseUrl) ? databaseUrl : DEFAULT_MYSQL_ADMIN_URL),
+          )
         : sqliteBenchDatabase(folder);
     cleanups.push(() => database.drop());
 
     const cpu = cpus();
     out('svc-licensing benchmark (issue 6): the built service against a bare Fastify ceiling on the same database');
-    out(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${fixed(totalmem() / 2 ** 30, 1)} GiB RAM, Linux ${release()}, Node ${process.version}`);
+    out(
+      `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${fixed(totalmem() / 2 ** 30, 1)} GiB RAM, Linux ${release()}, Node ${process.version}`,
+    );
     out(`date: ${new Date().toISOString()}`);
     out(`mode: ${options.smoke ? 'smoke' : 'full'}; database: ${database.label}`);
 
     const keys = await seedKeys(lib, database.url, options.keys, out);
-    out(`keys: ${keys.all.length} seeded in ${fixed(keys.seconds, 1)} s (${fixed(keys.all.length / Math.max(keys.seconds, 0.001))} keys/s), ${keys.unlimited.length} of them unlimited (enterprise)`);
+    out(
+      `keys: ${keys.all.length} seeded in ${fixed(keys.seconds, 1)} s (${fixed(keys.all.length / Math.max(keys.seconds, 0.001))} keys/s), ${keys.unlimited.length} of them unlimited (enterprise)`,
+    );
 
     const command = serviceCommand();
     const serviceEnv: Record<string, string> = {
@@ -286,8 +295,14 @@ async function main(): Promise<number> {
       `load: autocannon, ${options.connections} connections, warm-up ${options.warmupSeconds} s per endpoint and server, ` +
         `${options.rounds} round(s) of ${options.seconds} s per endpoint and server, interleaved (the order alternates each round)`,
     );
-    out(`service environment beyond defaults: ${Object.entries({ ...BENCH_LIMITS, SAMPLE_MODELS: 'true', ...options.serviceEnv }).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-    out(`service command: ${command.text} (npm run start:built)${options.nodeArgs.length > 0 ? `, with node flags ${options.nodeArgs.join(' ')}` : ''}`);
+    out(
+      `service environment beyond defaults: ${Object.entries({ ...BENCH_LIMITS, SAMPLE_MODELS: 'true', ...options.serviceEnv })
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`,
+    );
+    out(
+      `service command: ${command.text} (npm run start:built)${options.nodeArgs.length > 0 ? `, with node flags ${options.nodeArgs.join(' ')}` : ''}`,
+    );
     out();
 
     const servers: Record<Server, BenchProcess> = { service, ceiling };
@@ -315,7 +330,14 @@ async function main(): Promise<number> {
       monitor.start();
       const ticksBefore = processTicks(servers[server].pid);
       try {
-        const result = await runLoad({ baseUrl: servers[server].baseUrl, endpoint, keys, connections: options.connections, seconds, maxRequests });
+        const result = await runLoad({
+          baseUrl: servers[server].baseUrl,
+          endpoint,
+          keys,
+          connections: options.connections,
+          seconds,
+          maxRequests,
+        });
         const cpuSeconds = (processTicks(servers[server].pid) - ticksBefore) / TICKS_PER_SECOND;
         return { result, otherCores: monitor.foreignCores(), cpuMicrosPerRequest: (cpuSeconds * 1e6) / Math.max(result.requests, 1) };
       } finally {
@@ -331,7 +353,8 @@ async function main(): Promise<number> {
         await new Promise((r) => setTimeout(r, 1000));
         const busy = monitor.foreignCores();
         if (busy < 0.15) return;
-        if (!said) out(`  (other work on the machine is using ${fixed(busy, 2)} cores: waiting up to ${options.quietWaitSeconds} s for it to stop)`);
+        if (!said)
+          out(`  (other work on the machine is using ${fixed(busy, 2)} cores: waiting up to ${options.quietWaitSeconds} s for it to stop)`);
         said = true;
       }
     };
@@ -411,21 +434,41 @@ async function main(): Promise<number> {
       );
     }
     out();
-    out(`service RSS under load: peak ${rssPeak === null ? 'n/a' : `${fixed(rssPeak, 1)} MiB`} (${serviceRss.count} samples of /proc/${service.pid}/status VmRSS)` +
-      `; ceiling peak ${ceilingRssPeak === null ? 'n/a' : `${fixed(ceilingRssPeak, 1)} MiB`}`);
-    out(`service start to healthy (spawn of the built main.js to the first 200 of /api/health): ${startTimes.map((t) => `${fixed(t)} ms`).join(', ')}` +
-      ` (first: the run's start, which publishes the sample models; then restarts); median ${fixed(median(startTimes))} ms`);
+    out(
+      `service RSS under load: peak ${rssPeak === null ? 'n/a' : `${fixed(rssPeak, 1)} MiB`} (${serviceRss.count} samples of /proc/${service.pid}/status VmRSS)` +
+        `; ceiling peak ${ceilingRssPeak === null ? 'n/a' : `${fixed(ceilingRssPeak, 1)} MiB`}`,
+    );
+    out(
+      `service start to healthy (spawn of the built main.js to the first 200 of /api/health): ${startTimes.map((t) => `${fixed(t)} ms`).join(', ')}` +
+        ` (first: the run's start, which publishes the sample models; then restarts); median ${fixed(median(startTimes))} ms`,
+    );
     const other = measurements.map((m) => m.otherCores);
-    out(`other work on the machine during the measurements: median ${fixed(median(other), 2)} cores, max ${fixed(Math.max(...other), 2)} cores` +
-      (Math.max(...other) > BUSY_CORES ? ' (WARNING: the machine was shared; ratios are less reliable)' : ''));
+    out(
+      `other work on the machine during the measurements: median ${fixed(median(other), 2)} cores, max ${fixed(Math.max(...other), 2)} cores` +
+        (Math.max(...other) > BUSY_CORES ? ' (WARNING: the machine was shared; ratios are less reliable)' : ''),
+    );
     if (warmupFailures > 0) out(`warm-up: ${warmupFailures} errors or non-2xx answers`);
-    out(failures === 0 ? 'result: no errors, no non-2xx answers' : `result: FAILED, ${failures} errors or non-2xx answers (see ${options.keep ? folder : 'the logs; rerun with --keep'})`);
+    out(
+      failures === 0
+        ? 'result: no errors, no non-2xx answers'
+        : `result: FAILED, ${failures} errors or non-2xx answers (see ${options.keep ? folder : 'the logs; rerun with --keep'})`,
+    );
 
     if (options.json) {
       writeFileSync(
         options.json,
         JSON.stringify(
-          { date: new Date().toISOString(), options, database: database.kind, seeding_seconds: keys.seconds, measurements, summary, rss_peak_mib: rssPeak, start_to_healthy_ms: startTimes, failures },
+          {
+            date: new Date().toISOString(),
+            options,
+            database: database.kind,
+            seeding_seconds: keys.seconds,
+            measurements,
+            summary,
+            rss_peak_mib: rssPeak,
+            start_to_healthy_ms: startTimes,
+            failures,
+          },
           null,
           2,
         ),

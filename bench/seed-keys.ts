@@ -99,7 +99,13 @@ export async function postgresWriter(url: string): Promise<TableWriter> {
  * would be prepared and cached for nothing), with the data source's UTC time zone for Dates.
  */
 export async function mysqlWriter(url: string): Promise<TableWriter> {
-  const connection = await createConnection({ uri: url, timezone: 'Z', charset: 'utf8mb4_bin', supportBigNumbers: true, bigNumberStrings: true });
+  const connection = await createConnection({
+    uri: url,
+    timezone: 'Z',
+    charset: 'utf8mb4_bin',
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+  });
   return {
     begin: async () => void (await connection.beginTransaction()),
     insert: async (table, columns, rows) => {
@@ -130,7 +136,12 @@ export function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: 
  * take seconds rather than minutes. The database's migrations are applied
  * here, as the service would apply them.
  */
-export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: number, progress: (line: string) => void): Promise<SeededKeys> {
+export async function seedKeys(
+  lib: BuiltLibraries,
+  databaseUrl: string,
+  count: number,
+  progress: (line: string) => void,
+): Promise<SeededKeys> {
   const started = Date.now();
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
   const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
@@ -169,7 +180,13 @@ export async function seedKeys(lib: BuiltLibraries, databaseUrl: string, count: 
       const keys: unknown[][] = [];
       for (let i = first; i < last; i++) {
         const licenseType = TIERS[i % TIERS.length];
-        const user: User = { id: ids.newId('usr'), email: `bench-${i}@example.org`, name: `Bench user ${i}`, organization: 'Benchmark', createdAt: now };
+        const user: User = {
+          id: ids.newId('usr'),
+          email: `bench-${i}@example.org`,
+          name: `Bench user ${i}`,
+          organization: 'Benchmark',
+          createdAt: now,
+        };
         const secret = format.generate('live', random);
         const id = ids.newId('key');
         const key = new ApiKey({

@@ -261,7 +261,14 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
           makeAnalyticsEvent({ keyId: key, eventType: 'inference', modelName: 'p300_binary_v1', success: false, errorMessage: 'timeout' }),
           makeAnalyticsEvent({ keyId: key, eventType: 'inference', modelName: 'ssvep_v2', inferenceType: 'streaming', success: null }),
           makeAnalyticsEvent({ keyId: key, eventType: 'model_load', modelName: 'ssvep_v2', inferenceType: null, success: true }),
-          makeAnalyticsEvent({ keyId: key, eventType: 'model_load', modelName: 'SSVEP_v2', inferenceType: null, durationMs: null, success: null }),
+          makeAnalyticsEvent({
+            keyId: key,
+            eventType: 'model_load',
+            modelName: 'SSVEP_v2',
+            inferenceType: null,
+            durationMs: null,
+            success: null,
+          }),
           makeAnalyticsEvent({
             keyId: key,
             eventType: 'error',
@@ -314,13 +321,20 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
     describe('usageBetween and eventsPerDay', () => {
       const at = (iso: string) => new Date(iso);
       const sorted = (counts: readonly EventCount[]) =>
-        [...counts].sort((a, b) => JSON.stringify([a.eventType, a.modelName, a.success]).localeCompare(JSON.stringify([b.eventType, b.modelName, b.success])));
+        [...counts].sort((a, b) =>
+          JSON.stringify([a.eventType, a.modelName, a.success]).localeCompare(JSON.stringify([b.eventType, b.modelName, b.success])),
+        );
 
-      async function append(f: PersistenceFixture, keyId: string, iso: string, overrides: Partial<Parameters<typeof makeAnalyticsEvent>[0]> = {}) {
+      async function append(
+        f: PersistenceFixture,
+        keyId: string,
+        iso: string,
+        overrides: Partial<Parameters<typeof makeAnalyticsEvent>[0]> = {},
+      ) {
         await f.events.appendConsuming(makeAnalyticsEvent({ keyId, receivedAt: at(iso), period: iso.slice(0, 7), ...overrides }), 0, null);
       }
 
-      it('counts one key\'s inferences per UTC day, and its events by type, model and outcome, in [from, until), by received time', async () => {
+      it("counts one key's inferences per UTC day, and its events by type, model and outcome, in [from, until), by received time", async () => {
         const f = fixture();
         const key = await keyIn(f);
         const other = await keyIn(f);
@@ -361,7 +375,7 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
         });
       });
 
-      it('counts every key\'s events per UTC day, oldest first, days without events absent', async () => {
+      it("counts every key's events per UTC day, oldest first, days without events absent", async () => {
         const f = fixture();
         const one = await keyIn(f);
         const two = await keyIn(f);

@@ -37,7 +37,7 @@ export function describeKeyDirectoryContract(make: MakePersistence): void {
         await expect(search(fixture())).resolves.toEqual([]);
       });
 
-      it('lists keys newest first, ties in time by id descending, each with its holder\'s e-mail, whole', async () => {
+      it("lists keys newest first, ties in time by id descending, each with its holder's e-mail, whole", async () => {
         const f = fixture();
         const user = await userOf(f, 'ada@example.org');
         const a = await keyOf(f, user, { id: 'key_a', createdAt: at(10) });
@@ -86,7 +86,10 @@ export function describeKeyDirectoryContract(make: MakePersistence): void {
           await keyOf(f, user, { id: 'key_revoked_expired', createdAt: at(5), expiresAt: at(6), revokedAt: at(5) }),
         ];
         for (const status of ['active', 'expired', 'revoked'] as const) {
-          const expected = keys.filter((k) => k.statusAt(now) === status).map((k) => k.id).reverse();
+          const expected = keys
+            .filter((k) => k.statusAt(now) === status)
+            .map((k) => k.id)
+            .reverse();
           expect(ids(await search(f, { status, at: now }))).toEqual(expected);
         }
         expect(ids(await search(f, { status: 'active', at: at(0) }))).toEqual(['key_expired', 'key_expires_now', 'key_active']);
@@ -150,7 +153,11 @@ export function describeKeyDirectoryContract(make: MakePersistence): void {
         const research = await keyOf(f, ada, { id: 'key_research', licenseType: 'research' });
         const override = await keyOf(f, ada, { id: 'key_override', licenseType: 'free', monthlyLimit: { source: 'override', limit: 10 } });
         const over = await keyOf(f, ada, { id: 'key_over', licenseType: 'commercial', monthlyLimit: { source: 'override', limit: 50 } });
-        const unlimited = await keyOf(f, ada, { id: 'key_unlimited', licenseType: 'free', monthlyLimit: { source: 'override', limit: null } });
+        const unlimited = await keyOf(f, ada, {
+          id: 'key_unlimited',
+          licenseType: 'free',
+          monthlyLimit: { source: 'override', limit: null },
+        });
         const enterprise = await keyOf(f, ada, { id: 'key_enterprise', licenseType: 'enterprise' });
         const zero = await keyOf(f, ada, { id: 'key_zero', licenseType: 'free', monthlyLimit: { source: 'override', limit: 0 } });
         const lastMonth = await keyOf(f, ada, { id: 'key_last_month', licenseType: 'free' });

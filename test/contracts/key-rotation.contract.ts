@@ -51,7 +51,11 @@ export function describeKeyRotationContract(make: MakePersistence): void {
       const old = await seedKey(f);
       const rotation = rotationOf(old, 0);
       await expect(f.keys.rotate(rotation)).resolves.toBe(true);
-      expect((await f.keys.findById(old.id))?.props).toMatchObject({ revokedAt: LATER, expiresAt: old.expiresAt, rotatedTo: rotation.successor.id });
+      expect((await f.keys.findById(old.id))?.props).toMatchObject({
+        revokedAt: LATER,
+        expiresAt: old.expiresAt,
+        rotatedTo: rotation.successor.id,
+      });
     });
 
     it('refuses a key already rotated, or revoked, and stores nothing', async () => {
@@ -104,7 +108,8 @@ export function describeKeyRotationContract(make: MakePersistence): void {
       const rotation = rotationOf(old);
       await f.keys.rotate(rotation);
       const next = rotation.successor;
-      const viaNew = (n: number) => f.events.appendConsuming(makeAnalyticsEvent({ keyId: next.id, licenseId: next.licenseId, period: MARCH }), n, 5);
+      const viaNew = (n: number) =>
+        f.events.appendConsuming(makeAnalyticsEvent({ keyId: next.id, licenseId: next.licenseId, period: MARCH }), n, 5);
 
       await expect(viaNew(2)).resolves.toBe(4);
       await expect(f.events.appendConsuming(makeAnalyticsEvent({ keyId: old.id, period: MARCH }), 1, 5)).resolves.toBe(5);

@@ -37,7 +37,10 @@ export function describeModelRepositoryContract(make: MakePersistence): void {
 
       it.each<[string, Partial<Model>]>([
         ['without a file (unpublished)', { storedFile: null, checksum: null, sizeBytes: null }],
-        ['with only an explicit address', { storedFile: null, checksum: null, sizeBytes: null, downloadUrl: 'https://cdn.example.com/m.bin?sig=a%2Fb' }],
+        [
+          'with only an explicit address',
+          { storedFile: null, checksum: null, sizeBytes: null, downloadUrl: 'https://cdn.example.com/m.bin?sig=a%2Fb' },
+        ],
         ['with a file and an address', { downloadUrl: 'https://cdn.example.com/m.bin' }],
         ['of an empty file', { sizeBytes: 0 }],
         ['of a file beyond 32 bits', { sizeBytes: 5_000_000_123 }],
@@ -115,7 +118,9 @@ export function describeModelRepositoryContract(make: MakePersistence): void {
         await f.models.insert(first);
 
         await expect(
-          f.models.insert(makeModel({ version: '2.0.0', storedFile: null, checksum: null, sizeBytes: null, createdAt: LATER, updatedAt: LATER })),
+          f.models.insert(
+            makeModel({ version: '2.0.0', storedFile: null, checksum: null, sizeBytes: null, createdAt: LATER, updatedAt: LATER }),
+          ),
         ).resolves.toBe(false);
 
         await expect(f.models.findByName(first.name)).resolves.toEqual(first);
@@ -124,7 +129,7 @@ export function describeModelRepositoryContract(make: MakePersistence): void {
     });
 
     describe('updateDescription', () => {
-      it("replaces the description and updated_at, keeping the file columns and created_at", async () => {
+      it('replaces the description and updated_at, keeping the file columns and created_at', async () => {
         const f = fixture();
         const stored = makeModel();
         await f.models.insert(stored);
@@ -165,7 +170,12 @@ export function describeModelRepositoryContract(make: MakePersistence): void {
 
         await expect(f.models.updateDescription({ ...stored, ownerUserId: null, downloadUrl: null, updatedAt: LATER })).resolves.toBe(true);
 
-        await expect(f.models.findByName(stored.name)).resolves.toEqual({ ...stored, ownerUserId: null, downloadUrl: null, updatedAt: LATER });
+        await expect(f.models.findByName(stored.name)).resolves.toEqual({
+          ...stored,
+          ownerUserId: null,
+          downloadUrl: null,
+          updatedAt: LATER,
+        });
       });
 
       it('answers false for a record that is gone, creating nothing', async () => {
@@ -198,7 +208,12 @@ export function describeModelRepositoryContract(make: MakePersistence): void {
 
       it('clears checksum and size when the record names no file any more', async () => {
         const f = fixture();
-        const stored = makeModel({ storedFile: null, downloadUrl: 'https://cdn.example.com/m.bin', checksum: `sha256:${'a'.repeat(64)}`, sizeBytes: 12 });
+        const stored = makeModel({
+          storedFile: null,
+          downloadUrl: 'https://cdn.example.com/m.bin',
+          checksum: `sha256:${'a'.repeat(64)}`,
+          sizeBytes: 12,
+        });
         await f.models.insert(stored);
 
         const cleared = { ...stored, downloadUrl: null, checksum: null, sizeBytes: null, updatedAt: LATER };
@@ -289,7 +304,14 @@ export function describeModelRepositoryContract(make: MakePersistence): void {
         const model = makeModel({
           downloadUrl: 'https://cdn.example.com/m.bin',
           sizeBytes: 5_000_000_123,
-          metadata: { description: 'd', training_subjects: 9, accuracy: 'a', feature_type: 'f', recommended_use: 'r', nested: { x: [1, 'é'] } },
+          metadata: {
+            description: 'd',
+            training_subjects: 9,
+            accuracy: 'a',
+            feature_type: 'f',
+            recommended_use: 'r',
+            nested: { x: [1, 'é'] },
+          },
           createdAt: new Date('2026-01-31T08:15:30.456Z'),
           updatedAt: new Date('2026-02-01T00:00:00.001Z'),
         });

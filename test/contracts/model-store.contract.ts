@@ -188,7 +188,9 @@ export function describeModelStoreContract(make: MakeModelStore): void {
         ['an end before the start', { start: 5, end: 4 }],
       ])('refuses an unsatisfiable range (%s) with the file size', async (_, requested) => {
         const stored = await fixture().store.put(LABEL, Buffer.from('0123456789'));
-        const error = await fixture().store.open(stored.path, requested).catch((e: unknown) => e);
+        const error = await fixture()
+          .store.open(stored.path, requested)
+          .catch((e: unknown) => e);
         expect(error).toBeInstanceOf(RangeNotSatisfiableError);
         expect((error as RangeNotSatisfiableError).sizeBytes).toBe(10);
       });

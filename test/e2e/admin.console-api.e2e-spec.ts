@@ -310,7 +310,11 @@ describe('Admin API: console reads (/admin/v1)', () => {
 
   describe('401 UNAUTHORIZED', () => {
     it.each(['/admin/v1/keys', '/admin/v1/usage/daily?key_id=x', '/admin/v1/overview', '/admin/v1/audit?limit=5'])('%s', async (path) => {
-      const bad: Array<Record<string, string>> = [{}, { authorization: 'Bearer wrong-token-wrong-token-0000' }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}x` }];
+      const bad: Array<Record<string, string>> = [
+        {},
+        { authorization: 'Bearer wrong-token-wrong-token-0000' },
+        { authorization: `Bearer ${TEST_ADMIN_TOKEN}x` },
+      ];
       for (const headers of bad) {
         const res = await t.request('GET', path, { headers });
         expect(res.status).toBe(401);
@@ -388,8 +392,24 @@ describe('Admin API: GET /admin/v1/overview, against known data', () => {
     expect(days[29]).toEqual({ date: '2026-05-20', events: 57 });
     expect(days.reduce((sum, d) => sum + d.events, 0)).toBe(73);
     expect(res.body.near_quota).toEqual([
-      { key_id: full.key_id, email: 'full@example.org', prefix: full.api_key.slice(0, 12), license_type: 'free', used: 10, monthly_limit: 10, percent: 100 },
-      { key_id: near.key_id, email: 'near@example.org', prefix: near.api_key.slice(0, 12), license_type: 'research', used: 4, monthly_limit: 5, percent: 80 },
+      {
+        key_id: full.key_id,
+        email: 'full@example.org',
+        prefix: full.api_key.slice(0, 12),
+        license_type: 'free',
+        used: 10,
+        monthly_limit: 10,
+        percent: 100,
+      },
+      {
+        key_id: near.key_id,
+        email: 'near@example.org',
+        prefix: near.api_key.slice(0, 12),
+        license_type: 'research',
+        used: 4,
+        monthly_limit: 5,
+        percent: 80,
+      },
     ]);
     const everything = await t.admin('GET', '/admin/v1/audit?limit=200');
     expect(res.body.recent_audit).toHaveLength(Math.min(10, everything.body.entries.length));

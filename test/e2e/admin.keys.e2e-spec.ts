@@ -431,9 +431,7 @@ describe('Admin API: keys and audit (/admin/v1)', () => {
 
       it('of 10 concurrent operator revocations exactly one wins', async () => {
         const issued = await createOk();
-        const answers = await Promise.all(
-          Array.from({ length: 10 }, () => t.admin('POST', `/admin/v1/keys/${issued.key_id}/revoke`, {})),
-        );
+        const answers = await Promise.all(Array.from({ length: 10 }, () => t.admin('POST', `/admin/v1/keys/${issued.key_id}/revoke`, {})));
         expect(answers.map((res) => res.status).sort()).toEqual([200, ...Array(9).fill(409)]);
       });
     });

@@ -150,14 +150,22 @@ describe('Admin API: models (/admin/v1/models)', () => {
       });
 
       it('keeps extra metadata fields as given', async () => {
-        const res = await t.admin('POST', '/admin/v1/models', record('mi_meta_v1', { metadata: { ...METADATA, channels: ['C3', 'Cz', 'C4'] } }));
+        const res = await t.admin(
+          'POST',
+          '/admin/v1/models',
+          record('mi_meta_v1', { metadata: { ...METADATA, channels: ['C3', 'Cz', 'C4'] } }),
+        );
         expect(res.status).toBe(201);
         expect(res.body.metadata).toEqual({ ...METADATA, channels: ['C3', 'Cz', 'C4'] });
       });
 
       it('a custom model names an existing user as its owner', async () => {
         const key = await t.issueKey({ licenseType: 'commercial' });
-        const res = await t.admin('POST', '/admin/v1/models', record('custom_owned_v1', { owner_user_id: key.user_id, requires_license: 'commercial' }));
+        const res = await t.admin(
+          'POST',
+          '/admin/v1/models',
+          record('custom_owned_v1', { owner_user_id: key.user_id, requires_license: 'commercial' }),
+        );
         expect(res.status).toBe(201);
         expect(res.body.owner_user_id).toBe(key.user_id);
       });
@@ -187,7 +195,11 @@ describe('Admin API: models (/admin/v1/models)', () => {
         ['size_mb', { size_mb: -1 }],
         ['size_mb', { size_mb: 'big' }],
       ])('refuses a malformed %s: %j', async (field, extra) => {
-        const res = await t.admin('POST', '/admin/v1/models', record('malformed_v1', { download_url: 'https://cdn.example.com/x.bin', checksum: CDN_CHECKSUM, size_bytes: 10, ...extra }));
+        const res = await t.admin(
+          'POST',
+          '/admin/v1/models',
+          record('malformed_v1', { download_url: 'https://cdn.example.com/x.bin', checksum: CDN_CHECKSUM, size_bytes: 10, ...extra }),
+        );
         expect(res.status).toBe(400);
         expect(res.body).toEqual(invalidRequestNaming(field));
       });
@@ -239,7 +251,11 @@ describe('Admin API: models (/admin/v1/models)', () => {
     });
 
     it('404 USER_NOT_FOUND for an owner the service does not know', async () => {
-      const res = await t.admin('POST', '/admin/v1/models', record('custom_orphan_v1', { owner_user_id: 'usr_nobody', requires_license: 'commercial' }));
+      const res = await t.admin(
+        'POST',
+        '/admin/v1/models',
+        record('custom_orphan_v1', { owner_user_id: 'usr_nobody', requires_license: 'commercial' }),
+      );
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('USER_NOT_FOUND');
     });
@@ -336,7 +352,11 @@ describe('Admin API: models (/admin/v1/models)', () => {
       await t.admin('POST', '/admin/v1/models', record('mi_huge_v1'));
       const res = await declaredUpload(t, 'mi_huge_v1', 2 * 1024 ** 3);
       expect(res.status).toBe(413);
-      expect(JSON.parse(res.text)).toEqual({ error: 'Payload too large', code: 'PAYLOAD_TOO_LARGE', message: 'Model files are limited to 1073741824 bytes' });
+      expect(JSON.parse(res.text)).toEqual({
+        error: 'Payload too large',
+        code: 'PAYLOAD_TOO_LARGE',
+        message: 'Model files are limited to 1073741824 bytes',
+      });
     });
 
     it('an upload to a record with an external download_url serves the uploaded file: its checksum, its address', async () => {
@@ -381,10 +401,16 @@ describe('Admin API: models (/admin/v1/models)', () => {
 
     it('octet-stream bodies elsewhere are still 415, or 413 over 64 KiB', async () => {
       const key = await t.issueKey();
-      const small = await t.request('POST', '/v1/auth/validate', { raw: Buffer.from(key.api_key), headers: { 'content-type': 'application/octet-stream' } });
+      const small = await t.request('POST', '/v1/auth/validate', {
+        raw: Buffer.from(key.api_key),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       expect(small.status).toBe(415);
       expect(small.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-      const large = await t.request('POST', '/v1/auth/validate', { raw: randomBytes(70 * 1024), headers: { 'content-type': 'application/octet-stream' } });
+      const large = await t.request('POST', '/v1/auth/validate', {
+        raw: randomBytes(70 * 1024),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       expect(large.status).toBe(413);
       expect(large.body.code).toBe('PAYLOAD_TOO_LARGE');
       const create = await t.request('POST', '/admin/v1/models', {
@@ -431,7 +457,11 @@ describe('Admin API: models (/admin/v1/models)', () => {
     });
 
     it('a full replacement: a download_url left out is removed', async () => {
-      await t.admin('POST', '/admin/v1/models', record('mi_put_url_v1', { download_url: 'https://cdn.example.com/a.bin', checksum: CDN_CHECKSUM, size_bytes: 5 }));
+      await t.admin(
+        'POST',
+        '/admin/v1/models',
+        record('mi_put_url_v1', { download_url: 'https://cdn.example.com/a.bin', checksum: CDN_CHECKSUM, size_bytes: 5 }),
+      );
       const res = await t.admin('PUT', '/admin/v1/models/mi_put_url_v1', record('mi_put_url_v1'));
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ download_url: null, checksum: null, size_bytes: null, size_mb: null, published: false });
@@ -442,7 +472,11 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const renamed = await t.admin('PUT', '/admin/v1/models/mi_put_bad_v1', record('mi_other_v1'));
       expect(renamed.status).toBe(400);
       expect(renamed.body).toEqual(invalidRequestNaming('name'));
-      const checksum = await t.admin('PUT', '/admin/v1/models/mi_put_bad_v1', record('mi_put_bad_v1', { checksum: `sha256:${'a'.repeat(64)}` }));
+      const checksum = await t.admin(
+        'PUT',
+        '/admin/v1/models/mi_put_bad_v1',
+        record('mi_put_bad_v1', { checksum: `sha256:${'a'.repeat(64)}` }),
+      );
       expect(checksum.status).toBe(400);
       expect(checksum.body).toEqual(invalidRequestNaming('checksum'));
     });
@@ -470,19 +504,36 @@ describe('Admin API: models (/admin/v1/models)', () => {
     });
 
     it('POST: with both, the record is published and listed to a key with exactly those values', async () => {
-      const res = await t.admin('POST', '/admin/v1/models', record('ssvep_ext_v1', {
-        paradigm: 'ssvep',
-        requires_license: 'free',
+      const res = await t.admin(
+        'POST',
+        '/admin/v1/models',
+        record('ssvep_ext_v1', {
+          paradigm: 'ssvep',
+          requires_license: 'free',
+          download_url: EXTERNAL,
+          checksum: CDN_CHECKSUM,
+          size_bytes: 2_500_001,
+        }),
+      );
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({
         download_url: EXTERNAL,
         checksum: CDN_CHECKSUM,
         size_bytes: 2_500_001,
-      }));
-      expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 2_500_001, size_mb: 2.500001, stored_file: null, published: true });
+        size_mb: 2.500001,
+        stored_file: null,
+        published: true,
+      });
       const key = await t.issueKey({ licenseType: 'free' });
       const listed = await t.get(`/v1/models/list?api_key=${key.api_key}&paradigm=ssvep`);
       expect(listed.body.models).toEqual([
-        expect.objectContaining({ name: 'ssvep_ext_v1', download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 2_500_001, size_mb: 2.500001 }),
+        expect.objectContaining({
+          name: 'ssvep_ext_v1',
+          download_url: EXTERNAL,
+          checksum: CDN_CHECKSUM,
+          size_bytes: 2_500_001,
+          size_mb: 2.500001,
+        }),
       ]);
       const redirect = await t.get(`/v1/models/ssvep_ext_v1/download?api_key=${key.api_key}`);
       expect(redirect.status).toBe(302);
@@ -490,10 +541,18 @@ describe('Admin API: models (/admin/v1/models)', () => {
     });
 
     it('POST: size_mb, if given, must be size_bytes / 1,000,000', async () => {
-      const res = await t.admin('POST', '/admin/v1/models', record('ext_mb_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 1_000_000, size_mb: 2 }));
+      const res = await t.admin(
+        'POST',
+        '/admin/v1/models',
+        record('ext_mb_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 1_000_000, size_mb: 2 }),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual(invalidRequestNaming('size_mb'));
-      const fine = await t.admin('POST', '/admin/v1/models', record('ext_mb_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 1_000_000, size_mb: 1 }));
+      const fine = await t.admin(
+        'POST',
+        '/admin/v1/models',
+        record('ext_mb_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 1_000_000, size_mb: 1 }),
+      );
       expect(fine.status).toBe(201);
     });
 
@@ -501,21 +560,40 @@ describe('Admin API: models (/admin/v1/models)', () => {
       await t.admin('POST', '/admin/v1/models', record('ext_put_v1'));
       const bytes = randomBytes(321);
       const uploaded = await upload(t, 'ext_put_v1', bytes);
-      const noChecksum = await t.admin('PUT', '/admin/v1/models/ext_put_v1', record('ext_put_v1', { download_url: EXTERNAL, size_bytes: 321 }));
+      const noChecksum = await t.admin(
+        'PUT',
+        '/admin/v1/models/ext_put_v1',
+        record('ext_put_v1', { download_url: EXTERNAL, size_bytes: 321 }),
+      );
       expect(noChecksum.status).toBe(400);
       expect(noChecksum.body).toEqual(invalidRequestNaming('checksum'));
-      const noSize = await t.admin('PUT', '/admin/v1/models/ext_put_v1', record('ext_put_v1', { download_url: EXTERNAL, checksum: sha256(bytes) }));
+      const noSize = await t.admin(
+        'PUT',
+        '/admin/v1/models/ext_put_v1',
+        record('ext_put_v1', { download_url: EXTERNAL, checksum: sha256(bytes) }),
+      );
       expect(noSize.status).toBe(400);
       expect(noSize.body).toEqual(invalidRequestNaming('size_bytes'));
       expect((await t.admin('GET', '/admin/v1/models/ext_put_v1')).body).toEqual(uploaded.body);
     });
 
-    it('PUT: moving a stored record to an external address takes the body\'s checksum and size and removes the stored file', async () => {
+    it("PUT: moving a stored record to an external address takes the body's checksum and size and removes the stored file", async () => {
       await t.admin('POST', '/admin/v1/models', record('ext_move_v1'));
       const uploaded = await upload(t, 'ext_move_v1', randomBytes(100));
-      const res = await t.admin('PUT', '/admin/v1/models/ext_move_v1', record('ext_move_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 4096 }));
+      const res = await t.admin(
+        'PUT',
+        '/admin/v1/models/ext_move_v1',
+        record('ext_move_v1', { download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 4096 }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ download_url: EXTERNAL, checksum: CDN_CHECKSUM, size_bytes: 4096, size_mb: 0.004096, stored_file: null, published: true });
+      expect(res.body).toMatchObject({
+        download_url: EXTERNAL,
+        checksum: CDN_CHECKSUM,
+        size_bytes: 4096,
+        size_mb: 0.004096,
+        stored_file: null,
+        published: true,
+      });
       expect(storedFiles()).not.toContain(uploaded.body.stored_file);
     });
 
@@ -524,10 +602,23 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const bytes = randomBytes(2345);
       await upload(t, 'rt_stored_v1', bytes);
       const shown = (await t.admin('GET', '/admin/v1/models/rt_stored_v1')).body;
-      const res = await t.admin('PUT', '/admin/v1/models/rt_stored_v1', { ...shown, version: '2.2.0', metadata: { ...shown.metadata, accuracy: '0.9' } });
+      const res = await t.admin('PUT', '/admin/v1/models/rt_stored_v1', {
+        ...shown,
+        version: '2.2.0',
+        metadata: { ...shown.metadata, accuracy: '0.9' },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...shown, version: '2.2.0', metadata: { ...shown.metadata, accuracy: '0.9' }, updated_at: expect.stringMatching(ISO) });
-      expect(res.body).toMatchObject({ checksum: sha256(bytes), size_bytes: 2345, download_url: `${t.baseUrl}/model-files/${shown.stored_file}` });
+      expect(res.body).toEqual({
+        ...shown,
+        version: '2.2.0',
+        metadata: { ...shown.metadata, accuracy: '0.9' },
+        updated_at: expect.stringMatching(ISO),
+      });
+      expect(res.body).toMatchObject({
+        checksum: sha256(bytes),
+        size_bytes: 2345,
+        download_url: `${t.baseUrl}/model-files/${shown.stored_file}`,
+      });
       expect(await download(signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
     });
 
@@ -540,7 +631,11 @@ describe('Admin API: models (/admin/v1/models)', () => {
       ]) {
         const res = await t.admin('PUT', '/admin/v1/models/rt_signed_v1', { ...uploaded, download_url: url });
         expect(res.status).toBe(200);
-        expect(res.body).toMatchObject({ stored_file: uploaded.stored_file, download_url: uploaded.download_url, checksum: uploaded.checksum });
+        expect(res.body).toMatchObject({
+          stored_file: uploaded.stored_file,
+          download_url: uploaded.download_url,
+          checksum: uploaded.checksum,
+        });
       }
     });
 
@@ -548,7 +643,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       ['checksum', { checksum: `sha256:${'0'.repeat(64)}` }],
       ['size_bytes', { size_bytes: 51 }],
       ['size_mb', { size_mb: 0.000051 }],
-    ])('PUT with a %s other than the stored file\'s is 400 naming it', async (field, change) => {
+    ])("PUT with a %s other than the stored file's is 400 naming it", async (field, change) => {
       await t.admin('POST', '/admin/v1/models', record(`rt_diff_${field}_v1`));
       const uploaded = (await upload(t, `rt_diff_${field}_v1`, randomBytes(50))).body;
       const res = await t.admin('PUT', `/admin/v1/models/rt_diff_${field}_v1`, { ...uploaded, ...change });
@@ -655,9 +750,13 @@ describe('Admin API: models (/admin/v1/models)', () => {
       ['PUT', '/admin/v1/models/mi_draft_v1/file'],
       ['DELETE', '/admin/v1/models/mi_draft_v1'],
     ])('%s %s without the admin token, or with a wrong one', async (method, path) => {
-      const none = await t.request(method, path, method === 'PUT' && path.endsWith('/file')
-        ? { raw: Buffer.from('x'), headers: { 'content-type': 'application/octet-stream' } }
-        : { json: method === 'POST' || method === 'PUT' ? record('mi_draft_v1') : undefined });
+      const none = await t.request(
+        method,
+        path,
+        method === 'PUT' && path.endsWith('/file')
+          ? { raw: Buffer.from('x'), headers: { 'content-type': 'application/octet-stream' } }
+          : { json: method === 'POST' || method === 'PUT' ? record('mi_draft_v1') : undefined },
+      );
       expect(none.status).toBe(401);
       expect(none.body).toEqual(UNAUTHORIZED);
       const wrong = await t.request(method, path, { headers: { authorization: 'Bearer not-the-admin-token-at-all' } });
@@ -795,7 +894,9 @@ describe('Sample catalogue (SAMPLE_MODELS=true)', () => {
   it('operators see the samples as ordinary records they can replace or delete', async () => {
     const res = await t.admin('GET', '/admin/v1/models');
     expect(res.body.total).toBe(4);
-    expect(res.body.models.every((m: { published: boolean; owner_user_id: unknown }) => m.published && m.owner_user_id === null)).toBe(true);
+    expect(res.body.models.every((m: { published: boolean; owner_user_id: unknown }) => m.published && m.owner_user_id === null)).toBe(
+      true,
+    );
   });
 });
 

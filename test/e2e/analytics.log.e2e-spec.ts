@@ -64,7 +64,12 @@ describe('POST /v1/analytics/log', () => {
     it('ignores unknown fields and accepts nulls as absent', async () => {
       const key = await t.issueKey();
       const res = await t.post('/v1/analytics/log', {
-        api_key: key.api_key, event_type: 'inference', surprise: [1, 2], model_name: null, metadata: null, success: null,
+        api_key: key.api_key,
+        event_type: 'inference',
+        surprise: [1, 2],
+        model_name: null,
+        metadata: null,
+        success: null,
       });
       expect(res.status).toBe(202);
     });
@@ -149,7 +154,11 @@ describe('POST /v1/analytics/log', () => {
       expect(refused).toHaveLength(70);
       expect(new Set(accepted.map((a) => a.body.quota.used))).toEqual(new Set(Array.from({ length: 30 }, (_, i) => i + 1)));
       for (const r of refused) {
-        expect(r.body).toEqual({ error: 'Monthly quota exceeded', code: 'QUOTA_EXCEEDED', message: expect.stringContaining('2026-12-01T00:00:00Z') });
+        expect(r.body).toEqual({
+          error: 'Monthly quota exceeded',
+          code: 'QUOTA_EXCEEDED',
+          message: expect.stringContaining('2026-12-01T00:00:00Z'),
+        });
         expect(Number(r.headers.get('retry-after'))).toBe((Date.parse('2026-12-01T00:00:00Z') - clock.now().getTime()) / 1000);
       }
       const shown = await t.admin('GET', `/admin/v1/keys/${key.key_id}`);
@@ -164,7 +173,11 @@ describe('POST /v1/analytics/log', () => {
       await t.post('/v1/analytics/log', inference(key.api_key));
       const validate = await t.post('/v1/auth/validate', { api_key: key.api_key });
       expect(validate.status).toBe(429);
-      expect(validate.body).toEqual({ error: 'Monthly quota exceeded', code: 'QUOTA_EXCEEDED', message: expect.stringContaining('2026-12-01T00:00:00Z') });
+      expect(validate.body).toEqual({
+        error: 'Monthly quota exceeded',
+        code: 'QUOTA_EXCEEDED',
+        message: expect.stringContaining('2026-12-01T00:00:00Z'),
+      });
       expect(Number(validate.headers.get('retry-after'))).toBeGreaterThan(0);
       const refresh = await t.post('/v1/auth/refresh', { api_key: key.api_key });
       expect(refresh.status).toBe(200);

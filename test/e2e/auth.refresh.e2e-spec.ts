@@ -38,7 +38,15 @@ describe('POST /v1/auth/refresh', () => {
         license_token: expect.stringMatching(COMPACT_JWS),
         rotation_recommended: false,
       });
-      expect(Object.keys(res.body).sort()).toEqual(['expires_at', 'features', 'license_token', 'license_type', 'quota', 'rotation_recommended', 'valid']);
+      expect(Object.keys(res.body).sort()).toEqual([
+        'expires_at',
+        'features',
+        'license_token',
+        'license_type',
+        'quota',
+        'rotation_recommended',
+        'valid',
+      ]);
       for (const userField of ['user_id', 'email', 'name', 'organization']) expect(res.body).not.toHaveProperty(userField);
       expect(res.text).not.toContain(key.api_key);
     });

@@ -80,7 +80,14 @@ describe('POST /v1/auth/revoke', () => {
       const entries = await auditOf(key.key_id);
       const revoked = entries.filter((entry) => entry.action === 'key.revoked');
       expect(revoked).toEqual([
-        { id: expect.any(String), at: expect.any(String), action: 'key.revoked', key_id: key.key_id, reason: 'laptop stolen', details: { by: 'holder' } },
+        {
+          id: expect.any(String),
+          at: expect.any(String),
+          action: 'key.revoked',
+          key_id: key.key_id,
+          reason: 'laptop stolen',
+          details: { by: 'holder' },
+        },
       ]);
       const at = Date.parse(revoked[0].at as string);
       expect(at).toBeGreaterThanOrEqual(before - 1000);
@@ -259,7 +266,11 @@ describe('POST /v1/auth/revoke', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(res.status).toBe(415);
-      expect(res.body).toEqual({ error: 'Unsupported media type', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json' });
+      expect(res.body).toEqual({
+        error: 'Unsupported media type',
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: 'Send the body as application/json',
+      });
       expect((await t.post('/v1/auth/validate', { api_key: key.api_key })).status).toBe(200);
     });
   });

@@ -54,7 +54,12 @@ describe('POST /v1/auth/rotate', () => {
     });
 
     it('keeps the user, tier, features, environment, expiry and limit override; GET key shows the chain', async () => {
-      const old = await t.issueKey({ licenseType: 'research', environment: 'test', monthlyLimit: 1234, expiresAt: new Date('2026-09-01T00:00:00Z') });
+      const old = await t.issueKey({
+        licenseType: 'research',
+        environment: 'test',
+        monthlyLimit: 1234,
+        expiresAt: new Date('2026-09-01T00:00:00Z'),
+      });
       const res = await rotate(old.api_key);
       expect(res.status).toBe(200);
       expect(res.body.api_key).toMatch(/^svc_test_[0-9a-f]{48}$/);
@@ -80,7 +85,13 @@ describe('POST /v1/auth/rotate', () => {
         rotated_to: null,
       });
       const shownOld = await t.admin('GET', `/admin/v1/keys/${old.key_id}`);
-      expect(shownOld.body).toMatchObject({ status: 'active', expires_at: at(DAY_MS), license_id: old.key_id, rotated_from: null, rotated_to: res.body.key_id });
+      expect(shownOld.body).toMatchObject({
+        status: 'active',
+        expires_at: at(DAY_MS),
+        license_id: old.key_id,
+        rotated_from: null,
+        rotated_to: res.body.key_id,
+      });
     });
 
     it('answers the same at the unversioned alias', async () => {
@@ -213,31 +224,40 @@ describe('POST /v1/auth/rotate', () => {
       expect(res.headers.get('x-ratelimit-limit')).not.toBeNull();
     };
 
-    it.each(['/v1/auth/rotate', '/auth/rotate'])('every key error of CONTRACT 2 on %s, in order, with the rate-limit headers', async (path) => {
-      const revoked = await t.issueKey();
-      await t.post('/v1/auth/revoke', { api_key: revoked.api_key });
-      const expired = await t.issueKey({ expiresAt: new Date(NOW.getTime() - 1000) });
-      bad(await t.post(path, {}), 400, 'MISSING_KEY');
-      bad(await t.post(path, { api_key: null }), 400, 'MISSING_KEY');
-      bad(await t.post(path, { api_key: '   ' }), 400, 'MISSING_KEY');
-      bad(await t.post(path, { api_key: 42 }), 400, 'INVALID_FORMAT');
-      bad(await t.post(path, { api_key: `${revoked.api_key} ` }), 400, 'INVALID_FORMAT');
-      bad(await t.post(path, { api_key: `svc_live_${'0'.repeat(48)}` }), 401, 'INVALID_KEY');
-      bad(await t.post(path, { api_key: revoked.api_key }), 401, 'INVALID_KEY');
-      bad(await t.post(path, { api_key: expired.api_key }), 401, 'KEY_EXPIRED');
-      // key errors win over a bad body
-      bad(await t.post(path, { api_key: expired.api_key, grace_seconds: -1 }), 401, 'KEY_EXPIRED');
-      bad(await t.post(path, { api_key: 'nope', grace_seconds: 'x' }), 400, 'INVALID_FORMAT');
-      expect((await t.post(path, { api_key: `svc_live_${'0'.repeat(48)}` })).body).toEqual({ error: 'Invalid or inactive API key', code: 'INVALID_KEY' });
-    });
+    it.each(['/v1/auth/rotate', '/auth/rotate'])(
+      'every key error of CONTRACT 2 on %s, in order, with the rate-limit headers',
+      async (path) => {
+        const revoked = await t.issueKey();
+        await t.post('/v1/auth/revoke', { api_key: revoked.api_key });
+        const expired = await t.issueKey({ expiresAt: new Date(NOW.getTime() - 1000) });
+        bad(await t.post(path, {}), 400, 'MISSING_KEY');
+        bad(await t.post(path, { api_key: null }), 400, 'MISSING_KEY');
+        bad(await t.post(path, { api_key: '   ' }), 400, 'MISSING_KEY');
+        bad(await t.post(path, { api_key: 42 }), 400, 'INVALID_FORMAT');
+        bad(await t.post(path, { api_key: `${revoked.api_key} ` }), 400, 'INVALID_FORMAT');
+        bad(await t.post(path, { api_key: `svc_live_${'0'.repeat(48)}` }), 401, 'INVALID_KEY');
+        bad(await t.post(path, { api_key: revoked.api_key }), 401, 'INVALID_KEY');
+        bad(await t.post(path, { api_key: expired.api_key }), 401, 'KEY_EXPIRED');
+        // key errors win over a bad body
+        bad(await t.post(path, { api_key: expired.api_key, grace_seconds: -1 }), 401, 'KEY_EXPIRED');
+        bad(await t.post(path, { api_key: 'nope', grace_seconds: 'x' }), 400, 'INVALID_FORMAT');
+        expect((await t.post(path, { api_key: `svc_live_${'0'.repeat(48)}` })).body).toEqual({
+          error: 'Invalid or inactive API key',
+          code: 'INVALID_KEY',
+        });
+      },
+    );
 
-    it.each([[-1], [604801], [1.5], ['60'], [true], [{}]])('grace_seconds %p: 400 INVALID_REQUEST naming it, nothing rotated', async (grace) => {
-      const key = await t.issueKey();
-      const res = await rotate(key.api_key, { grace_seconds: grace });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Invalid request', code: 'INVALID_REQUEST', message: expect.stringContaining('grace_seconds') });
-      expect((await t.admin('GET', `/admin/v1/keys/${key.key_id}`)).body.rotated_to).toBeNull();
-    });
+    it.each([[-1], [604801], [1.5], ['60'], [true], [{}]])(
+      'grace_seconds %p: 400 INVALID_REQUEST naming it, nothing rotated',
+      async (grace) => {
+        const key = await t.issueKey();
+        const res = await rotate(key.api_key, { grace_seconds: grace });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: 'Invalid request', code: 'INVALID_REQUEST', message: expect.stringContaining('grace_seconds') });
+        expect((await t.admin('GET', `/admin/v1/keys/${key.key_id}`)).body.rotated_to).toBeNull();
+      },
+    );
 
     it('grace_seconds null means the default', async () => {
       const key = await t.issueKey();
@@ -268,7 +288,10 @@ describe('POST /admin/v1/keys/{key_id}/rotate', () => {
   const clock = new FixedClock(NOW);
 
   beforeAll(async () => {
-    t = await TestApp.start({ clock, env: { SAMPLE_MODELS: 'false', KEY_ROTATION_GRACE_SECONDS: '600', KEY_ROTATION_RECOMMENDED_DAYS: '30' } });
+    t = await TestApp.start({
+      clock,
+      env: { SAMPLE_MODELS: 'false', KEY_ROTATION_GRACE_SECONDS: '600', KEY_ROTATION_RECOMMENDED_DAYS: '30' },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -295,10 +318,20 @@ describe('POST /admin/v1/keys/{key_id}/rotate', () => {
     expect(oldAudit.body.entries.find((e: { action: string }) => e.action === 'key.rotated')).toMatchObject({
       action: 'key.rotated',
       key_id: old.key_id,
-      details: { by: 'operator', rotated_to: res.body.key_id, license_id: old.key_id, grace_seconds: 600, previous_key_expires_at: at(600_000) },
+      details: {
+        by: 'operator',
+        rotated_to: res.body.key_id,
+        license_id: old.key_id,
+        grace_seconds: 600,
+        previous_key_expires_at: at(600_000),
+      },
     });
     expect(newAudit.body.entries).toEqual([
-      expect.objectContaining({ action: 'key.rotated', key_id: res.body.key_id, details: expect.objectContaining({ by: 'operator', rotated_from: old.key_id }) }),
+      expect.objectContaining({
+        action: 'key.rotated',
+        key_id: res.body.key_id,
+        details: expect.objectContaining({ by: 'operator', rotated_from: old.key_id }),
+      }),
     ]);
     expect(oldAudit.text + newAudit.text).not.toContain(res.body.api_key);
     expect(oldAudit.text + newAudit.text).not.toContain(old.api_key);
@@ -370,7 +403,10 @@ describe('POST /admin/v1/keys/{key_id}/rotate', () => {
     const patched = await t.admin('PATCH', `/admin/v1/keys/${res.body.key_id}`, { license_type: 'commercial', monthly_limit: 77 });
     expect(patched.status).toBe(200);
     for (const apiKey of [old.api_key, res.body.api_key]) {
-      expect((await t.post('/v1/auth/validate', { api_key: apiKey })).body).toMatchObject({ license_type: 'commercial', quota: { monthly_limit: 77 } });
+      expect((await t.post('/v1/auth/validate', { api_key: apiKey })).body).toMatchObject({
+        license_type: 'commercial',
+        quota: { monthly_limit: 77 },
+      });
     }
     expect((await t.admin('GET', `/admin/v1/keys/${old.key_id}`)).body.expires_at).toBe(at(3_600_000));
     const audit = await t.admin('GET', `/admin/v1/audit?key_id=${res.body.key_id}`);

@@ -44,14 +44,16 @@ describe('POST /v1/auth/validate', () => {
       expect(res.body.name).toBeNull();
       expect(res.body.organization).toBeNull();
       expect(res.body.quota).toEqual({ monthly_limit: null, used: 0, remaining: null, resets_at: expect.stringMatching(ISO_SECOND) });
-      expect(res.body.features).toEqual(
-        expect.arrayContaining(['batch_inference', 'custom_models', 'dedicated_support', 'on_premise']),
-      );
+      expect(res.body.features).toEqual(expect.arrayContaining(['batch_inference', 'custom_models', 'dedicated_support', 'on_premise']));
     });
 
     it.each<[LicenseType, number, string[]]>([
       ['free', 10000, ['batch_inference']],
-      ['commercial', 500000, ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export', 'priority_support', 'custom_models']],
+      [
+        'commercial',
+        500000,
+        ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export', 'priority_support', 'custom_models'],
+      ],
     ])('reports the %s tier with its limit and features', async (tier, limit, features) => {
       const key = await t.issueKey({ licenseType: tier });
       const res = await t.post('/v1/auth/validate', { api_key: key.api_key });

@@ -55,7 +55,9 @@ describe('npm run bench -- --smoke', () => {
   });
 
   it('prints the table: each endpoint, service and ceiling, with no errors on either side', () => {
-    expect(run.output).toContain('| endpoint | service req/s | p50 | p99 | errors / non-2xx | ceiling req/s | p50 | p99 | errors / non-2xx | service/ceiling |');
+    expect(run.output).toContain(
+      '| endpoint | service req/s | p50 | p99 | errors / non-2xx | ceiling req/s | p50 | p99 | errors / non-2xx | service/ceiling |',
+    );
     for (const endpoint of ['POST /v1/auth/validate', 'POST /v1/analytics/log', 'GET /v1/models/list', 'GET /api/health']) {
       const row = run.output.split('\n').find((line) => line.startsWith(`| ${endpoint} |`));
       expect(row).toBeDefined();

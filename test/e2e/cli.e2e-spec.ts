@@ -30,7 +30,11 @@ interface Ran {
 
 const children = new Set<ChildProcess>();
 
-function start(entry: string, args: readonly string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; ended: Promise<Ran> } {
+function start(
+  entry: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; output: () => string; ended: Promise<Ran> } {
   const child = spawn(process.execPath, [entry, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stdout = '';
@@ -100,7 +104,12 @@ describe('operator CLI (built), on the database the API serves', () => {
     return JSON.parse(ran.stdout);
   }
 
-  async function http(method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  async function http(
+    method: string,
+    path: string,
+    json?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: any }> {
     const response = await fetch(`${api!.baseUrl}${path}`, {
       method,
       headers: json === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -147,7 +156,9 @@ describe('operator CLI (built), on the database the API serves', () => {
   beforeAll(() => {
     const missing = [CLI_MAIN, API_MAIN].filter((file) => !existsSync(file));
     if (missing.length > 0) {
-      throw new Error(`Built entry points missing (${missing.map((f) => f.slice(ROOT.length + 1)).join(', ')}): run \`npm run build\` first.`);
+      throw new Error(
+        `Built entry points missing (${missing.map((f) => f.slice(ROOT.length + 1)).join(', ')}): run \`npm run build\` first.`,
+      );
     }
     folder = mkdtempSync(join(tmpdir(), 'svc-cli-test-'));
     dbPath = join(folder, 'cli.db');
@@ -169,11 +180,16 @@ describe('operator CLI (built), on the database the API serves', () => {
 
   it('keys create --json issues a key that the running API validates (SPEC 4.1)', async () => {
     const out = await cliJson(
-      'keys', 'create',
-      '--email', 'ada@example.org',
-      '--name', 'Ada Lovelace',
-      '--organization', 'Analytical Engines Ltd',
-      '--license-type', 'research',
+      'keys',
+      'create',
+      '--email',
+      'ada@example.org',
+      '--name',
+      'Ada Lovelace',
+      '--organization',
+      'Analytical Engines Ltd',
+      '--license-type',
+      'research',
     );
     expect(out).toEqual({
       key_id: expect.stringMatching(/^key_/),
@@ -224,7 +240,11 @@ describe('operator CLI (built), on the database the API serves', () => {
     const forgedClaims = { ...JSON.parse(Buffer.from(payload, 'base64url').toString()), license_type: 'enterprise' };
     const forged = [header, Buffer.from(JSON.stringify(forgedClaims)).toString('base64url'), signature].join('.');
     const refused = await cli('license', 'verify', forged, '--jwks', jwksUrl);
-    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: 'error: the token does not verify: the signature is not one of the published keys (tampered, or signed with another key)\n' });
+    expect(refused).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'error: the token does not verify: the signature is not one of the published keys (tampered, or signed with another key)\n',
+    });
 
     const pair = await cliJson('license', 'keygen');
     expect(pair).toEqual({
@@ -234,7 +254,10 @@ describe('operator CLI (built), on the database the API serves', () => {
     });
     writeFileSync(join(folder, 'other.pem'), pair.public_key);
     const otherKey = await cli('license', 'verify', licenseToken, '--jwks', join(folder, 'other.pem'));
-    expect(otherKey).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: the token does not verify: no published key has its kid/) });
+    expect(otherKey).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^error: the token does not verify: no published key has its kid/),
+    });
     // the new private key is one LICENSE_SIGNING_KEY accepts; the token was signed with the kept one
     const underNewKey = await cliWith({ ...env, LICENSE_SIGNING_KEY: pair.private_key }, 'license', 'verify', licenseToken);
     expect(underNewKey).toMatchObject({ code: 1, stderr: expect.stringMatching(/no published key has its kid/) });
@@ -276,7 +299,12 @@ describe('operator CLI (built), on the database the API serves', () => {
 
     // a tier change with an unlimited override (null), then back to the new tier's limit
     const unlimited = await cliJson('keys', 'update', id, '--license-type', 'commercial', '--monthly-limit', 'unlimited');
-    expect(unlimited).toMatchObject({ license_type: 'commercial', monthly_limit: null, monthly_limit_source: 'override', status: 'active' });
+    expect(unlimited).toMatchObject({
+      license_type: 'commercial',
+      monthly_limit: null,
+      monthly_limit_source: 'override',
+      status: 'active',
+    });
     expect(unlimited.quota).toMatchObject({ monthly_limit: null, remaining: null });
     const back = await cliJson('keys', 'update', id, '--monthly-limit', 'tier');
     expect(back).toMatchObject({ license_type: 'commercial', monthly_limit: 500000, monthly_limit_source: 'tier' });
@@ -288,7 +316,10 @@ describe('operator CLI (built), on the database the API serves', () => {
     const revoked = await cliJson('keys', 'revoke', id, '--reason', 'contract ended');
     expect(revoked).toMatchObject({ key_id: id, status: 'revoked', revoked_at: expect.stringMatching(ISO_SECOND) });
     expect(await admin('GET', `/admin/v1/keys/${id}`)).toEqual({ status: 200, body: revoked });
-    expect(await http('POST', '/v1/auth/validate', { api_key: issued.api_key })).toMatchObject({ status: 401, body: { code: 'INVALID_KEY' } });
+    expect(await http('POST', '/v1/auth/validate', { api_key: issued.api_key })).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_KEY' },
+    });
 
     const [audit, all] = await Promise.all([cliJson('audit', '--key', id), cliJson('audit')]);
     expect(audit).toEqual({ entries: expect.any(Array) });
@@ -333,11 +364,20 @@ describe('operator CLI (built), on the database the API serves', () => {
     // the running service takes both keys at once, on one counter
     const viaNew = await http('POST', '/v1/analytics/log', { api_key: rotated.api_key, event_type: 'inference' });
     expect(viaNew).toMatchObject({ status: 202, body: { quota: { used: 2, remaining: 319 } } });
-    expect(await http('POST', '/v1/auth/validate', { api_key: old.api_key })).toMatchObject({ status: 200, body: { license_type: 'commercial' } });
+    expect(await http('POST', '/v1/auth/validate', { api_key: old.api_key })).toMatchObject({
+      status: 200,
+      body: { license_type: 'commercial' },
+    });
 
     const [shownOld, shownNew] = await Promise.all([cliJson('keys', 'show', old.key_id), cliJson('keys', 'show', rotated.key_id)]);
     expect(shownOld).toMatchObject({ rotated_to: rotated.key_id, rotated_from: null, license_id: old.key_id, quota: { used: 2 } });
-    expect(shownNew).toMatchObject({ rotated_from: old.key_id, rotated_to: null, license_id: old.key_id, monthly_limit: 321, monthly_limit_source: 'override' });
+    expect(shownNew).toMatchObject({
+      rotated_from: old.key_id,
+      rotated_to: null,
+      license_id: old.key_id,
+      monthly_limit: 321,
+      monthly_limit_source: 'override',
+    });
     const human = await cli('keys', 'show', rotated.key_id);
     expect(human.stdout).toMatch(new RegExp(`rotated_from\\s+${old.key_id}`));
 
@@ -355,7 +395,10 @@ describe('operator CLI (built), on the database the API serves', () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout).toMatch(/api_key\s+svc_live_[0-9a-f]{48}/);
     expect(plain.stdout).toMatch(/shown this once/i);
-    expect(await http('POST', '/v1/auth/validate', { api_key: rotated.api_key })).toMatchObject({ status: 401, body: { code: 'INVALID_KEY' } });
+    expect(await http('POST', '/v1/auth/validate', { api_key: rotated.api_key })).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_KEY' },
+    });
   });
 
   it('never stores nor prints the plaintext key after issuing it', async () => {

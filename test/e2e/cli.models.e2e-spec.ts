@@ -47,10 +47,26 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
 
   function publishArgs(file: string, name: string, extra: string[] = []): string[] {
     return [
-      'models', 'publish', file,
-      '--name', name, '--version', '3.0.1', '--type', 'SvcProbit', '--paradigm', 'p300',
-      '--n-features', '96', '--n-classes', '2', '--requires-license', 'research',
-      '--metadata', METADATA, ...extra,
+      'models',
+      'publish',
+      file,
+      '--name',
+      name,
+      '--version',
+      '3.0.1',
+      '--type',
+      'SvcProbit',
+      '--paradigm',
+      'p300',
+      '--n-features',
+      '96',
+      '--n-classes',
+      '2',
+      '--requires-license',
+      'research',
+      '--metadata',
+      METADATA,
+      ...extra,
     ];
   }
 
@@ -104,7 +120,9 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
   });
 
   it('the API on the same database lists it, and its download verifies against the checksum', async () => {
-    const t = await TestApp.start({ env: { DATABASE_URL: env.DATABASE_URL, MODEL_STORE_DIR: env.MODEL_STORE_DIR, SAMPLE_MODELS: 'false' } });
+    const t = await TestApp.start({
+      env: { DATABASE_URL: env.DATABASE_URL, MODEL_STORE_DIR: env.MODEL_STORE_DIR, SAMPLE_MODELS: 'false' },
+    });
     try {
       const key = await t.issueKey({ licenseType: 'research' });
       const listed = await t.get(`/v1/models/list?api_key=${key.api_key}&paradigm=p300`);
@@ -131,7 +149,9 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
   });
 
   it('publish --download-url computes checksum and size from the local file and registers the external address, copying nothing', async () => {
-    const t = await TestApp.start({ env: { DATABASE_URL: env.DATABASE_URL, MODEL_STORE_DIR: env.MODEL_STORE_DIR, SAMPLE_MODELS: 'false' } });
+    const t = await TestApp.start({
+      env: { DATABASE_URL: env.DATABASE_URL, MODEL_STORE_DIR: env.MODEL_STORE_DIR, SAMPLE_MODELS: 'false' },
+    });
     try {
       const key = await t.issueKey({ licenseType: 'commercial' });
       const file = join(folder, 'custom.bin');
@@ -139,7 +159,9 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
       const storeBefore = readdirSync(join(folder, 'models')).sort();
       const res = await cli([
         ...publishArgs(file, 'p300_custom_v1', ['--owner', key.user_id, '--download-url', 'https://cdn.example.com/custom.bin']),
-        '--requires-license', 'commercial', '--json',
+        '--requires-license',
+        'commercial',
+        '--json',
       ]);
       expect(res.stderr).toBe('');
       expect(res.status).toBe(0);
@@ -222,11 +244,36 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
     const audit = JSON.parse((await cli(['audit', '--json'])).stdout);
     const models = audit.entries
       .filter((e: { action: string }) => e.action.startsWith('model.'))
-      .map((e: { action: string; key_id: string | null; details: Record<string, unknown> }) => ({ action: e.action, key_id: e.key_id, ...e.details }));
+      .map((e: { action: string; key_id: string | null; details: Record<string, unknown> }) => ({
+        action: e.action,
+        key_id: e.key_id,
+        ...e.details,
+      }));
     expect(models).toEqual([
-      { action: 'model.deleted', key_id: null, model: 'p300_cli_v3', version: '3.0.1', checksum: expect.stringMatching(/^sha256:/), channel: 'cli' },
-      { action: 'model.created', key_id: null, model: 'p300_custom_v1', version: '3.0.1', checksum: sha256(Buffer.from('custom model bytes')), channel: 'cli' },
-      { action: 'model.created', key_id: null, model: 'p300_cli_v3', version: '3.0.1', checksum: expect.stringMatching(/^sha256:/), channel: 'cli' },
+      {
+        action: 'model.deleted',
+        key_id: null,
+        model: 'p300_cli_v3',
+        version: '3.0.1',
+        checksum: expect.stringMatching(/^sha256:/),
+        channel: 'cli',
+      },
+      {
+        action: 'model.created',
+        key_id: null,
+        model: 'p300_custom_v1',
+        version: '3.0.1',
+        checksum: sha256(Buffer.from('custom model bytes')),
+        channel: 'cli',
+      },
+      {
+        action: 'model.created',
+        key_id: null,
+        model: 'p300_cli_v3',
+        version: '3.0.1',
+        checksum: expect.stringMatching(/^sha256:/),
+        channel: 'cli',
+      },
     ]);
   });
 

@@ -56,7 +56,15 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
     page = await context.newPage();
@@ -196,7 +204,9 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await page.getByLabel('Accuracy').fill('0.70-0.80');
     await page.getByLabel('Feature type').fill('csp');
     await page.getByLabel('Recommended use').fill(XSS);
-    await page.getByLabel('Model file').setInputFiles({ name: 'model.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2_000_000, 7) });
+    await page
+      .getByLabel('Model file')
+      .setInputFiles({ name: 'model.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(2_000_000, 7) });
     // watch the upload's progress bar (the upload is quick on 127.0.0.1: record every state it shows)
     await page.evaluate(`window.progressSeen = [];
       new MutationObserver(() => {
@@ -312,10 +322,18 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
 
   it('rotates a key after a confirmation: the new key shown once, both keys working during the grace (CONTRACT 16)', async () => {
     const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${service.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const res = await fetch(`${service.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, string> };
     };
-    const issued = await post('/admin/v1/keys', { email: `rotate.${Date.now()}@example.org`, license_type: 'research' }, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    const issued = await post(
+      '/admin/v1/keys',
+      { email: `rotate.${Date.now()}@example.org`, license_type: 'research' },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    );
     expect(issued.status).toBe(201);
     await page.goto(`${service.baseUrl}/console/keys/${issued.body.key_id}`);
     await web(page.getByTestId('key-status')).toHaveText('active');

@@ -106,7 +106,12 @@ describe('Operator console: serving', () => {
         expect({ path, status: page.status, same: page.text === index }).toEqual({ path, status: 200, same: true });
         expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       }
-      for (const path of ['/console/assets/nope-12345678.js', '/console/favicon.ico', '/console/../package.json', '/console/%2e%2e/package.json']) {
+      for (const path of [
+        '/console/assets/nope-12345678.js',
+        '/console/favicon.ico',
+        '/console/../package.json',
+        '/console/%2e%2e/package.json',
+      ]) {
         const missing = await t.get(path);
         expect({ path, status: missing.status < 500 && missing.status !== 200 }).toEqual({ path, status: true });
         if (missing.status === 404) expect(missing.body).toMatchObject({ code: 'NOT_FOUND' });

@@ -102,7 +102,14 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
     it('the ConfigMap is a configuration the service accepts, with the secrets kept out of it', () => {
       const configMap = one('ConfigMap', 'svc-licensing-config');
       const data = configMap.data as Record<string, string>;
-      for (const secret of ['DATABASE_URL', 'ADMIN_TOKEN', 'REDIS_URL', 'INSTALLER_GITHUB_TOKEN', 'GITHUB_APP_PRIVATE_KEY', 'KEY_DIGEST_PEPPER']) {
+      for (const secret of [
+        'DATABASE_URL',
+        'ADMIN_TOKEN',
+        'REDIS_URL',
+        'INSTALLER_GITHUB_TOKEN',
+        'GITHUB_APP_PRIVATE_KEY',
+        'KEY_DIGEST_PEPPER',
+      ]) {
         expect(Object.keys(data)).not.toContain(secret);
       }
       const known = knownVariables();
@@ -117,7 +124,14 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       const container: Container = deployment.spec.template.spec.containers[0];
       expect(container.envFrom).toEqual([{ configMapRef: { name: 'svc-licensing-config' } }]);
       const env = new Map((container.env ?? []).map((variable) => [variable.name, variable]));
-      for (const name of ['DATABASE_URL', 'ADMIN_TOKEN', 'REDIS_URL', 'INSTALLER_GITHUB_TOKEN', 'GITHUB_APP_ID', 'GITHUB_APP_INSTALLATION_ID']) {
+      for (const name of [
+        'DATABASE_URL',
+        'ADMIN_TOKEN',
+        'REDIS_URL',
+        'INSTALLER_GITHUB_TOKEN',
+        'GITHUB_APP_ID',
+        'GITHUB_APP_INSTALLATION_ID',
+      ]) {
         expect({ name, secret: env.get(name)?.valueFrom?.secretKeyRef?.name }).toEqual({ name, secret: 'svc-licensing-secrets' });
       }
       const known = knownVariables();
@@ -134,14 +148,16 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       for (const port of service.spec.ports) expect([...ports.keys()]).toContain(port.targetPort);
     });
 
-    it('the migration Job runs the CLI\'s migrate command, with the image and database of the Deployment', () => {
+    it("the migration Job runs the CLI's migrate command, with the image and database of the Deployment", () => {
       const job = one('Job');
       const container: Container = job.spec.template.spec.containers[0];
       expect(container.command).toEqual(['node', entryOf('cli'), 'migrate']);
       expect(job.spec.template.spec.restartPolicy).toBe('Never');
       const api: Container & { image: string } = one('Deployment').spec.template.spec.containers[0];
       expect((container as Container & { image: string }).image).toBe(api.image);
-      expect(container.env?.find((variable) => variable.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe('svc-licensing-secrets');
+      expect(container.env?.find((variable) => variable.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe(
+        'svc-licensing-secrets',
+      );
       expect(api.command).toEqual(commandOf('start:built'));
     });
   });
@@ -184,7 +200,9 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
         const sources = line.split(/\s+/).slice(1, -1);
         for (const source of sources) expect({ source, exists: existsSync(join(ROOT, source)) }).toEqual({ source, exists: true });
       }
-      const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim());
+      const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8')
+        .split('\n')
+        .map((line) => line.trim());
       for (const entry of ['node_modules', 'dist', 'data', '.git', '.env']) expect(ignored).toContain(entry);
     });
   });

@@ -27,11 +27,11 @@ describe('a feature module built as docs/EXTENDING.md says', () => {
       const res = await t.get('/v1/quota-hint', { 'x-api-key': apiKey });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ used: 0, remaining: 10000 });
-      expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining'), res.headers.get('x-ratelimit-reset')]).toEqual([
-        '3',
-        String(remaining),
-        RESET_S,
-      ]);
+      expect([
+        res.headers.get('x-ratelimit-limit'),
+        res.headers.get('x-ratelimit-remaining'),
+        res.headers.get('x-ratelimit-reset'),
+      ]).toEqual(['3', String(remaining), RESET_S]);
     }
     const over = await t.get(`/v1/quota-hint?api_key=${apiKey}`);
     expect(over.status).toBe(429);

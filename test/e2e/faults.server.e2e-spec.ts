@@ -52,7 +52,12 @@ const kind = testDatabaseKind();
     const health = await t.get('/api/health');
     expect(Date.now() - started).toBeLessThan(2000);
     expect(health.status).toBe(503);
-    expect(health.body).toEqual({ status: 'unhealthy', timestamp: expect.any(String), error: expect.any(String), database: 'disconnected' });
+    expect(health.body).toEqual({
+      status: 'unhealthy',
+      timestamp: expect.any(String),
+      error: expect.any(String),
+      database: 'disconnected',
+    });
   }
 
   it.each(['cut', 'blackhole'] as const)('%s: 503 within bounded time, then recovery without a restart', async (fault) => {

@@ -121,7 +121,11 @@ describe('fuzz: every route, any body, any media type', () => {
         name: fc.oneof(printable(250), fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
         organization: fc.oneof(printable(250), fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
         user_id: fc.oneof(fc.constantFrom(...userIds), printable(50), fc.jsonValue({ maxDepth: 1 })),
-        license_type: fc.oneof(fc.constantFrom('free', 'research', 'commercial', 'enterprise'), printable(12), fc.jsonValue({ maxDepth: 1 })),
+        license_type: fc.oneof(
+          fc.constantFrom('free', 'research', 'commercial', 'enterprise'),
+          printable(12),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
         environment: fc.oneof(fc.constantFrom('live', 'test'), printable(8), fc.jsonValue({ maxDepth: 1 })),
         expires_at: rfc3339ish,
         monthly_limit: fc.oneof(
@@ -160,7 +164,13 @@ describe('fuzz: every route, any body, any media type', () => {
       keySegment().map((id) => `/admin/v1/keys/${id}`),
       keySegment().map((id) => `/admin/v1/keys/${id}/revoke`),
       fc
-        .array(fc.oneof(keySegment().map((id) => `key_id=${id}`), fc.webQueryParameters()), { maxLength: 3 })
+        .array(
+          fc.oneof(
+            keySegment().map((id) => `key_id=${id}`),
+            fc.webQueryParameters(),
+          ),
+          { maxLength: 3 },
+        )
         .map((params) => `/admin/v1/audit?${params.join('&')}`),
       randomPath,
       fc.tuple(randomPath, fc.constantFrom(...secrets)).map(([p, key]) => `${p}?api_key=${key}`),
@@ -190,7 +200,11 @@ describe('fuzz: every route, any body, any media type', () => {
 
   const headers = (contentType: fc.Arbitrary<string | undefined>) =>
     fc
-      .record({ authorization: authHeader, 'content-type': contentType, 'x-api-key': fc.option(fc.constantFrom(...secrets), { nil: undefined }) })
+      .record({
+        authorization: authHeader,
+        'content-type': contentType,
+        'x-api-key': fc.option(fc.constantFrom(...secrets), { nil: undefined }),
+      })
       .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>);
 
   // ---- the oracle ---------------------------------------------------------
@@ -239,9 +253,15 @@ describe('fuzz: every route, any body, any media type', () => {
       throw new Error(`an accepted write does not read back: ${JSON.stringify(seen)}`);
     }
     if (secret === undefined) return;
-    const refresh: FuzzRequest = { method: 'POST', path: '/v1/auth/refresh', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: secret }) };
+    const refresh: FuzzRequest = {
+      method: 'POST',
+      path: '/v1/auth/refresh',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: secret }),
+    };
     const refreshed = await send(refresh);
-    if (refreshed.status >= 500) throw new Error(`a key broken by an accepted write: ${JSON.stringify({ ...seen, refreshed: refreshed.text })}`);
+    if (refreshed.status >= 500)
+      throw new Error(`a key broken by an accepted write: ${JSON.stringify({ ...seen, refreshed: refreshed.text })}`);
     if (refreshed.status === 200 && refreshed.body.expires_at !== written.body.expires_at) {
       throw new Error(`refresh disagrees with the write: ${JSON.stringify({ ...seen, refreshed: refreshed.text })}`);
     }
@@ -253,8 +273,12 @@ describe('fuzz: every route, any body, any media type', () => {
     'arbitrary JSON values as bodies',
     async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...METHODS), path(), headers(jsonType), fc.jsonValue({ maxDepth: 4 }), async (method, p, h, value) =>
-          check({ method, path: p, headers: h, body: JSON.stringify(value) }),
+        fc.asyncProperty(
+          fc.constantFrom(...METHODS),
+          path(),
+          headers(jsonType),
+          fc.jsonValue({ maxDepth: 4 }),
+          async (method, p, h, value) => check({ method, path: p, headers: h, body: JSON.stringify(value) }),
         ),
         { numRuns: NUM_RUNS },
       );
@@ -324,14 +348,18 @@ describe('fuzz: every route, any body, any media type', () => {
               method,
               path: method === 'POST' ? '/admin/v1/keys' : `/admin/v1/keys/${spare.key_id}`,
               headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
-              body: JSON.stringify(method === 'POST' ? { email: 'fuzz@example.org', license_type: 'free', expires_at: expiresAt } : { expires_at: expiresAt }),
+              body: JSON.stringify(
+                method === 'POST' ? { email: 'fuzz@example.org', license_type: 'free', expires_at: expiresAt } : { expires_at: expiresAt },
+              ),
             };
             const res = await send(request);
             judge(request, res);
             if (res.status === 200 || res.status === 201) {
               await readBack(request, res, spare.api_key);
             } else if (res.status !== 400 || res.body.code !== 'INVALID_REQUEST' || !String(res.body.message).includes('expires_at')) {
-              throw new Error(`expected 2xx or 400 naming expires_at: ${JSON.stringify({ request: describeRequest(request), text: res.text })}`);
+              throw new Error(
+                `expected 2xx or 400 naming expires_at: ${JSON.stringify({ request: describeRequest(request), text: res.text })}`,
+              );
             }
           },
         ),

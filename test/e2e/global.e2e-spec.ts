@@ -109,7 +109,12 @@ describe('Routing, errors and aliases across the service', () => {
       ];
       for (const [type, raw] of bodies) {
         const res = await t.request('POST', '/v1/nope', { raw, headers: { 'content-type': type } });
-        expect({ type, size: raw.length, status: res.status, body: res.body }).toEqual({ type, size: raw.length, status: 404, body: NOT_FOUND });
+        expect({ type, size: raw.length, status: res.status, body: res.body }).toEqual({
+          type,
+          size: raw.length,
+          status: 404,
+          body: NOT_FOUND,
+        });
       }
     });
   });
@@ -130,7 +135,11 @@ describe('Routing, errors and aliases across the service', () => {
         ['application/json', '[1,2,3]'],
         ['application/json', 'x'.repeat(64 * 1024 + 1)],
       ];
-      for (const [method, path] of [['PUT', '/v1/auth/validate'], ['DELETE', '/admin/v1/keys'], ['POST', '/api/health']]) {
+      for (const [method, path] of [
+        ['PUT', '/v1/auth/validate'],
+        ['DELETE', '/admin/v1/keys'],
+        ['POST', '/api/health'],
+      ]) {
         for (const [type, raw] of bodies) {
           const res = await t.request(method, path, { raw, headers: { 'content-type': type } });
           expect({ method, path, type, status: res.status, code: res.body?.code }).toEqual({

@@ -16,7 +16,12 @@ const DATABASE_UP = { database: { status: 'up' } };
 const DATABASE_DOWN = { database: { status: 'down', message: 'Database is not reachable' } };
 const REDIS_SHARED = { redis: { status: 'up', connection: 'up', rate_limits: 'shared' } };
 const REDIS_PER_INSTANCE = {
-  redis: { status: 'up', connection: 'down', rate_limits: 'per-instance', message: 'Redis unreachable: rate limits fall back to per-instance counters' },
+  redis: {
+    status: 'up',
+    connection: 'down',
+    rate_limits: 'per-instance',
+    message: 'Redis unreachable: rate limits fall back to per-instance counters',
+  },
 };
 
 function expectNoRateLimitHeaders(res: HttpAnswer): void {
@@ -200,7 +205,9 @@ describe('GET /api/health', () => {
 
   beforeAll(async () => {
     proxy = await new TcpProxy('127.0.0.1', REDIS_PORT).start();
-    t = await TestApp.start({ env: { REDIS_URL: `redis://${proxy.url}`, REDIS_KEY_PREFIX: `svc-test:health:${randomBytes(6).toString('hex')}:` } });
+    t = await TestApp.start({
+      env: { REDIS_URL: `redis://${proxy.url}`, REDIS_KEY_PREFIX: `svc-test:health:${randomBytes(6).toString('hex')}:` },
+    });
     await eventually(async () => (await t.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
   });
   afterAll(async () => {
@@ -211,7 +218,12 @@ describe('GET /api/health', () => {
   it('Redis up: 200, listed up with shared rate limits', async () => {
     const res = await t.get('/api/health/ready');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', info: { ...DATABASE_UP, ...REDIS_SHARED }, error: {}, details: { ...DATABASE_UP, ...REDIS_SHARED } });
+    expect(res.body).toEqual({
+      status: 'ok',
+      info: { ...DATABASE_UP, ...REDIS_SHARED },
+      error: {},
+      details: { ...DATABASE_UP, ...REDIS_SHARED },
+    });
   });
 
   it('Redis cut: still ready (200), reported with per-instance rate limits; /api/health unchanged; restored: shared again', async () => {

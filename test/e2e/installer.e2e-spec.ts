@@ -160,9 +160,7 @@ function githubAppEnv(privatePem: string, apiUrl: string): Record<string, string
 
 function expectEnvelope(res: { status: number; body: any }, status: number, code: string): void {
   expect(res.status).toBe(status);
-  expect(res.body).toEqual(
-    expect.objectContaining({ error: expect.any(String), code }),
-  );
+  expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String), code }));
   expect(Object.keys(res.body).every((k) => ['error', 'code', 'message'].includes(k))).toBe(true);
 }
 
@@ -253,9 +251,7 @@ describe('GET and POST /v1/installer/github-token', () => {
     describe('200', () => {
       it('20 simultaneous requests (GET and POST) share exactly one mint, scoped to the one repository', async () => {
         const answers = await Promise.all(
-          Array.from({ length: 20 }, (_, i) =>
-            i % 2 === 0 ? t.get(PATH, { 'x-api-key': apiKey }) : t.post(PATH, { api_key: apiKey }),
-          ),
+          Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? t.get(PATH, { 'x-api-key': apiKey }) : t.post(PATH, { api_key: apiKey }))),
         );
         expect(github.mints).toBe(1);
         expect(github.attempts).toBe(1);
@@ -389,7 +385,7 @@ describe('GET and POST /v1/installer/github-token', () => {
         expect(res.status).toBe(200);
       }, 25000);
 
-      it('logs the failures for operators, but never a token nor GitHub\'s answer', () => {
+      it("logs the failures for operators, but never a token nor GitHub's answer", () => {
         const log = t.logger.lines.join('\n');
         expect(log).toContain('GitHub answered HTTP 500');
         expect(log).toContain('timed out');
@@ -490,9 +486,7 @@ describe('GET and POST /v1/installer/github-token', () => {
         await t.get(PATH, { 'x-api-key': apiKey });
         const audit = await auditOf(t, keyId);
         expect(audit.entries.length).toBeGreaterThanOrEqual(1);
-        expect(audit.entries[0]).toEqual(
-          expect.objectContaining({ key_id: keyId, details: { provider: 'static', expires_at: null } }),
-        );
+        expect(audit.entries[0]).toEqual(expect.objectContaining({ key_id: keyId, details: { provider: 'static', expires_at: null } }));
         expect(audit.text).not.toContain(STATIC_TOKEN);
       });
     });

@@ -85,7 +85,9 @@ describe('Three service instances on one database', () => {
     expect(rotated.status).toBe(200);
     const keys = [key.api_key, rotated.body.api_key as string];
     const answers = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => post(i, '/v1/analytics/log', { api_key: keys[Math.floor(i / 3) % 2], event_type: 'inference' })),
+      Array.from({ length: 150 }, (_, i) =>
+        post(i, '/v1/analytics/log', { api_key: keys[Math.floor(i / 3) % 2], event_type: 'inference' }),
+      ),
     );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 202)).toHaveLength(60);
@@ -128,9 +130,7 @@ describe('Three service instances on one database', () => {
     const key = await seed.issueKey({ licenseType: 'enterprise' });
     const target = instances[2];
     const inFlight = Array.from({ length: 200 }, () =>
-      request(target.baseUrl, 'POST', '/v1/analytics/log', { json: { api_key: key.api_key, event_type: 'inference' } }).catch(
-        () => null,
-      ),
+      request(target.baseUrl, 'POST', '/v1/analytics/log', { json: { api_key: key.api_key, event_type: 'inference' } }).catch(() => null),
     );
     await new Promise((r) => setTimeout(r, 30));
     const exitCode = await target.stop('SIGTERM');

@@ -87,11 +87,17 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
     const token = await licenseTokenOf(t, key.api_key);
     const keySet = createLocalJWKSet(await jwksOf(t.baseUrl));
 
-    const { payload, protectedHeader } = await jwtVerify(token, keySet, { currentDate: NOW, issuer: 'svc-licensing', algorithms: ['EdDSA'] });
+    const { payload, protectedHeader } = await jwtVerify(token, keySet, {
+      currentDate: NOW,
+      issuer: 'svc-licensing',
+      algorithms: ['EdDSA'],
+    });
     expect(protectedHeader.alg).toBe('EdDSA');
     expect(payload).toMatchObject({ sub: key.key_id, license_type: 'free', environment: 'test', quota: { monthly_limit: 10000 } });
 
-    await expect(jwtVerify(token, keySet, { currentDate: new Date((NOW_S + DAY_S) * 1000) })).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
+    await expect(jwtVerify(token, keySet, { currentDate: new Date((NOW_S + DAY_S) * 1000) })).rejects.toMatchObject({
+      code: 'ERR_JWT_EXPIRED',
+    });
   });
 
   it('fails verification when the payload or the header is tampered with, under another key, and once expired', async () => {
@@ -178,7 +184,16 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
       expect(res.headers.get(name)).toBeNull();
     }
     expect(res.body).toEqual({
-      keys: [{ kty: 'OKP', crv: 'Ed25519', x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), alg: 'EdDSA', use: 'sig' }],
+      keys: [
+        {
+          kty: 'OKP',
+          crv: 'Ed25519',
+          x: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+          kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+          alg: 'EdDSA',
+          use: 'sig',
+        },
+      ],
     });
     const alias = await t.get('/license/jwks');
     expect(alias.status).toBe(200);
@@ -244,7 +259,11 @@ describe('Offline licenses: one signing key across instances and restarts', () =
       writeFileSync(join(folder, 'current.pem'), current.privateKey, { mode: 0o600 });
       writeFileSync(join(folder, 'verify.pem'), `${older.publicKey}\n${oldest.publicKey}`);
       const after = await TestApp.start({
-        env: { LICENSE_SIGNING_KEY_FILE: join(folder, 'current.pem'), LICENSE_VERIFY_KEYS_FILE: join(folder, 'verify.pem'), SAMPLE_MODELS: 'false' },
+        env: {
+          LICENSE_SIGNING_KEY_FILE: join(folder, 'current.pem'),
+          LICENSE_VERIFY_KEYS_FILE: join(folder, 'verify.pem'),
+          SAMPLE_MODELS: 'false',
+        },
       });
       try {
         const jwks = await jwksOf(after.baseUrl);
@@ -261,7 +280,14 @@ describe('Offline licenses: one signing key across instances and restarts', () =
       }
 
       // the same old keys as a JWKS file
-      writeFileSync(join(folder, 'verify.json'), JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: (await import('node:crypto')).createPublicKey(older.publicKey).export({ format: 'jwk' }).x }] }));
+      writeFileSync(
+        join(folder, 'verify.json'),
+        JSON.stringify({
+          keys: [
+            { kty: 'OKP', crv: 'Ed25519', x: (await import('node:crypto')).createPublicKey(older.publicKey).export({ format: 'jwk' }).x },
+          ],
+        }),
+      );
       const fromJwks = await TestApp.start({
         env: { LICENSE_SIGNING_KEY: current.privateKey, LICENSE_VERIFY_KEYS_FILE: join(folder, 'verify.json'), SAMPLE_MODELS: 'false' },
       });
@@ -305,7 +331,9 @@ describe('Offline licenses: the signing key of the service process', () => {
     } finally {
       await second.stop();
     }
-    const keyBody = readFileSync(keyFile, 'utf8').replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
+    const keyBody = readFileSync(keyFile, 'utf8')
+      .replace(/-----[A-Z ]+-----/g, '')
+      .replace(/\s+/g, '');
     expect(first.output + second.output).not.toContain(keyBody);
   });
 
@@ -319,7 +347,11 @@ describe('Offline licenses: the signing key of the service process', () => {
   }
 
   it('a bad LICENSE_SIGNING_KEY or an unreadable file stops start-up with one line naming the variable, never the value', () => {
-    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+    const rsa = generateKeyPairSync('rsa', {
+      modulusLength: 1024,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
     const public25519 = ed25519Pair().publicKey;
     for (const value of ['not-a-key', rsa.privateKey, public25519]) {
       const refused = startRefused({ LICENSE_SIGNING_KEY: value });
@@ -331,6 +363,9 @@ describe('Offline licenses: the signing key of the service process', () => {
     expect(unreadable).toEqual({ status: 1, lines: ['Invalid configuration: LICENSE_SIGNING_KEY_FILE cannot be read'] });
     writeFileSync(join(folder, 'verify.pem'), rsa.publicKey);
     const wrongOld = startRefused({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'verify.pem') });
-    expect(wrongOld).toEqual({ status: 1, lines: ['Invalid configuration: LICENSE_VERIFY_KEYS_FILE must hold Ed25519 public keys: a JWKS or PEM public keys'] });
+    expect(wrongOld).toEqual({
+      status: 1,
+      lines: ['Invalid configuration: LICENSE_VERIFY_KEYS_FILE must hold Ed25519 public keys: a JWKS or PEM public keys'],
+    });
   });
 });

@@ -82,7 +82,10 @@ describe('Structured logs', () => {
     ];
     for (const [answer, status] of expectations) {
       const res = await call(answer);
-      expect({ status: res.status, body: res.status >= 400 ? res.body : undefined }).toEqual({ status, body: res.status >= 400 ? res.body : undefined });
+      expect({ status: res.status, body: res.status >= 400 ? res.body : undefined }).toEqual({
+        status,
+        body: res.status >= 400 ? res.body : undefined,
+      });
     }
     const malformed = await rawRequest(t.baseUrl, 'GET', `/v1/models/%zz?api_key=${key}`);
     expect(malformed.status).toBe(400);
@@ -107,7 +110,11 @@ describe('Structured logs', () => {
     expect(t.logger.records.length).toBe(t.logger.lines.length);
     for (const record of t.logger.records) {
       expect(record).toEqual(
-        expect.objectContaining({ level: expect.stringMatching(/^(trace|debug|info|warn|error|fatal)$/), time: expect.any(Number), msg: expect.any(String) }),
+        expect.objectContaining({
+          level: expect.stringMatching(/^(trace|debug|info|warn|error|fatal)$/),
+          time: expect.any(Number),
+          msg: expect.any(String),
+        }),
       );
     }
   });
@@ -152,11 +159,17 @@ describe('Structured logs', () => {
           action: 'model.created',
           key_id: null,
           audit_id: expect.any(String),
-          details: expect.objectContaining({ model: expect.any(String), checksum: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), channel: 'api' }),
+          details: expect.objectContaining({
+            model: expect.any(String),
+            checksum: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+            channel: 'api',
+          }),
         }),
       );
     }
-    const revocation = audits.find((record) => record.action === 'key.revoked' && record.details && (record.details as { by: string }).by === 'holder');
+    const revocation = audits.find(
+      (record) => record.action === 'key.revoked' && record.details && (record.details as { by: string }).by === 'holder',
+    );
     expect(revocation?.reason).toBe('rotated; old key was [REDACTED]');
   });
 

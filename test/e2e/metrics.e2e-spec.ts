@@ -31,7 +31,9 @@ describe('GET /metrics (Prometheus)', () => {
   describe('200', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await TestApp.start({ env: { INSTALLER_GITHUB_TOKEN: 'ghp_metrics_static_token', RATE_LIMIT_REFRESH_PER_MINUTE: '2', SAMPLE_MODELS: 'true' } });
+      t = await TestApp.start({
+        env: { INSTALLER_GITHUB_TOKEN: 'ghp_metrics_static_token', RATE_LIMIT_REFRESH_PER_MINUTE: '2', SAMPLE_MODELS: 'true' },
+      });
     });
     afterAll(async () => {
       await t.close();
@@ -53,7 +55,11 @@ describe('GET /metrics (Prometheus)', () => {
         ['process_cpu_seconds_total', 'counter'],
         ['nodejs_eventloop_lag_seconds', 'gauge'],
       ]) {
-        expect({ name, help: text.includes(`# HELP ${name} `), type: text.includes(`# TYPE ${name} ${type}`) }).toEqual({ name, help: true, type: true });
+        expect({ name, help: text.includes(`# HELP ${name} `), type: text.includes(`# TYPE ${name} ${type}`) }).toEqual({
+          name,
+          help: true,
+          type: true,
+        });
       }
       expect(sample(text, 'svc_database_up')).toBe(1);
       expect(sample(text, 'svc_info', { database: t.databaseKind, redis: 'none' })).toBe(1);
@@ -76,9 +82,16 @@ describe('GET /metrics (Prometheus)', () => {
       expect(sample(after, 'svc_http_requests_total', model) - sample(before, 'svc_http_requests_total', model)).toBe(1);
       expect(sample(after, 'svc_http_requests_total', unmatched) - sample(before, 'svc_http_requests_total', unmatched)).toBe(1);
       const latency = { method: 'POST', route: '/v1/auth/validate' };
-      expect(sample(after, 'svc_http_request_duration_seconds_count', latency) - sample(before, 'svc_http_request_duration_seconds_count', latency)).toBe(4);
-      expect(sample(after, 'svc_http_request_duration_seconds_sum', latency)).toBeGreaterThan(sample(before, 'svc_http_request_duration_seconds_sum', latency));
-      expect(sample(after, 'svc_http_request_duration_seconds_bucket', { ...latency, le: '+Inf' })).toBe(sample(after, 'svc_http_request_duration_seconds_count', latency));
+      expect(
+        sample(after, 'svc_http_request_duration_seconds_count', latency) -
+          sample(before, 'svc_http_request_duration_seconds_count', latency),
+      ).toBe(4);
+      expect(sample(after, 'svc_http_request_duration_seconds_sum', latency)).toBeGreaterThan(
+        sample(before, 'svc_http_request_duration_seconds_sum', latency),
+      );
+      expect(sample(after, 'svc_http_request_duration_seconds_bucket', { ...latency, le: '+Inf' })).toBe(
+        sample(after, 'svc_http_request_duration_seconds_count', latency),
+      );
       expect(after).not.toContain('motor_imagery_4class_v1');
       expect(after).not.toContain(key.api_key);
       expect(after).not.toContain('/no/such');
@@ -107,11 +120,24 @@ describe('GET /metrics (Prometheus)', () => {
       expect((await t.post('/v1/analytics/log', { api_key: spent.api_key, event_type: 'inference' })).body.code).toBe('QUOTA_EXCEEDED');
 
       const after = await scrape(t);
-      expect(sample(after, 'svc_rate_limit_rejections_total', refresh) - sample(before, 'svc_rate_limit_rejections_total', refresh)).toBe(2);
-      expect(sample(after, 'svc_quota_rejections_total', { route: '/v1/auth/validate' }) - sample(before, 'svc_quota_rejections_total', { route: '/v1/auth/validate' })).toBe(1);
-      expect(sample(after, 'svc_quota_rejections_total', { route: '/v1/analytics/log' }) - sample(before, 'svc_quota_rejections_total', { route: '/v1/analytics/log' })).toBe(1);
-      expect(sample(after, 'svc_errors_total', { code: 'RATE_LIMIT_EXCEEDED' }) - sample(before, 'svc_errors_total', { code: 'RATE_LIMIT_EXCEEDED' })).toBe(2);
-      expect(sample(after, 'svc_errors_total', { code: 'QUOTA_EXCEEDED' }) - sample(before, 'svc_errors_total', { code: 'QUOTA_EXCEEDED' })).toBe(2);
+      expect(sample(after, 'svc_rate_limit_rejections_total', refresh) - sample(before, 'svc_rate_limit_rejections_total', refresh)).toBe(
+        2,
+      );
+      expect(
+        sample(after, 'svc_quota_rejections_total', { route: '/v1/auth/validate' }) -
+          sample(before, 'svc_quota_rejections_total', { route: '/v1/auth/validate' }),
+      ).toBe(1);
+      expect(
+        sample(after, 'svc_quota_rejections_total', { route: '/v1/analytics/log' }) -
+          sample(before, 'svc_quota_rejections_total', { route: '/v1/analytics/log' }),
+      ).toBe(1);
+      expect(
+        sample(after, 'svc_errors_total', { code: 'RATE_LIMIT_EXCEEDED' }) -
+          sample(before, 'svc_errors_total', { code: 'RATE_LIMIT_EXCEEDED' }),
+      ).toBe(2);
+      expect(
+        sample(after, 'svc_errors_total', { code: 'QUOTA_EXCEEDED' }) - sample(before, 'svc_errors_total', { code: 'QUOTA_EXCEEDED' }),
+      ).toBe(2);
     });
 
     it('counts installer tokens handed out, by provider', async () => {

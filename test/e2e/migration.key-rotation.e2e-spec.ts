@@ -49,7 +49,9 @@ describe('migration 1764000000000: existing keys become licenses of their own', 
     try {
       const when = '2026-01-05 10:00:00';
       const future = '2036-01-05 10:00:00';
-      await old.query(`INSERT INTO users (id, email, name, organization, created_at) VALUES ('usr_old', 'old@example.org', NULL, NULL, '${when}')`);
+      await old.query(
+        `INSERT INTO users (id, email, name, organization, created_at) VALUES ('usr_old', 'old@example.org', NULL, NULL, '${when}')`,
+      );
       for (const [id, secret, limit] of [
         ['key_old_a', SECRET, '100'],
         ['key_old_b', OTHER, 'NULL'],
@@ -88,7 +90,10 @@ describe('migration 1764000000000: existing keys become licenses of their own', 
   it('a migrated key rotates, and its successor carries the counter on', async () => {
     const rotated = await t!.post('/v1/auth/rotate', { api_key: SECRET });
     expect(rotated.status).toBe(200);
-    expect((await t!.post('/v1/analytics/log', { api_key: rotated.body.api_key, event_type: 'inference' })).body.quota).toEqual({ used: 43, remaining: 57 });
+    expect((await t!.post('/v1/analytics/log', { api_key: rotated.body.api_key, event_type: 'inference' })).body.quota).toEqual({
+      used: 43,
+      remaining: 57,
+    });
     const other = await t!.post('/v1/auth/validate', { api_key: OTHER });
     expect(other.body.quota.used).toBe(7);
   });

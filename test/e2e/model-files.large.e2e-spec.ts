@@ -147,7 +147,13 @@ describe('A 200 MB model file, uploaded and downloaded by the service as a proce
         n_features: 8,
         n_classes: 2,
         requires_license: 'free',
-        metadata: { description: 'A large model', training_subjects: 1, accuracy: '0.5-0.6', feature_type: 'csp', recommended_use: 'Tests' },
+        metadata: {
+          description: 'A large model',
+          training_subjects: 1,
+          accuracy: '0.5-0.6',
+          feature_type: 'csp',
+          recommended_use: 'Tests',
+        },
       }),
     );
     expect(created.status).toBe(201);

@@ -30,7 +30,13 @@ async function publish(t: TestApp, name: string, bytes: Uint8Array): Promise<voi
     n_features: 8,
     n_classes: 2,
     requires_license: 'free',
-    metadata: { description: 'Signed link test model', training_subjects: 3, accuracy: '0.70-0.80', feature_type: 'csp', recommended_use: 'Tests' },
+    metadata: {
+      description: 'Signed link test model',
+      training_subjects: 3,
+      accuracy: '0.70-0.80',
+      feature_type: 'csp',
+      recommended_use: 'Tests',
+    },
   });
   expect(created.body).toMatchObject({ name });
   expect(created.status).toBe(201);
@@ -44,7 +50,12 @@ async function publish(t: TestApp, name: string, bytes: Uint8Array): Promise<voi
 /** The link a key is handed, split into its parts. */
 function partsOf(link: string): { path: string; expires: string; signature: string; origin: string } {
   const url = new URL(link);
-  return { origin: url.origin, path: url.pathname, expires: url.searchParams.get('expires')!, signature: url.searchParams.get('signature')! };
+  return {
+    origin: url.origin,
+    path: url.pathname,
+    expires: url.searchParams.get('expires')!,
+    signature: url.searchParams.get('signature')!,
+  };
 }
 
 describe('Signed model file links (embedded store)', () => {
@@ -233,7 +244,12 @@ describe('Signed model file links (embedded store)', () => {
   it('an instance with another secret refuses the link (LINK_INVALID)', async () => {
     const other = await TestApp.start({
       clock,
-      env: { DATABASE_URL: t.databaseUrl, SAMPLE_MODELS: 'false', MODEL_URL_SECRET: `${SECRET}-rotated`, MODEL_STORE_DIR: t.config.models.storeDir },
+      env: {
+        DATABASE_URL: t.databaseUrl,
+        SAMPLE_MODELS: 'false',
+        MODEL_URL_SECRET: `${SECRET}-rotated`,
+        MODEL_STORE_DIR: t.config.models.storeDir,
+      },
     });
     try {
       const { path, expires, signature } = partsOf(await freshLink());

@@ -43,12 +43,23 @@ const VISIBLE: Record<Tier, string[]> = {
   free: ['motor_imagery_2class_v1', 'motor_imagery_4class_v1', 'ssvep_cdn_v2'],
   research: ['motor_imagery_2class_v1', 'motor_imagery_4class_v1', 'p300_binary_v1', 'ssvep_cdn_v2', 'ssvep_multiclass_v1'],
   commercial: [
-    'motor_imagery_2class_v1', 'motor_imagery_4class_v1', 'motor_imagery_6class_v1',
-    'p300_binary_v1', 'p300_fast_v1', 'ssvep_cdn_v2', 'ssvep_multiclass_v1',
+    'motor_imagery_2class_v1',
+    'motor_imagery_4class_v1',
+    'motor_imagery_6class_v1',
+    'p300_binary_v1',
+    'p300_fast_v1',
+    'ssvep_cdn_v2',
+    'ssvep_multiclass_v1',
   ],
   enterprise: [
-    'a_motor_imagery_hd_v1', 'motor_imagery_2class_v1', 'motor_imagery_4class_v1', 'motor_imagery_6class_v1',
-    'p300_binary_v1', 'p300_fast_v1', 'ssvep_cdn_v2', 'ssvep_multiclass_v1',
+    'a_motor_imagery_hd_v1',
+    'motor_imagery_2class_v1',
+    'motor_imagery_4class_v1',
+    'motor_imagery_6class_v1',
+    'p300_binary_v1',
+    'p300_fast_v1',
+    'ssvep_cdn_v2',
+    'ssvep_multiclass_v1',
   ],
 };
 
@@ -61,7 +72,11 @@ const FILTERS: Array<[string, string, (f: Fixture) => boolean]> = [
   ['paradigm=p300', '&paradigm=p300', (f) => f.paradigm === 'p300'],
   ['type=SvcLDA', '&type=SvcLDA', (f) => f.type === 'SvcLDA'],
   ['type=SvcProbit', '&type=SvcProbit', (f) => f.type === 'SvcProbit'],
-  ['paradigm=motor_imagery&type=SvcQDA', '&paradigm=motor_imagery&type=SvcQDA', (f) => f.paradigm === 'motor_imagery' && f.type === 'SvcQDA'],
+  [
+    'paradigm=motor_imagery&type=SvcQDA',
+    '&paradigm=motor_imagery&type=SvcQDA',
+    (f) => f.paradigm === 'motor_imagery' && f.type === 'SvcQDA',
+  ],
   ['paradigm=ssvep&type=SvcLDA', '&paradigm=ssvep&type=SvcLDA', (f) => f.paradigm === 'ssvep' && f.type === 'SvcLDA'],
   ['an unknown paradigm', '&paradigm=eeg_sleep', () => false],
   ['a paradigm in another case', '&paradigm=P300', () => false],
@@ -164,7 +179,14 @@ describe('Model registry (public)', () => {
         const sorted = [...pairs].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
         expect(pairs).toEqual(sorted);
         expect(pairs.map((p: string[]) => p[0])).toEqual([
-          'motor_imagery', 'motor_imagery', 'motor_imagery', 'motor_imagery', 'p300', 'p300', 'ssvep', 'ssvep',
+          'motor_imagery',
+          'motor_imagery',
+          'motor_imagery',
+          'motor_imagery',
+          'p300',
+          'p300',
+          'ssvep',
+          'ssvep',
         ]);
       });
 
@@ -182,7 +204,9 @@ describe('Model registry (public)', () => {
           n_classes: 4,
           size_mb: bytes.length / 1_000_000,
           size_bytes: bytes.length,
-          download_url: expect.stringMatching(new RegExp(`^${t.baseUrl}/model-files/motor_imagery_4class_v1-1\\.0\\.0-[0-9a-f]{24}\\.bin${SIGNED}$`)),
+          download_url: expect.stringMatching(
+            new RegExp(`^${t.baseUrl}/model-files/motor_imagery_4class_v1-1\\.0\\.0-[0-9a-f]{24}\\.bin${SIGNED}$`),
+          ),
           checksum: sha256(bytes),
           requires_license: 'free',
           metadata: {
@@ -214,7 +238,13 @@ describe('Model registry (public)', () => {
       it("a model published by an explicit address lists that address with the external file's checksum and size", async () => {
         const res = await list(keys.free.api_key, '&paradigm=ssvep');
         expect(res.body.models).toEqual([
-          expect.objectContaining({ name: 'ssvep_cdn_v2', download_url: CDN_URL, checksum: CDN_CHECKSUM, size_mb: 3.141593, size_bytes: CDN_SIZE_BYTES }),
+          expect.objectContaining({
+            name: 'ssvep_cdn_v2',
+            download_url: CDN_URL,
+            checksum: CDN_CHECKSUM,
+            size_mb: 3.141593,
+            size_bytes: CDN_SIZE_BYTES,
+          }),
         ]);
       });
 
@@ -261,7 +291,11 @@ describe('Model registry (public)', () => {
       it.each(['Bogus', 'svclda', 'SvcLDA ', 'SvcBayes', ''])('INVALID_PARAMETER for type=%j', async (type) => {
         const res = await list(keys.enterprise.api_key, `&type=${encodeURIComponent(type)}`);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: 'Invalid parameter', code: 'INVALID_PARAMETER', message: 'type must be one of SvcLDA, SvcQDA, SvcProbit' });
+        expect(res.body).toEqual({
+          error: 'Invalid parameter',
+          code: 'INVALID_PARAMETER',
+          message: 'type must be one of SvcLDA, SvcQDA, SvcProbit',
+        });
       });
 
       it.each([
@@ -430,7 +464,9 @@ describe('Model registry (public)', () => {
         headers: { host: 'models.internal:8443' },
       });
       expect(res.status).toBe(200);
-      expect(res.body.download_url).toMatch(new RegExp(`^http://models\\.internal:8443/model-files/motor_imagery_2class_v1-1\\.0\\.0-[0-9a-f]{24}\\.bin${SIGNED}$`));
+      expect(res.body.download_url).toMatch(
+        new RegExp(`^http://models\\.internal:8443/model-files/motor_imagery_2class_v1-1\\.0\\.0-[0-9a-f]{24}\\.bin${SIGNED}$`),
+      );
     });
   });
 

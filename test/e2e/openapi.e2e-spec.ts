@@ -17,7 +17,10 @@ type Operation = {
 type Document = {
   openapi: string;
   paths: Record<string, Partial<Record<(typeof METHODS)[number], Operation>>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+    securitySchemes: Record<string, unknown>;
+  };
 };
 
 /** Fastify's `:param` as OpenAPI's `{param}`. */
@@ -76,19 +79,30 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
         .list()
         .filter(({ method, url }) => method !== 'HEAD' && !isDocsRoute(url) && !isConsoleRoute(url));
       expect(routes.length).toBeGreaterThan(20);
-      const missing = routes.filter(({ method, url }) => !document.paths[openApiPath(url)]?.[method.toLowerCase() as (typeof METHODS)[number]]);
+      const missing = routes.filter(
+        ({ method, url }) => !document.paths[openApiPath(url)]?.[method.toLowerCase() as (typeof METHODS)[number]],
+      );
       expect(missing).toEqual([]);
     });
 
     it("every documented operation answers: not the router's 404, not 405, never 5xx", async () => {
-      const samples: Record<string, string> = { name: 'motor_imagery_4class_v1', key_id: 'key_000000000000000000000000', file: 'no-such-file.bin' };
+      const samples: Record<string, string> = {
+        name: 'motor_imagery_4class_v1',
+        key_id: 'key_000000000000000000000000',
+        file: 'no-such-file.bin',
+      };
       const answers: Array<{ method: string; path: string; status: number; routerNotFound: boolean }> = [];
       for (const [path, operations] of Object.entries(document.paths)) {
         for (const method of METHODS) {
           if (!operations[method]) continue;
           const url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => samples[name] ?? 'x');
           const res = await t.request(method.toUpperCase(), url);
-          answers.push({ method, path, status: res.status, routerNotFound: res.status === 404 && res.body?.message === ROUTER_NOT_FOUND.message });
+          answers.push({
+            method,
+            path,
+            status: res.status,
+            routerNotFound: res.status === 404 && res.body?.message === ROUTER_NOT_FOUND.message,
+          });
         }
       }
       expect(answers.length).toBeGreaterThan(20);
@@ -96,7 +110,9 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
     });
 
     it('lists the public API of SPEC and CONTRACT, the probes and the admin API (aliases are described, not repeated)', () => {
-      const operations = Object.entries(document.paths).flatMap(([path, ops]) => METHODS.filter((m) => ops[m]).map((m) => `${m.toUpperCase()} ${path}`));
+      const operations = Object.entries(document.paths).flatMap(([path, ops]) =>
+        METHODS.filter((m) => ops[m]).map((m) => `${m.toUpperCase()} ${path}`),
+      );
       expect(operations).toEqual(
         expect.arrayContaining([
           'POST /v1/auth/validate',
@@ -135,7 +151,19 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
 
     it('SPEC field names for every public body', () => {
       expect(propertiesOf('ValidateKeyResponse')).toEqual(
-        ['valid', 'user_id', 'email', 'name', 'organization', 'license_type', 'features', 'quota', 'expires_at', 'license_token', 'rotation_recommended'].sort(),
+        [
+          'valid',
+          'user_id',
+          'email',
+          'name',
+          'organization',
+          'license_type',
+          'features',
+          'quota',
+          'expires_at',
+          'license_token',
+          'rotation_recommended',
+        ].sort(),
       );
       expect(propertiesOf('LicenseResponse')).toEqual(
         ['valid', 'license_type', 'features', 'quota', 'expires_at', 'license_token', 'rotation_recommended'].sort(),
@@ -150,9 +178,23 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       expect(propertiesOf('ReducedQuotaResponse')).toEqual(['used', 'remaining'].sort());
       expect(propertiesOf('ModelListResponse')).toEqual(['models', 'total']);
       expect(propertiesOf('ModelRecordResponse')).toEqual(
-        expect.arrayContaining(['name', 'version', 'type', 'paradigm', 'n_features', 'n_classes', 'size_mb', 'download_url', 'checksum', 'requires_license', 'metadata']),
+        expect.arrayContaining([
+          'name',
+          'version',
+          'type',
+          'paradigm',
+          'n_features',
+          'n_classes',
+          'size_mb',
+          'download_url',
+          'checksum',
+          'requires_license',
+          'metadata',
+        ]),
       );
-      expect(propertiesOf('ModelMetadataResponse')).toEqual(['description', 'training_subjects', 'accuracy', 'feature_type', 'recommended_use'].sort());
+      expect(propertiesOf('ModelMetadataResponse')).toEqual(
+        ['description', 'training_subjects', 'accuracy', 'feature_type', 'recommended_use'].sort(),
+      );
       expect(propertiesOf('KeyRequest')).toEqual(['api_key']);
       expect(propertiesOf('RevokeKeyRequest')).toEqual(['api_key', 'reason']);
       expect(propertiesOf('LogEventRequest')).toEqual(
@@ -183,15 +225,24 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
         ['/v1/models/{name}', 'get', '403', ['INSUFFICIENT_LICENSE']],
         ['/v1/models/{name}', 'get', '404', ['MODEL_NOT_FOUND']],
         ['/v1/models/list', 'get', '400', ['MISSING_KEY', 'INVALID_FORMAT', 'INVALID_PARAMETER', 'INVALID_REQUEST']],
-        ['/v1/analytics/log', 'post', '400', ['INVALID_REQUEST', 'MISSING_KEY', 'INVALID_FORMAT', 'MISSING_EVENT_TYPE', 'INVALID_EVENT_TYPE']],
+        [
+          '/v1/analytics/log',
+          'post',
+          '400',
+          ['INVALID_REQUEST', 'MISSING_KEY', 'INVALID_FORMAT', 'MISSING_EVENT_TYPE', 'INVALID_EVENT_TYPE'],
+        ],
         ['/admin/v1/keys/{key_id}/revoke', 'post', '409', ['KEY_REVOKED']],
         ['/admin/v1/keys/{key_id}/rotate', 'post', '409', ['KEY_REVOKED', 'KEY_ROTATED']],
       ];
       for (const [path, method, status, codes] of expectedCodes) {
         const schema = document.paths[path]?.[method as 'get']?.responses[status]?.content?.['application/json']?.schema as
-          | { allOf: Array<{ $ref?: string; properties?: { code: { enum: string[] } } }> }
-          | undefined;
-        expect({ path, method, status, ref: schema?.allOf[0].$ref }).toEqual({ path, method, status, ref: '#/components/schemas/ErrorEnvelopeResponse' });
+          { allOf: Array<{ $ref?: string; properties?: { code: { enum: string[] } } }> } | undefined;
+        expect({ path, method, status, ref: schema?.allOf[0].$ref }).toEqual({
+          path,
+          method,
+          status,
+          ref: '#/components/schemas/ErrorEnvelopeResponse',
+        });
         expect({ path, method, status, codes: [...(schema?.allOf[1].properties?.code.enum ?? [])].sort() }).toEqual({
           path,
           method,
@@ -204,7 +255,12 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
           const operation = operations[method];
           if (!operation) continue;
           const errors = Object.keys(operation.responses).filter((status) => Number(status) >= 400);
-          expect({ path, method, has405: errors.includes('405'), has500: errors.includes('500') }).toEqual({ path, method, has405: true, has500: true });
+          expect({ path, method, has405: errors.includes('405'), has500: errors.includes('500') }).toEqual({
+            path,
+            method,
+            has405: true,
+            has500: true,
+          });
         }
       }
     });
@@ -225,7 +281,8 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       expect(security('/v1/auth/validate', 'post')).toEqual([{}]);
       for (const path of Object.keys(document.paths).filter((p) => p.startsWith('/admin/'))) {
         for (const method of METHODS) {
-          if (document.paths[path][method]) expect({ path, method, security: security(path, method) }).toEqual({ path, method, security: [{ admin_bearer: [] }] });
+          if (document.paths[path][method])
+            expect({ path, method, security: security(path, method) }).toEqual({ path, method, security: [{ admin_bearer: [] }] });
         }
       }
       expect(security('/api/health', 'get')).toBeUndefined();
@@ -240,7 +297,9 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       expect(page.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
       expect(page.headers.get('content-security-policy')).not.toMatch(/upgrade-insecure-requests/);
       const scripts = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
-      expect(scripts).toEqual(expect.arrayContaining(['/api/docs/swagger-ui-bundle.js', '/api/docs/swagger-ui-init.js', '/api/docs/swagger-ui.css']));
+      expect(scripts).toEqual(
+        expect.arrayContaining(['/api/docs/swagger-ui-bundle.js', '/api/docs/swagger-ui-init.js', '/api/docs/swagger-ui.css']),
+      );
       for (const asset of scripts) {
         const res = await t.get(asset);
         expect({ asset, status: res.status }).toEqual({ asset, status: 200 });
@@ -267,7 +326,9 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       try {
         const doc: Document = (await bare.get('/api/docs-json')).body;
         expect(Object.keys(doc.paths).filter((path) => path.startsWith('/admin/'))).toEqual([]);
-        expect((await bare.request('GET', '/admin/v1/audit', { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).status).toBe(404);
+        expect((await bare.request('GET', '/admin/v1/audit', { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } })).status).toBe(
+          404,
+        );
       } finally {
         await bare.close();
       }

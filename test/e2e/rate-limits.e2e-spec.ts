@@ -39,7 +39,12 @@ const ENDPOINTS: Array<{ name: string; limit: number; ok: number; call: Call }> 
   { name: 'GET /v1/installer/github-token', limit: 20, ok: 200, call: (t, k) => t.get('/v1/installer/github-token', { 'x-api-key': k }) },
   { name: 'POST /v1/installer/github-token', limit: 20, ok: 200, call: (t, k) => t.post('/v1/installer/github-token', { api_key: k }) },
   { name: 'GET /v1/models/list', limit: 60, ok: 200, call: (t, k) => t.get(`/v1/models/list?api_key=${k}`) },
-  { name: 'POST /v1/analytics/log', limit: 1000, ok: 202, call: (t, k) => t.post('/v1/analytics/log', { api_key: k, event_type: 'model_load' }) },
+  {
+    name: 'POST /v1/analytics/log',
+    limit: 1000,
+    ok: 202,
+    call: (t, k) => t.post('/v1/analytics/log', { api_key: k, event_type: 'model_load' }),
+  },
 ];
 
 describe('Rate limits (SPEC 8, CONTRACT 8)', () => {

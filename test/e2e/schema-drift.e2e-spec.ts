@@ -120,7 +120,12 @@ export function schemaDifferences(schemas: Partial<Record<Engine, SchemaDescript
 
 // ---- introspection, per engine ----
 
-function emptyTable(): { columns: Record<string, ColumnDescription>; primaryKey: string[]; indexes: Record<string, IndexDescription>; foreignKeys: string[] } {
+function emptyTable(): {
+  columns: Record<string, ColumnDescription>;
+  primaryKey: string[];
+  indexes: Record<string, IndexDescription>;
+  foreignKeys: string[];
+} {
   return { columns: {}, primaryKey: [], indexes: {}, foreignKeys: [] };
 }
 
@@ -134,17 +139,31 @@ async function describeSqlite(ds: DataSource): Promise<SchemaDescription> {
     const columns: Array<{ name: string; type: string; notnull: number; dflt_value: string | null; pk: number }> = await ds.query(
       `SELECT * FROM pragma_table_info('${name}')`,
     );
-    for (const c of columns) table.columns[c.name] = { type: normaliseType('sqlite', c.type), nullable: c.notnull === 0, default: normaliseDefault(c.dflt_value) };
-    table.primaryKey.push(...columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name));
+    for (const c of columns)
+      table.columns[c.name] = { type: normaliseType('sqlite', c.type), nullable: c.notnull === 0, default: normaliseDefault(c.dflt_value) };
+    table.primaryKey.push(
+      ...columns
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name),
+    );
     const indexes: Array<{ name: string; unique: number; origin: string }> = await ds.query(`SELECT * FROM pragma_index_list('${name}')`);
     for (const index of indexes.filter((i) => i.origin !== 'pk')) {
       const parts: Array<{ seqno: number; name: string }> = await ds.query(`SELECT * FROM pragma_index_info('${index.name}')`);
       table.indexes[index.name] = { unique: index.unique === 1, columns: parts.sort((a, b) => a.seqno - b.seqno).map((p) => p.name) };
     }
-    const fks: Array<{ id: number; seq: number; table: string; from: string; to: string }> = await ds.query(`SELECT * FROM pragma_foreign_key_list('${name}')`);
+    const fks: Array<{ id: number; seq: number; table: string; from: string; to: string }> = await ds.query(
+      `SELECT * FROM pragma_foreign_key_list('${name}')`,
+    );
     for (const id of [...new Set(fks.map((f) => f.id))]) {
       const parts = fks.filter((f) => f.id === id).sort((a, b) => a.seq - b.seq);
-      table.foreignKeys.push(foreignKey(parts.map((p) => p.from), parts[0].table, parts.map((p) => p.to)));
+      table.foreignKeys.push(
+        foreignKey(
+          parts.map((p) => p.from),
+          parts[0].table,
+          parts.map((p) => p.to),
+        ),
+      );
     }
     schema[name] = table;
   }
@@ -153,13 +172,14 @@ async function describeSqlite(ds: DataSource): Promise<SchemaDescription> {
 
 async function describePostgres(ds: DataSource): Promise<SchemaDescription> {
   const schema: Record<string, ReturnType<typeof emptyTable>> = {};
-  const columns: Array<{ table_name: string; column_name: string; type: string; is_nullable: string; column_default: string | null }> = await ds.query(
-    `SELECT c.table_name, c.column_name, c.is_nullable, c.column_default,
+  const columns: Array<{ table_name: string; column_name: string; type: string; is_nullable: string; column_default: string | null }> =
+    await ds.query(
+      `SELECT c.table_name, c.column_name, c.is_nullable, c.column_default,
             c.data_type || COALESCE('(' || c.character_maximum_length || ')', '') AS type
        FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name)
       WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND c.table_name <> 'migrations'
       ORDER BY c.table_name, c.ordinal_position`,
-  );
+    );
   for (const c of columns) {
     (schema[c.table_name] ??= emptyTable()).columns[c.column_name] = {
       type: normaliseType('postgres', c.type),
@@ -167,8 +187,9 @@ async function describePostgres(ds: DataSource): Promise<SchemaDescription> {
       default: normaliseDefault(c.column_default),
     };
   }
-  const indexes: Array<{ table_name: string; index_name: string; is_unique: boolean; is_primary: boolean; columns: string[] }> = await ds.query(
-    `SELECT t.relname AS table_name, i.relname AS index_name, x.indisunique AS is_unique, x.indisprimary AS is_primary,
+  const indexes: Array<{ table_name: string; index_name: string; is_unique: boolean; is_primary: boolean; columns: string[] }> =
+    await ds.query(
+      `SELECT t.relname AS table_name, i.relname AS index_name, x.indisunique AS is_unique, x.indisprimary AS is_primary,
             array_agg(a.attname::text ORDER BY k.ord) AS columns
        FROM pg_index x
        JOIN pg_class i ON i.oid = x.indexrelid
@@ -177,7 +198,7 @@ async function describePostgres(ds: DataSource): Promise<SchemaDescription> {
        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
       WHERE t.relnamespace = current_schema()::regnamespace AND t.relname <> 'migrations'
       GROUP BY t.relname, i.relname, x.indisunique, x.indisprimary`,
-  );
+    );
   for (const index of indexes) {
     const table = (schema[index.table_name] ??= emptyTable());
     if (index.is_primary) table.primaryKey.push(...index.columns);
@@ -191,13 +212,20 @@ async function describePostgres(ds: DataSource): Promise<SchemaDescription> {
                JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.attnum) AS referenced_columns
        FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace`,
   );
-  for (const fk of fks) (schema[fk.table_name] ??= emptyTable()).foreignKeys.push(foreignKey(fk.columns, fk.referenced, fk.referenced_columns));
+  for (const fk of fks)
+    (schema[fk.table_name] ??= emptyTable()).foreignKeys.push(foreignKey(fk.columns, fk.referenced, fk.referenced_columns));
   return schema;
 }
 
 async function describeMySql(ds: DataSource): Promise<SchemaDescription> {
   const schema: Record<string, ReturnType<typeof emptyTable>> = {};
-  const columns: Array<{ TABLE_NAME: string; COLUMN_NAME: string; COLUMN_TYPE: string; IS_NULLABLE: string; COLUMN_DEFAULT: string | null }> = await ds.query(
+  const columns: Array<{
+    TABLE_NAME: string;
+    COLUMN_NAME: string;
+    COLUMN_TYPE: string;
+    IS_NULLABLE: string;
+    COLUMN_DEFAULT: string | null;
+  }> = await ds.query(
     `SELECT c.TABLE_NAME, c.COLUMN_NAME, c.COLUMN_TYPE, c.IS_NULLABLE, c.COLUMN_DEFAULT
        FROM information_schema.COLUMNS c JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
       WHERE c.TABLE_SCHEMA = DATABASE() AND t.TABLE_TYPE = 'BASE TABLE' AND c.TABLE_NAME <> 'migrations'
@@ -222,21 +250,34 @@ async function describeMySql(ds: DataSource): Promise<SchemaDescription> {
       (index.columns as string[]).push(p.COLUMN_NAME);
     }
   }
-  const fks: Array<{ TABLE_NAME: string; CONSTRAINT_NAME: string; COLUMN_NAME: string; REFERENCED_TABLE_NAME: string; REFERENCED_COLUMN_NAME: string }> =
-    await ds.query(
-      `SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE
+  const fks: Array<{
+    TABLE_NAME: string;
+    CONSTRAINT_NAME: string;
+    COLUMN_NAME: string;
+    REFERENCED_TABLE_NAME: string;
+    REFERENCED_COLUMN_NAME: string;
+  }> = await ds.query(
+    `SELECT TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE
         WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME IS NOT NULL ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`,
-    );
+  );
   for (const name of [...new Set(fks.map((f) => `${f.TABLE_NAME}\u0000${f.CONSTRAINT_NAME}`))]) {
     const of = fks.filter((f) => `${f.TABLE_NAME}\u0000${f.CONSTRAINT_NAME}` === name);
     (schema[of[0].TABLE_NAME] ??= emptyTable()).foreignKeys.push(
-      foreignKey(of.map((f) => f.COLUMN_NAME), of[0].REFERENCED_TABLE_NAME, of.map((f) => f.REFERENCED_COLUMN_NAME)),
+      foreignKey(
+        of.map((f) => f.COLUMN_NAME),
+        of[0].REFERENCED_TABLE_NAME,
+        of.map((f) => f.REFERENCED_COLUMN_NAME),
+      ),
     );
   }
   return schema;
 }
 
-const DESCRIBE: Record<Engine, (ds: DataSource) => Promise<SchemaDescription>> = { sqlite: describeSqlite, postgres: describePostgres, mysql: describeMySql };
+const DESCRIBE: Record<Engine, (ds: DataSource) => Promise<SchemaDescription>> = {
+  sqlite: describeSqlite,
+  postgres: describePostgres,
+  mysql: describeMySql,
+};
 
 /** The service's own TypeORM options for the database, migrations applied at initialisation as at start-up. */
 function productionOptions(url: string): DataSourceOptions {
@@ -325,7 +366,11 @@ describe('schema drift: the comparison', () => {
   });
 
   it('maps only the declared type spellings; anything else stays a difference', () => {
-    expect(['datetime', 'timestamp with time zone', 'datetime(3)'].map((t, i) => normaliseType(ENGINES[i], t))).toEqual(['timestamp', 'timestamp', 'timestamp']);
+    expect(['datetime', 'timestamp with time zone', 'datetime(3)'].map((t, i) => normaliseType(ENGINES[i], t))).toEqual([
+      'timestamp',
+      'timestamp',
+      'timestamp',
+    ]);
     expect(normaliseType('postgres', 'character varying(64)')).toBe('varchar(64)');
     expect(normaliseType('mysql', 'bigint(20)')).toBe('bigint');
     expect(normaliseType('mysql', 'datetime')).toBe('undeclared mysql type "datetime"'); // seconds only: not the declared DATETIME(3)

@@ -61,7 +61,11 @@ describe('key plaintexts never reach the database or the logs', () => {
     const viaAdmin = [
       await t.admin('POST', '/admin/v1/keys', { email: 'sec@example.org', name: 'Sec', license_type: 'research' }),
       await t.admin('POST', '/admin/v1/keys', { email: 'sec2@example.org', license_type: 'free', environment: 'test', monthly_limit: 0 }),
-      await t.admin('POST', '/admin/v1/keys', { email: 'sec3@example.org', license_type: 'enterprise', expires_at: '2020-01-01T00:00:00Z' }),
+      await t.admin('POST', '/admin/v1/keys', {
+        email: 'sec3@example.org',
+        license_type: 'enterprise',
+        expires_at: '2020-01-01T00:00:00Z',
+      }),
     ];
     for (const res of viaAdmin) expect(res.status).toBe(201);
     const viaUseCase = [await t.issueKey(), await t.issueKey({ licenseType: 'commercial', environment: 'test' })];
@@ -102,7 +106,10 @@ describe('key plaintexts never reach the database or the logs', () => {
       t.get(`/v1/auth/${research.api_key}`), // 404
       t.request('POST', '/v1/auth/validate', { raw: `{"api_key":"${research.api_key}"`, headers: json }), // bad JSON
       t.request('POST', '/v1/auth/validate', { raw: `api_key=${research.api_key}`, headers: { 'content-type': 'text/plain' } }), // 415
-      t.request('POST', '/v1/auth/validate', { raw: JSON.stringify({ api_key: research.api_key, pad: 'x'.repeat(70_000) }), headers: json }), // 413
+      t.request('POST', '/v1/auth/validate', {
+        raw: JSON.stringify({ api_key: research.api_key, pad: 'x'.repeat(70_000) }),
+        headers: json,
+      }), // 413
       rawRequest(t.baseUrl, 'POST', `/v1/auth/%zz?api_key=${research.api_key}`), // malformed URL
       t.request('GET', '/admin/v1/audit', { headers: { authorization: `Bearer ${research.api_key}` } }), // 401
       t.request('GET', `/admin/v1/keys/${research.api_key}`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } }), // 404
@@ -117,9 +124,14 @@ describe('key plaintexts never reach the database or the logs', () => {
 
     // Revocations, by the holder and by an operator.
     // A key pasted into a reason (the revoked one, or another) is stored and shown as [REDACTED].
-    expect((await t.post('/v1/auth/revoke', { api_key: research.api_key, reason: `rotated: ${research.api_key} leaked` })).status).toBe(200);
+    expect((await t.post('/v1/auth/revoke', { api_key: research.api_key, reason: `rotated: ${research.api_key} leaked` })).status).toBe(
+      200,
+    );
     expect((await t.post('/auth/revoke', { api_key: expired.api_key })).status).toBe(200);
-    expect((await t.admin('POST', `/admin/v1/keys/${commercial.key_id}/revoke`, { reason: `abuse by ${commercial.api_key.toUpperCase()}` })).status).toBe(200);
+    expect(
+      (await t.admin('POST', `/admin/v1/keys/${commercial.key_id}/revoke`, { reason: `abuse by ${commercial.api_key.toUpperCase()}` }))
+        .status,
+    ).toBe(200);
     expect((await t.post('/v1/auth/validate', { api_key: research.api_key })).status).toBe(401);
     expect((await t.post('/v1/auth/revoke', { api_key: research.api_key })).status).toBe(404);
 

@@ -123,7 +123,9 @@ export class TestApp {
    */
   async issueKey(input: Partial<IssueApiKeyInput> = {}): Promise<IssuedKeyView> {
     this.issuance ??= this.app.get(ModuleRef).create(IssueApiKey);
-    const issued = await (await this.issuance).execute({
+    const issued = await (
+      await this.issuance
+    ).execute({
       email: 'ada@example.org',
       name: 'Ada Lovelace',
       organization: 'Analytical Engines Ltd',

@@ -34,7 +34,9 @@ export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
         routes.push({
           route: `${method} ${joined(base, String(Reflect.getMetadata(PATH_METADATA, handler)))}`,
           keyAuth: Reflect.hasMetadata(API_KEY_ROUTE, handler) || Reflect.hasMetadata(API_KEY_ROUTE, controller),
-          refusesMethod: Boolean((Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as { methodNotAllowed?: boolean } | undefined)?.methodNotAllowed),
+          refusesMethod: Boolean(
+            (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as { methodNotAllowed?: boolean } | undefined)?.methodNotAllowed,
+          ),
         });
       }
     }
@@ -51,6 +53,9 @@ export const KEYLESS_ROUTES: readonly string[] = ['GET v1/license/jwks'];
  */
 export function keyRoutesWithoutKeyAuth(app: INestApplication, keyless: readonly string[] = KEYLESS_ROUTES): string[] {
   return declaredRoutes(app)
-    .filter(({ route, keyAuth, refusesMethod }) => route.split(' ')[1].startsWith('v1/') && !keyAuth && !refusesMethod && !keyless.includes(route))
+    .filter(
+      ({ route, keyAuth, refusesMethod }) =>
+        route.split(' ')[1].startsWith('v1/') && !keyAuth && !refusesMethod && !keyless.includes(route),
+    )
     .map(({ route }) => route);
 }

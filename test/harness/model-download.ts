@@ -24,7 +24,6 @@ export function downloadFile(url: string): Promise<Downloaded> {
   });
 }
 
-
 /**
  * The signed link a key would be handed for the stored file an unsigned
  * address names (an operator's view shows the record's unsigned address):

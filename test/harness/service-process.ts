@@ -46,7 +46,10 @@ export class ServiceProcess {
     try {
       await eventually(async () => {
         if (service.exitCode !== null) throw new Error(`service exited with ${service.exitCode}: ${service.output}`);
-        return fetch(`${service.baseUrl}/api/health/live`).then((r) => r.ok, () => false);
+        return fetch(`${service.baseUrl}/api/health/live`).then(
+          (r) => r.ok,
+          () => false,
+        );
       }, 15000);
     } catch (error) {
       child.kill('SIGKILL');

@@ -34,7 +34,10 @@ export async function createTestDatabase(folder: string, kind: TestDatabaseKind 
       kind,
       url: `sqlite:${path}`,
       contents: async () =>
-        [path, `${path}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('latin1')).join('\n'),
+        [path, `${path}-wal`]
+          .filter(existsSync)
+          .map((file) => readFileSync(file).toString('latin1'))
+          .join('\n'),
       drop: async () => undefined,
     };
   }

@@ -26,7 +26,12 @@ export type ApiFeatures = NonNullable<DynamicModule['imports']>;
  */
 @Module({})
 export class ApiModule {
-  static forRoot(config: AppConfig, routes: RouteTable, overrides: InfrastructureOverrides = {}, features: ApiFeatures = []): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    routes: RouteTable,
+    overrides: InfrastructureOverrides = {},
+    features: ApiFeatures = [],
+  ): DynamicModule {
     return {
       module: ApiModule,
       imports: [

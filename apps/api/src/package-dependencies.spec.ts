@@ -40,8 +40,7 @@ const USED_WITHOUT_IMPORT: Record<string, { why: string; holds: () => boolean }>
   },
   rxjs: {
     why: 'a peer dependency of @nestjs/common and @nestjs/core, which require it',
-    holds: () =>
-      ['@nestjs/common', '@nestjs/core'].every((p) => 'rxjs' in (require(`${p}/package.json`).peerDependencies ?? {})),
+    holds: () => ['@nestjs/common', '@nestjs/core'].every((p) => 'rxjs' in (require(`${p}/package.json`).peerDependencies ?? {})),
   },
 };
 
@@ -54,7 +53,6 @@ const TOOLS: Record<string, { why: string; holds: () => boolean }> = {
   'ts-jest': { why: 'the transform of jest.config.js', holds: () => text('jest.config.js').includes("'ts-jest'") },
   typescript: { why: '`tsc` in the scripts', holds: () => /\btsc\b/.test(scripts) },
 };
-
 
 interface Import {
   readonly file: string;
@@ -91,7 +89,8 @@ function importsOf(file: string): Import[] {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
       const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : null;
-      const onlyTypes = !!clause && (clause.isTypeOnly || (!clause.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+      const onlyTypes =
+        !!clause && (clause.isTypeOnly || (!clause.name && !!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
       add(node.moduleSpecifier, onlyTypes);
     } else if (ts.isExportDeclaration(node)) {
       add(node.moduleSpecifier, node.isTypeOnly);
@@ -119,9 +118,7 @@ const declared = new Set([...dependencies, ...devDependencies]);
 const tsconfigTypes: string[] = JSON.parse(text('tsconfig.json')).compilerOptions.types ?? [];
 
 /** Runtime dependencies imported for their values by production code (apps/, libs/, not specs). */
-const usedAtRuntime = new Set(
-  imports.filter((i) => isProduction(i.file) && !i.typeOnly).map((i) => i.pkg),
-);
+const usedAtRuntime = new Set(imports.filter((i) => isProduction(i.file) && !i.typeOnly).map((i) => i.pkg));
 const importedAnywhere = new Set(imports.map((i) => i.pkg));
 
 describe('package.json dependencies', () => {
@@ -129,7 +126,11 @@ describe('package.json dependencies', () => {
     expect(imports.length).toBeGreaterThan(100);
     expect(usedAtRuntime).toContain('@nestjs/core');
     expect(usedAtRuntime).toContain('reflect-metadata'); // a side-effect import counts
-    expect(imports).toContainEqual({ file: 'libs/infrastructure/src/persistence/postgres/postgres-statements.ts', pkg: 'pg', typeOnly: true });
+    expect(imports).toContainEqual({
+      file: 'libs/infrastructure/src/persistence/postgres/postgres-statements.ts',
+      pkg: 'pg',
+      typeOnly: true,
+    });
     expect(imports).toContainEqual({ file: 'apps/console/src/main.tsx', pkg: 'preact', typeOnly: false }); // .tsx files count
     expect(usedAtRuntime).not.toContain('preact'); // the console is bundled, not loaded by the service
   });

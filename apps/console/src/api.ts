@@ -196,7 +196,15 @@ export interface Overview {
   keys_by_tier: Counts;
   keys_by_status: Counts;
   events_per_day: Array<{ date: string; events: number }>;
-  near_quota: Array<{ key_id: string; email: string; prefix: string; license_type: string; used: number; monthly_limit: number; percent: number }>;
+  near_quota: Array<{
+    key_id: string;
+    email: string;
+    prefix: string;
+    license_type: string;
+    used: number;
+    monthly_limit: number;
+    percent: number;
+  }>;
   recent_audit: AuditEntry[];
 }
 

@@ -32,7 +32,12 @@ export function formatTime(iso: string): string {
 /** The same instant in UTC, for the title attribute. */
 export function formatUtc(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
+  return Number.isNaN(date.getTime())
+    ? iso
+    : `${date
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, '')} UTC`;
 }
 
 /** A calendar day (YYYY-MM-DD, a UTC day) in the viewer's words. */

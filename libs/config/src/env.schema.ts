@@ -10,155 +10,266 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
  * strings count as unset. Messages name the variable, never its value.
  */
 export class EnvSchema {
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT?: number;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   HOST?: string;
 
-  @IsOptional() @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+|mysql:\/\/.+)$/, {
+  @IsOptional()
+  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+|mysql:\/\/.+)$/, {
     message: 'DATABASE_URL must be sqlite:<path>, postgres://… or mysql://…',
   })
   DATABASE_URL?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   DATABASE_POOL_SIZE?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(100) @Max(600000)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
   DATABASE_STATEMENT_TIMEOUT_MS?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(600000)
   SQLITE_BUSY_TIMEOUT_MS?: number;
 
-  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://… or rediss://…' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://… or rediss://…' })
   REDIS_URL?: string;
 
-  @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
   ADMIN_TOKEN?: string;
 
-  @IsOptional() @Matches(/^[A-Za-z0-9]{1,16}$/, { message: 'KEY_PREFIX must be 1-16 letters or digits' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9]{1,16}$/, { message: 'KEY_PREFIX must be 1-16 letters or digits' })
   KEY_PREFIX?: string;
 
-  @IsOptional() @IsString() @MinLength(16, { message: 'KEY_DIGEST_PEPPER must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'KEY_DIGEST_PEPPER must be at least 16 characters' })
   KEY_DIGEST_PEPPER?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   TIERS_FILE?: string;
 
   /** CONTRACT 16: the default grace of a rotated key, 0 (revoked at once) to 7 days. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(604800)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(604800)
   KEY_ROTATION_GRACE_SECONDS?: number;
 
   /** CONTRACT 16: validate and refresh recommend rotation once a key is this many days old. */
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3650)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
   KEY_ROTATION_RECOMMENDED_DAYS?: number;
 
-  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, {
-    message: 'MODEL_HOST must be an http(s) URL',
-  })
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    {
+      message: 'MODEL_HOST must be an http(s) URL',
+    },
+  )
   MODEL_HOST?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   MODEL_STORE_DIR?: string;
 
-  @IsOptional() @IsString() @MinLength(32, { message: 'MODEL_URL_SECRET must be at least 32 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'MODEL_URL_SECRET must be at least 32 characters' })
   MODEL_URL_SECRET?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(60) @Max(604800)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(604800)
   MODEL_URL_TTL_SECONDS?: number;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   LICENSE_SIGNING_KEY?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   LICENSE_SIGNING_KEY_FILE?: string;
 
-  @IsOptional() @IsString() @MinLength(1)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
   LICENSE_VERIFY_KEYS_FILE?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(60) @Max(31536000)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(31536000)
   LICENSE_TOKEN_TTL_SECONDS?: number;
 
-  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'SAMPLE_MODELS must be true or false' })
+  @IsOptional()
+  @IsIn(BOOLEAN_WORDS, { message: 'SAMPLE_MODELS must be true or false' })
   SAMPLE_MODELS?: string;
 
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(4096)
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
   INSTALLER_GITHUB_TOKEN?: string;
 
-  @IsOptional() @Matches(RFC3339, { message: 'INSTALLER_GITHUB_TOKEN_EXPIRES_AT must be an RFC 3339 time' })
+  @IsOptional()
+  @Matches(RFC3339, { message: 'INSTALLER_GITHUB_TOKEN_EXPIRES_AT must be an RFC 3339 time' })
   INSTALLER_GITHUB_TOKEN_EXPIRES_AT?: string;
 
-  @IsOptional() @Matches(/^\d+$/, { message: 'GITHUB_APP_ID must be a number' })
+  @IsOptional()
+  @Matches(/^\d+$/, { message: 'GITHUB_APP_ID must be a number' })
   GITHUB_APP_ID?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   GITHUB_APP_PRIVATE_KEY?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   GITHUB_APP_PRIVATE_KEY_FILE?: string;
 
-  @IsOptional() @Matches(/^\d+$/, { message: 'GITHUB_APP_INSTALLATION_ID must be a number' })
+  @IsOptional()
+  @Matches(/^\d+$/, { message: 'GITHUB_APP_INSTALLATION_ID must be a number' })
   GITHUB_APP_INSTALLATION_ID?: string;
 
-  @IsOptional() @Matches(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: 'INSTALLER_REPOSITORY must be owner/name' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: 'INSTALLER_REPOSITORY must be owner/name' })
   INSTALLER_REPOSITORY?: string;
 
-  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, {
-    message: 'GITHUB_API_URL must be an http(s) URL',
-  })
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, protocols: ['http', 'https'], require_protocol: true },
+    {
+      message: 'GITHUB_API_URL must be an http(s) URL',
+    },
+  )
   GITHUB_API_URL?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
   AUTH_FAILURE_LIMIT_PER_MINUTE?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(3600)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   RATE_LIMIT_WINDOW_SECONDS?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_VALIDATE_PER_MINUTE?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_REFRESH_PER_MINUTE?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_REVOKE_PER_MINUTE?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_ROTATE_PER_MINUTE?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_INSTALLER_PER_MINUTE?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_MODELS_PER_MINUTE?: number;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
   RATE_LIMIT_ANALYTICS_PER_MINUTE?: number;
 
-  @IsOptional() @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1-64 of A-Z a-z 0-9 : _ . -' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1-64 of A-Z a-z 0-9 : _ . -' })
   REDIS_KEY_PREFIX?: string;
 
-  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'LEGACY_ROUTES must be true or false' })
+  @IsOptional()
+  @IsIn(BOOLEAN_WORDS, { message: 'LEGACY_ROUTES must be true or false' })
   LEGACY_ROUTES?: string;
 
-  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'TRUST_PROXY must be true or false' })
+  @IsOptional()
+  @IsIn(BOOLEAN_WORDS, { message: 'TRUST_PROXY must be true or false' })
   TRUST_PROXY?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(600000)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(600000)
   SHUTDOWN_TIMEOUT_MS?: number;
 
-  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'CONSOLE_ENABLED must be true or false' })
+  @IsOptional()
+  @IsIn(BOOLEAN_WORDS, { message: 'CONSOLE_ENABLED must be true or false' })
   CONSOLE_ENABLED?: string;
 
-  @IsOptional() @IsIn(BOOLEAN_WORDS, { message: 'METRICS_ENABLED must be true or false' })
+  @IsOptional()
+  @IsIn(BOOLEAN_WORDS, { message: 'METRICS_ENABLED must be true or false' })
   METRICS_ENABLED?: string;
 
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(65535)
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   METRICS_PORT?: number;
 
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
   })
   LOG_LEVEL?: string;
 }
-

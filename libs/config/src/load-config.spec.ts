@@ -134,12 +134,18 @@ describe(loadConfig.name, () => {
 
     it('reads MODEL_URL_SECRET and MODEL_URL_TTL_SECONDS at their bounds', () => {
       const secret = 'x'.repeat(32);
-      expect(load({ MODEL_URL_SECRET: secret, MODEL_URL_TTL_SECONDS: '60' }).models).toMatchObject({ urlSecret: secret, urlTtlSeconds: 60 });
+      expect(load({ MODEL_URL_SECRET: secret, MODEL_URL_TTL_SECONDS: '60' }).models).toMatchObject({
+        urlSecret: secret,
+        urlTtlSeconds: 60,
+      });
       expect(load({ MODEL_URL_TTL_SECONDS: '604800' }).models.urlTtlSeconds).toBe(604800);
     });
 
     it('reads KEY_ROTATION_GRACE_SECONDS and KEY_ROTATION_RECOMMENDED_DAYS at their bounds (CONTRACT 16)', () => {
-      expect(load({ KEY_ROTATION_GRACE_SECONDS: '0', KEY_ROTATION_RECOMMENDED_DAYS: '1' }).keyRotation).toEqual({ graceSeconds: 0, recommendedAfterDays: 1 });
+      expect(load({ KEY_ROTATION_GRACE_SECONDS: '0', KEY_ROTATION_RECOMMENDED_DAYS: '1' }).keyRotation).toEqual({
+        graceSeconds: 0,
+        recommendedAfterDays: 1,
+      });
       expect(load({ KEY_ROTATION_GRACE_SECONDS: '604800' }).keyRotation).toEqual({ graceSeconds: 604800, recommendedAfterDays: 90 });
       expect(load({ RATE_LIMIT_ROTATE_PER_MINUTE: '3' }).rateLimit.perEndpoint.rotate).toBe(3);
       expect(load({}).rateLimit.perEndpoint.rotate).toBe(10);
@@ -378,11 +384,17 @@ describe(loadConfig.name, () => {
 
   describe('offline license keys (CONTRACT 15)', () => {
     const pair = () =>
-      generateKeyPairSync('ed25519', { privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+      generateKeyPairSync('ed25519', {
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+      });
 
     it('takes an Ed25519 private key inline or from a file, and the TTL', () => {
       const { privateKey } = pair();
-      expect(load({ LICENSE_SIGNING_KEY: privateKey, LICENSE_TOKEN_TTL_SECONDS: '3600' }).license).toMatchObject({ signingKey: privateKey, tokenTtlSeconds: 3600 });
+      expect(load({ LICENSE_SIGNING_KEY: privateKey, LICENSE_TOKEN_TTL_SECONDS: '3600' }).license).toMatchObject({
+        signingKey: privateKey,
+        tokenTtlSeconds: 3600,
+      });
       const folder = mkdtempSync(join(tmpdir(), 'license-key-'));
       try {
         writeFileSync(join(folder, 'signing.pem'), privateKey);
@@ -393,13 +405,19 @@ describe(loadConfig.name, () => {
     });
 
     it('refuses another kind of key, a public key, text, both variables, or an unreadable file, in one line naming the variable', () => {
-      const rsa = generateKeyPairSync('rsa', { modulusLength: 1024, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+      const rsa = generateKeyPairSync('rsa', {
+        modulusLength: 1024,
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+      });
       for (const value of [rsa.privateKey, pair().publicKey, 'sekrit-not-a-key']) {
         const error = configErrorOf({ LICENSE_SIGNING_KEY: value });
         expect(error.problems).toEqual([expect.stringMatching(/^LICENSE_SIGNING_KEY must be an Ed25519 private key in PEM form/)]);
         expect(error.message).not.toContain(value.split('\n')[1] ?? value);
       }
-      expect(configErrorOf({ LICENSE_SIGNING_KEY_FILE: '/no/such/dir/license.pem' }).problems).toEqual(['LICENSE_SIGNING_KEY_FILE cannot be read']);
+      expect(configErrorOf({ LICENSE_SIGNING_KEY_FILE: '/no/such/dir/license.pem' }).problems).toEqual([
+        'LICENSE_SIGNING_KEY_FILE cannot be read',
+      ]);
       expect(configErrorOf({ LICENSE_SIGNING_KEY: pair().privateKey, LICENSE_SIGNING_KEY_FILE: '/x.pem' }).problems).toEqual([
         'LICENSE_SIGNING_KEY and LICENSE_SIGNING_KEY_FILE exclude each other: set one',
       ]);
@@ -416,13 +434,20 @@ describe(loadConfig.name, () => {
         const jwk = createPublicKey(b.publicKey).export({ format: 'jwk' });
         writeFileSync(join(folder, 'keys.json'), JSON.stringify({ keys: [{ ...jwk, kid: 'old', use: 'sig' }] }));
         expect(load({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'keys.json') }).license.verifyKeys).toEqual([b.publicKey]);
-        for (const text of ['', a.privateKey, '{"keys": 3}', generateKeyPairSync('x25519').publicKey.export({ type: 'spki', format: 'pem' }).toString()]) {
+        for (const text of [
+          '',
+          a.privateKey,
+          '{"keys": 3}',
+          generateKeyPairSync('x25519').publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        ]) {
           writeFileSync(join(folder, 'bad'), text);
           expect(configErrorOf({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'bad') }).problems).toEqual([
             'LICENSE_VERIFY_KEYS_FILE must hold Ed25519 public keys: a JWKS or PEM public keys',
           ]);
         }
-        expect(configErrorOf({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'absent') }).problems).toEqual(['LICENSE_VERIFY_KEYS_FILE cannot be read']);
+        expect(configErrorOf({ LICENSE_VERIFY_KEYS_FILE: join(folder, 'absent') }).problems).toEqual([
+          'LICENSE_VERIFY_KEYS_FILE cannot be read',
+        ]);
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }

@@ -95,9 +95,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     },
     installer: {
       staticToken: schema.INSTALLER_GITHUB_TOKEN ?? null,
-      staticTokenExpiresAt: schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT
-        ? new Date(schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT)
-        : null,
+      staticTokenExpiresAt: schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT ? new Date(schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT) : null,
       githubApp,
     },
     rateLimit: {
@@ -172,7 +170,9 @@ function readGithubApp(schema: EnvSchema, problems: string[], cwd: string): Gith
   const given = Object.entries(parts).filter(([, v]) => v !== undefined);
   if (given.length === 0) return null;
   if (given.length < 4) {
-    const missing = Object.entries(parts).filter(([, v]) => v === undefined).map(([k]) => k);
+    const missing = Object.entries(parts)
+      .filter(([, v]) => v === undefined)
+      .map(([k]) => k);
     problems.push(`the GitHub App settings come together: ${missing.join(', ')} missing`);
     return null;
   }

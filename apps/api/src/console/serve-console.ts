@@ -61,7 +61,12 @@ export function serveConsole(instance: FastifyInstance, dir: string): void {
   const files = readBuild(dir);
   const index = files.get('index.html');
   const send = (reply: FastifyReply, status: number, type: string, cacheControl: string, body: Buffer | string): FastifyReply =>
-    reply.status(status).header('content-security-policy', CONSOLE_CONTENT_SECURITY_POLICY).header('cache-control', cacheControl).type(type).send(body);
+    reply
+      .status(status)
+      .header('content-security-policy', CONSOLE_CONTENT_SECURITY_POLICY)
+      .header('cache-control', cacheControl)
+      .type(type)
+      .send(body);
   const error = (reply: FastifyReply, status: 404 | 503, code: 'NOT_FOUND' | 'SERVICE_UNAVAILABLE', message: string): FastifyReply =>
     send(reply, status, 'application/json; charset=utf-8', 'no-store', JSON.stringify(errorEnvelope(REASON_PHRASE[status], code, message)));
   const page = (reply: FastifyReply): FastifyReply =>

@@ -32,7 +32,13 @@ const VALUES: unknown[] = [
 ];
 
 function fieldsOf(dto: new () => object): string[] {
-  return [...new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', false, false).map((m) => m.propertyName))];
+  return [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', false, false)
+        .map((m) => m.propertyName),
+    ),
+  ];
 }
 
 function bodies(dto: new () => object): fc.Arbitrary<Record<string, unknown>> {

@@ -78,7 +78,8 @@ export class BodyValidationPlan {
     const storage = getMetadataStorage();
     const metadatas: ValidationMetadata[] = storage.getTargetValidationMetadatas(metatype, '', false, false);
     if (metadatas.some((m) => !PLANNED.includes(m.type) || m.each || m.always || (m.groups?.length ?? 0) > 0)) return null;
-    if (metadatas.some((m) => !JSON_FIELD_TYPES.includes(Reflect.getMetadata('design:type', metatype.prototype, m.propertyName)))) return null;
+    if (metadatas.some((m) => !JSON_FIELD_TYPES.includes(Reflect.getMetadata('design:type', metatype.prototype, m.propertyName))))
+      return null;
     const byProperty = new Map<string, { conditions: PropertyRules['conditions'][number][]; rules: Rule[] }>();
     for (const metadata of metadatas) {
       const entry = byProperty.get(metadata.propertyName) ?? { conditions: [], rules: [] };

@@ -21,24 +21,20 @@ export function acceptJsonObjectBodies(instance: FastifyInstance): void {
     else done(null, payload);
   });
   instance.removeAllContentTypeParsers();
-  instance.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (_request, text, done) => {
-      const source = String(text);
-      if (source.trim() === '') return done(null, undefined);
-      let parsed: unknown;
-      try {
-        parsed = sjson.parse(source, undefined, { protoAction: 'error', constructorAction: 'error' });
-      } catch {
-        return done(new HttpEdgeError('INVALID_REQUEST', 'Invalid request', 'The body is not valid JSON'), undefined);
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        return done(new HttpEdgeError('INVALID_REQUEST', 'Invalid request', 'The body must be a JSON object'), undefined);
-      }
-      done(null, parsed);
-    },
-  );
+  instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, text, done) => {
+    const source = String(text);
+    if (source.trim() === '') return done(null, undefined);
+    let parsed: unknown;
+    try {
+      parsed = sjson.parse(source, undefined, { protoAction: 'error', constructorAction: 'error' });
+    } catch {
+      return done(new HttpEdgeError('INVALID_REQUEST', 'Invalid request', 'The body is not valid JSON'), undefined);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return done(new HttpEdgeError('INVALID_REQUEST', 'Invalid request', 'The body must be a JSON object'), undefined);
+    }
+    done(null, parsed);
+  });
   // Model uploads stream (see StreamedUpload); elsewhere it is refused like any other non-JSON body.
   acceptStreamedUploads(instance, BODY_LIMIT_BYTES);
   instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, _body, done) => {

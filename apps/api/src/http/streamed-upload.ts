@@ -78,7 +78,9 @@ function refuseAfterReading(payload: IncomingMessage, limit: number, done: Done)
     received += chunk.length;
     if (received > limit) settle(tooLarge(false));
   });
-  payload.on('end', () => settle(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 'Send the body as application/json')));
+  payload.on('end', () =>
+    settle(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 'Send the body as application/json')),
+  );
   payload.on('error', settle);
   payload.resume();
 }

@@ -6,7 +6,10 @@ describe(redactUrl.name, () => {
   it.each([
     [`/v1/models/list?api_key=${KEY}`, '/v1/models/list?api_key=[REDACTED]'],
     [`/v1/models/list?type=SvcLDA&api_key=${KEY}&paradigm=p300`, '/v1/models/list?type=SvcLDA&api_key=[REDACTED]&paradigm=p300'],
-    [`/x?API_KEY=anything&token=ghp_abc&access_token=t&x-api-key=k`, '/x?API_KEY=[REDACTED]&token=[REDACTED]&access_token=[REDACTED]&x-api-key=[REDACTED]'],
+    [
+      `/x?API_KEY=anything&token=ghp_abc&access_token=t&x-api-key=k`,
+      '/x?API_KEY=[REDACTED]&token=[REDACTED]&access_token=[REDACTED]&x-api-key=[REDACTED]',
+    ],
     [`/v1/auth/${KEY}`, '/v1/auth/[REDACTED]'],
     [`/${KEY.slice(9)}`, '/[REDACTED]'],
     [`/v1/auth/${KEY.toUpperCase()}`, '/v1/auth/[REDACTED]'],

@@ -95,6 +95,6 @@ export function protectDocsPages(instance: FastifyInstance, contentSecurityPolic
   instance.addHook('onRoute', (route) => {
     if (route.url !== DOCS_PATH && !route.url.startsWith(`${DOCS_PATH}/`)) return;
     const existing = route.onRequest;
-    route.onRequest = existing === undefined ? [addPolicy] : [...([] as unknown[]).concat(existing), addPolicy] as never;
+    route.onRequest = existing === undefined ? [addPolicy] : ([...([] as unknown[]).concat(existing), addPolicy] as never);
   });
 }

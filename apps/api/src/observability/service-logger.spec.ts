@@ -32,9 +32,18 @@ describe(PinoNestLogger.name, () => {
 
   it('censors secret fields of any object it is handed', () => {
     const { records, logger } = capture();
-    logger.info({ api_key: 'svc_live_x', github_token: 'ghp_x', token: 't', authorization: 'Bearer x', headers: { authorization: 'Bearer y' } }, 'oops');
+    logger.info(
+      { api_key: 'svc_live_x', github_token: 'ghp_x', token: 't', authorization: 'Bearer x', headers: { authorization: 'Bearer y' } },
+      'oops',
+    );
     expect(records[0]).toEqual(
-      expect.objectContaining({ api_key: '[REDACTED]', github_token: '[REDACTED]', token: '[REDACTED]', authorization: '[REDACTED]', headers: { authorization: '[REDACTED]' } }),
+      expect.objectContaining({
+        api_key: '[REDACTED]',
+        github_token: '[REDACTED]',
+        token: '[REDACTED]',
+        authorization: '[REDACTED]',
+        headers: { authorization: '[REDACTED]' },
+      }),
     );
   });
 });

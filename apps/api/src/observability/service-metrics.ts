@@ -7,7 +7,6 @@ import { DatabasePing } from '@svc/infrastructure';
 /** The route label of requests no route matched (404, 405): never the raw URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 type CounterChild = ReturnType<Counter<string>['labels']>;

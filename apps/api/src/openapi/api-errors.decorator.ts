@@ -41,7 +41,10 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: { error: 'Unauthorized', message: 'Send Authorization: Bearer <admin token>' },
   },
   INVALID_KEY: { when: 'the key is well-formed but unknown, or revoked', example: { error: 'Invalid or inactive API key' } },
-  KEY_EXPIRED: { when: 'the key is past its `expires_at`', example: { error: 'API key has expired', message: 'Request a new key from support' } },
+  KEY_EXPIRED: {
+    when: 'the key is past its `expires_at`',
+    example: { error: 'API key has expired', message: 'Request a new key from support' },
+  },
   INSUFFICIENT_LICENSE: {
     when: "the model needs a higher tier than the key's",
     example: { error: 'Insufficient license', message: 'This model requires the research license or higher' },
@@ -82,14 +85,20 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     when: 'too many requests in the window (or too many failed key checks from the address); `Retry-After` in seconds',
     example: { error: 'Too many requests', message: 'Rate limit exceeded; retry in 42 seconds' },
   },
-  SERVER_ERROR: { when: 'an unexpected failure (logged with the request id, never detailed here)', example: { error: 'Internal server error' } },
+  SERVER_ERROR: {
+    when: 'an unexpected failure (logged with the request id, never detailed here)',
+    example: { error: 'Internal server error' },
+  },
   UPSTREAM_ERROR: {
     when: 'GitHub could not be reached, timed out or refused to mint a token',
     example: { error: 'Upstream service unavailable', message: 'Could not obtain a token from the code host; try again later' },
   },
   NOT_CONFIGURED: {
     when: 'no installer token is set up on the server',
-    example: { error: 'Installer token is not configured on the server', message: 'The installer token is not available; please contact support' },
+    example: {
+      error: 'Installer token is not configured on the server',
+      message: 'The installer token is not available; please contact support',
+    },
   },
   LINK_EXPIRED: {
     when: 'a correctly signed model file link past its `expires` (links live MODEL_URL_TTL_SECONDS); ask the download endpoint for a fresh one',
@@ -120,7 +129,8 @@ export function ApiErrors(...codes: HttpErrorCode[]): MethodDecorator & ClassDec
     .sort(([a], [b]) => a - b)
     .map(([status, group]) => {
       const headers: Record<string, typeof RETRY_AFTER | typeof ALLOW> = {};
-      if (group.some((code) => ['RATE_LIMIT_EXCEEDED', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'].includes(code))) headers['Retry-After'] = RETRY_AFTER;
+      if (group.some((code) => ['RATE_LIMIT_EXCEEDED', 'QUOTA_EXCEEDED', 'SERVICE_UNAVAILABLE'].includes(code)))
+        headers['Retry-After'] = RETRY_AFTER;
       if (group.includes('METHOD_NOT_ALLOWED')) headers.Allow = ALLOW;
       return ApiResponse({
         status,
@@ -129,7 +139,10 @@ export function ApiErrors(...codes: HttpErrorCode[]): MethodDecorator & ClassDec
         content: {
           'application/json': {
             schema: {
-              allOf: [{ $ref: getSchemaPath(ErrorEnvelopeResponse) }, { type: 'object', properties: { code: { type: 'string', enum: group } } }],
+              allOf: [
+                { $ref: getSchemaPath(ErrorEnvelopeResponse) },
+                { type: 'object', properties: { code: { type: 'string', enum: group } } },
+              ],
             },
             examples: Object.fromEntries(group.map((code) => [code, { $ref: `#/components/examples/${code}` }])),
           },
@@ -142,7 +155,10 @@ export function ApiErrors(...codes: HttpErrorCode[]): MethodDecorator & ClassDec
 /** One example body per code, for `components.examples` (the responses refer to them). */
 export function errorExamples(): Record<string, { summary: string; value: ErrorEnvelope }> {
   return Object.fromEntries(
-    (Object.keys(ERROR_DOCS) as HttpErrorCode[]).map((code) => [code, { summary: ERROR_DOCS[code].when, value: { ...ERROR_DOCS[code].example, code } }]),
+    (Object.keys(ERROR_DOCS) as HttpErrorCode[]).map((code) => [
+      code,
+      { summary: ERROR_DOCS[code].when, value: { ...ERROR_DOCS[code].example, code } },
+    ]),
   );
 }
 

@@ -53,15 +53,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(DESCRIPTION)
     .setVersion('v1')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key in the X-API-Key header' }, API_KEY_HEADER)
-    .addApiKey({ type: 'apiKey', in: 'query', name: 'api_key', description: 'The API key in the api_key query parameter (GET only)' }, API_KEY_QUERY)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The operators\' ADMIN_TOKEN' }, ADMIN_BEARER)
+    .addApiKey(
+      { type: 'apiKey', in: 'query', name: 'api_key', description: 'The API key in the api_key query parameter (GET only)' },
+      API_KEY_QUERY,
+    )
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: "The operators' ADMIN_TOKEN" }, ADMIN_BEARER)
     .addTag('auth', 'Key validation, refresh and revocation (SPEC 4.1-4.3)')
     .addTag('installer', 'The installer token (SPEC 4.4)')
     .addTag('models', 'The model registry as a key sees it (SPEC 4.6, CONTRACT 7)')
     .addTag('analytics', 'Usage events (SPEC 4.5)')
     .addTag('health', 'Health and Kubernetes probes (SPEC 4.7, CONTRACT 10)')
     .addTag('operations', 'Metrics and the built-in model host')
-    .addTag('admin', 'The operators\' API (CONTRACT 12)')
+    .addTag('admin', "The operators' API (CONTRACT 12)")
     .build();
   config.components = { ...config.components, examples: errorExamples() };
   delete config.servers;
@@ -131,7 +134,10 @@ export function serveOpenApiDocument(instance: FastifyInstance, document: OpenAP
     let bytes: Promise<Buffer> | undefined;
     instance.get(`${DOCS_PATH}/${file}`, async (_request, reply) => {
       bytes ??= readFile(join(folder, file));
-      return reply.type(type).header('cache-control', 'public, max-age=86400').send(await bytes);
+      return reply
+        .type(type)
+        .header('cache-control', 'public, max-age=86400')
+        .send(await bytes);
     });
   }
 }

@@ -140,7 +140,8 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
     const names = [...declared].filter((name) => !this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, targets));
     if (names.length === 0) return null;
     const where = `${(controller as { name?: string }).name}.${(handler as { name?: string }).name}`;
-    if (names.length > 1) throw new Error(`${where} names more than one throttler (${names.join(', ')}): a route counts against one endpoint limit`);
+    if (names.length > 1)
+      throw new Error(`${where} names more than one throttler (${names.join(', ')}): a route counts against one endpoint limit`);
     const name = names[0];
     const module = this.named.get(name);
     const limit = this.reflector.getAllAndOverride<unknown>(THROTTLER_LIMIT + name, targets) ?? module?.limit;

@@ -18,6 +18,8 @@ import { UpdateKeyCommand } from './update-key.command';
 export class KeysCommand extends CommandRunner {
   async run(params: string[]): Promise<void> {
     this.command.outputHelp({ error: true });
-    throw new CliUsageError(params.length > 0 ? `unknown command 'keys ${params[0]}'` : 'keys needs a command: create, show, update, rotate or revoke');
+    throw new CliUsageError(
+      params.length > 0 ? `unknown command 'keys ${params[0]}'` : 'keys needs a command: create, show, update, rotate or revoke',
+    );
   }
 }

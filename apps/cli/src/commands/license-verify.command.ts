@@ -39,11 +39,17 @@ export class LicenseVerifyCommand extends CliCommand<LicenseVerifyOptions> {
     const { payload, protectedHeader } = verified;
     const expiresAt = new Date((payload.exp ?? 0) * 1000).toISOString();
     this.print(options, { valid: true, kid: protectedHeader.kid, claims: payload }, () =>
-      [`The token verifies (kid ${protectedHeader.kid}); it may be trusted offline until ${expiresAt}.`, JSON.stringify(payload, null, 2)].join('\n'),
+      [
+        `The token verifies (kid ${protectedHeader.kid}); it may be trusted offline until ${expiresAt}.`,
+        JSON.stringify(payload, null, 2),
+      ].join('\n'),
     );
   }
 
-  @Option({ flags: '--jwks <url-or-file>', description: "the service's JWKS URL (…/v1/license/jwks) or a file (a JWKS or PEM public keys)" })
+  @Option({
+    flags: '--jwks <url-or-file>',
+    description: "the service's JWKS URL (…/v1/license/jwks) or a file (a JWKS or PEM public keys)",
+  })
   parseJwks(value: string): string {
     return value;
   }
@@ -66,7 +72,8 @@ export class LicenseVerifyCommand extends CliCommand<LicenseVerifyOptions> {
 /** Why jose refused the token, in an operator's words. */
 function reasonOf(error: unknown, token: string): string {
   if (error instanceof errors.JWTExpired) return `it expired at ${new Date(Number(error.payload.exp) * 1000).toISOString()}`;
-  if (error instanceof errors.JWSSignatureVerificationFailed) return 'the signature is not one of the published keys (tampered, or signed with another key)';
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return 'the signature is not one of the published keys (tampered, or signed with another key)';
   if (error instanceof errors.JWKSNoMatchingKey) return `no published key has its kid (${kidOf(token)})`;
   if (error instanceof errors.JOSEAlgNotAllowed) return 'it is not signed with EdDSA';
   if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) return (error as Error).message; // the JWKS URL did not answer

@@ -34,7 +34,7 @@ interface PublishModelOptions extends CommonOptions {
 @SubCommand({
   name: 'publish',
   arguments: '<file>',
-  argsDescription: { file: "the model file; its bytes are copied into the model store and hashed" },
+  argsDescription: { file: 'the model file; its bytes are copied into the model store and hashed' },
   description: 'register a model and copy its file into the model store (checksum and size are computed from the file)',
 })
 export class ModelsPublishCommand extends CliCommand<PublishModelOptions> {
@@ -121,7 +121,8 @@ export class ModelsPublishCommand extends CliCommand<PublishModelOptions> {
 
   @Option({
     flags: '--download-url <url>',
-    description: 'serve the file from this address (a CDN holding the same bytes): checksum and size are computed from FILE, nothing is copied',
+    description:
+      'serve the file from this address (a CDN holding the same bytes): checksum and size are computed from FILE, nothing is copied',
   })
   parseDownloadUrl(value: string): string {
     return value;

@@ -21,7 +21,10 @@ export class ModelsSweepCommand extends CliCommand {
     this.print(options, { removed: result.removed, kept: result.kept }, () =>
       result.removed.length === 0
         ? `Nothing to remove (${result.kept} files kept).`
-        : [`Removed ${result.removed.length} files no model names (${result.kept} kept):`, ...result.removed.map((path) => `  ${path}`)].join('\n'),
+        : [
+            `Removed ${result.removed.length} files no model names (${result.kept} kept):`,
+            ...result.removed.map((path) => `  ${path}`),
+          ].join('\n'),
     );
   }
 }

@@ -18,6 +18,8 @@ import { ModelsSweepCommand } from './models-sweep.command';
 export class ModelsCommand extends CommandRunner {
   async run(params: string[]): Promise<void> {
     this.command.outputHelp({ error: true });
-    throw new CliUsageError(params.length > 0 ? `unknown command 'models ${params[0]}'` : 'models needs a command: publish, list, show, delete or sweep');
+    throw new CliUsageError(
+      params.length > 0 ? `unknown command 'models ${params[0]}'` : 'models needs a command: publish, list, show, delete or sweep',
+    );
   }
 }

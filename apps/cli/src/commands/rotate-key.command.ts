@@ -30,7 +30,10 @@ export class RotateKeyCommand extends CliCommand<RotateKeyOptions> {
     this.print(options, view, () => rotatedKeySummary(view));
   }
 
-  @Option({ flags: '--grace-seconds <seconds>', description: 'how long the old key keeps working, 0 to 604800 (default KEY_ROTATION_GRACE_SECONDS)' })
+  @Option({
+    flags: '--grace-seconds <seconds>',
+    description: 'how long the old key keeps working, 0 to 604800 (default KEY_ROTATION_GRACE_SECONDS)',
+  })
   parseGraceSeconds(value: string): string {
     return value;
   }

@@ -15,7 +15,9 @@ describe('monthlyLimitOption', () => {
 
   it.each(['', '-1', '1.5', '1e3', 'lots', '99999999999999999999'])('refuses %j with INVALID_REQUEST naming the option', (text) => {
     expect(() => monthlyLimitOption(text)).toThrow(InvalidRequestError);
-    expect(() => monthlyLimitOption(text)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', hint: expect.stringContaining('--monthly-limit') }));
+    expect(() => monthlyLimitOption(text)).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', hint: expect.stringContaining('--monthly-limit') }),
+    );
   });
 });
 
@@ -25,7 +27,9 @@ describe('expiresAtOption', () => {
   });
 
   it.each(['tomorrow', '2027-01-01', '2027-02-30T00:00:00Z', '2027-01-01T00:00:00'])('refuses %j with INVALID_REQUEST', (text) => {
-    expect(() => expiresAtOption(text)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', hint: expect.stringContaining('--expires-at') }));
+    expect(() => expiresAtOption(text)).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', hint: expect.stringContaining('--expires-at') }),
+    );
   });
 });
 
@@ -34,7 +38,7 @@ describe('licenseTypeOption', () => {
     expect(licenseTypeOption(text)).toBe(text);
   });
 
-  it.each([undefined, '', 'platinum', 'Research', ' free'])('refuses %j with the admin API\'s INVALID_REQUEST message', (text) => {
+  it.each([undefined, '', 'platinum', 'Research', ' free'])("refuses %j with the admin API's INVALID_REQUEST message", (text) => {
     expect(() => licenseTypeOption(text)).toThrow(InvalidRequestError);
     expect(() => licenseTypeOption(text)).toThrow(
       expect.objectContaining({ code: 'INVALID_REQUEST', hint: 'license_type must be one of free, research, commercial, enterprise' }),
@@ -47,7 +51,9 @@ describe('environmentOption', () => {
     expect(environmentOption(text)).toBe(text);
   });
 
-  it.each(['', 'prod', 'LIVE'])('refuses %j with the admin API\'s INVALID_REQUEST message', (text) => {
-    expect(() => environmentOption(text)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST', hint: 'environment must be live or test' }));
+  it.each(['', 'prod', 'LIVE'])("refuses %j with the admin API's INVALID_REQUEST message", (text) => {
+    expect(() => environmentOption(text)).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', hint: 'environment must be live or test' }),
+    );
   });
 });

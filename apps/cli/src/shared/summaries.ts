@@ -50,7 +50,13 @@ export function auditSummary(entries: readonly AuditEntryView[]): string {
   if (entries.length === 0) return 'No audit entries.';
   return entries
     .map((e) =>
-      [e.at, e.action.padEnd(22), e.key_id ?? '-', e.reason !== undefined ? `reason=${JSON.stringify(e.reason)}` : '', e.details ? JSON.stringify(e.details) : '']
+      [
+        e.at,
+        e.action.padEnd(22),
+        e.key_id ?? '-',
+        e.reason !== undefined ? `reason=${JSON.stringify(e.reason)}` : '',
+        e.details ? JSON.stringify(e.details) : '',
+      ]
         .filter((part) => part !== '')
         .join('  '),
     )

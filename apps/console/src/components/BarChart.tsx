@@ -53,9 +53,17 @@ export function BarChart(props: { title: string; unit: string; days: ReadonlyArr
   return (
     <figure class="chart">
       <figcaption>
-        {props.title} <span class="muted">(total {formatCount(total)} {props.unit})</span>
+        {props.title}{' '}
+        <span class="muted">
+          (total {formatCount(total)} {props.unit})
+        </span>
       </figcaption>
-      <div ref={holder} class="chart-canvas" role="img" aria-label={`${props.title}: bar chart, ${formatCount(total)} ${props.unit} in all`} />
+      <div
+        ref={holder}
+        class="chart-canvas"
+        role="img"
+        aria-label={`${props.title}: bar chart, ${formatCount(total)} ${props.unit} in all`}
+      />
       <details>
         <summary>Show the numbers</summary>
         <table class="numbers">

@@ -12,7 +12,16 @@ export function QuotaGauge(props: { used: number; limit: number | null; resetsAt
         </p>
       ) : (
         <>
-          <meter id="quota-meter" min={0} max={Math.max(limit, 1)} low={limit * 0.8} high={limit * 0.95} optimum={0} value={Math.min(used, limit)} aria-label="Quota used">
+          <meter
+            id="quota-meter"
+            min={0}
+            max={Math.max(limit, 1)}
+            low={limit * 0.8}
+            high={limit * 0.95}
+            optimum={0}
+            value={Math.min(used, limit)}
+            aria-label="Quota used"
+          >
             {formatPercent(limit > 0 ? used / limit : 1)}
           </meter>
           <p>

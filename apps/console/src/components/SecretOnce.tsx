@@ -16,7 +16,8 @@ export function SecretOnce(props: { title: string; secret: string; children?: Co
     <section class="secret" aria-labelledby="secret-title">
       <h2 id="secret-title">{props.title}</h2>
       <p class="warning" role="alert">
-        This is the only time the key is shown. Copy it now and hand it over securely: the service keeps only its digest and cannot show it again.
+        This is the only time the key is shown. Copy it now and hand it over securely: the service keeps only its digest and cannot show it
+        again.
       </p>
       <label for="secret-value">API key</label>
       <div class="copy-row">

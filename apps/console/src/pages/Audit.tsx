@@ -43,7 +43,12 @@ export function Audit() {
       {data && (
         <section class="card">
           <AuditTable entries={data.entries} />
-          <Pager page={pages.page} hasNext={!!data.next_cursor} onPrevious={pages.previous} onNext={() => data.next_cursor && pages.next(data.next_cursor)} />
+          <Pager
+            page={pages.page}
+            hasNext={!!data.next_cursor}
+            onPrevious={pages.previous}
+            onNext={() => data.next_cursor && pages.next(data.next_cursor)}
+          />
         </section>
       )}
     </>

@@ -78,7 +78,8 @@ export function KeyPage(props: { keyId: string }) {
                 <dd>{data.environment}</dd>
                 <dt>Monthly limit</dt>
                 <dd>
-                  {formatLimit(data.monthly_limit)} <span class="muted">({data.monthly_limit_source === 'tier' ? "the tier's" : 'set for this key'})</span>
+                  {formatLimit(data.monthly_limit)}{' '}
+                  <span class="muted">({data.monthly_limit_source === 'tier' ? "the tier's" : 'set for this key'})</span>
                 </dd>
                 {data.created_at && (
                   <>
@@ -104,7 +105,13 @@ export function KeyPage(props: { keyId: string }) {
       )}
       <section class="card">
         <ErrorNote error={usage.error} />
-        {usage.data && <BarChart title={`Inferences per day, ${usage.data.from} to ${usage.data.to} (UTC)`} unit="inferences" days={everyDay(usage.data)} />}
+        {usage.data && (
+          <BarChart
+            title={`Inferences per day, ${usage.data.from} to ${usage.data.to} (UTC)`}
+            unit="inferences"
+            days={everyDay(usage.data)}
+          />
+        )}
       </section>
       {usage.data && (
         <div class="grid three">
@@ -127,7 +134,9 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const d = props.details;
   const { dialog, ask } = useConfirm();
   const [tier, setTier] = useState(d.license_type);
-  const [limitMode, setLimitMode] = useState(d.monthly_limit_source === 'tier' ? 'tier' : d.monthly_limit === null ? 'unlimited' : 'override');
+  const [limitMode, setLimitMode] = useState(
+    d.monthly_limit_source === 'tier' ? 'tier' : d.monthly_limit === null ? 'unlimited' : 'override',
+  );
   const [limit, setLimit] = useState(d.monthly_limit === null ? '' : String(d.monthly_limit));
   const [expires, setExpires] = useState(toLocalInput(d.expires_at));
   const [reason, setReason] = useState('');
@@ -155,8 +164,8 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
     return (
       <SecretOnce title="Key rotated: the new key" secret={rotated.api_key} onDone={() => setRotated(null)}>
         <p>
-          New key <Link href={keyPath(rotated.key_id)}>{rotated.key_id}</Link>, expires <Time iso={rotated.expires_at} />. The previous key keeps working until{' '}
-          <Time iso={rotated.previous_key_expires_at} />.
+          New key <Link href={keyPath(rotated.key_id)}>{rotated.key_id}</Link>, expires <Time iso={rotated.expires_at} />. The previous key
+          keeps working until <Time iso={rotated.previous_key_expires_at} />.
         </p>
       </SecretOnce>
     );
@@ -169,7 +178,9 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void act('Change the tier', `Change this key's tier from ${d.license_type} to ${tier}?`, 'Change tier', () => patch({ license_type: tier }));
+            void act('Change the tier', `Change this key's tier from ${d.license_type} to ${tier}?`, 'Change tier', () =>
+              patch({ license_type: tier }),
+            );
           }}
         >
           <label for="action-tier">Tier</label>
@@ -226,12 +237,21 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
             e.preventDefault();
             const iso = fromLocalInput(expires);
             if (!iso) return setError('Choose an expiry time.');
-            void act('Change the expiry', `Make this key expire at ${new Date(iso).toLocaleString()}?`, 'Change expiry', () => patch({ expires_at: iso }));
+            void act('Change the expiry', `Make this key expire at ${new Date(iso).toLocaleString()}?`, 'Change expiry', () =>
+              patch({ expires_at: iso }),
+            );
           }}
         >
           <label for="action-expires">Expires (your time)</label>
           <div class="inline">
-            <input id="action-expires" type="datetime-local" required disabled={revoked} value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+            <input
+              id="action-expires"
+              type="datetime-local"
+              required
+              disabled={revoked}
+              value={expires}
+              onInput={(e) => setExpires(e.currentTarget.value)}
+            />
             <button type="submit" disabled={revoked}>
               Change expiry
             </button>
@@ -259,7 +279,16 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
         >
           <label for="action-grace">Rotate (grace in seconds; empty: the default)</label>
           <div class="inline">
-            <input id="action-grace" type="number" min={0} max={604800} step={1} disabled={revoked} value={grace} onInput={(e) => setGrace(e.currentTarget.value)} />
+            <input
+              id="action-grace"
+              type="number"
+              min={0}
+              max={604800}
+              step={1}
+              disabled={revoked}
+              value={grace}
+              onInput={(e) => setGrace(e.currentTarget.value)}
+            />
             <button type="submit" disabled={revoked}>
               Rotate
             </button>

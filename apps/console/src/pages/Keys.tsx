@@ -77,7 +77,8 @@ export function Keys() {
           }}
         >
           <p>
-            Key <Link href={keyPath(issued.key_id)}>{issued.key_id}</Link> ({issued.license_type}, {issued.environment}), expires <Time iso={issued.expires_at} />.
+            Key <Link href={keyPath(issued.key_id)}>{issued.key_id}</Link> ({issued.license_type}, {issued.environment}), expires{' '}
+            <Time iso={issued.expires_at} />.
           </p>
         </SecretOnce>
       )}
@@ -139,7 +140,9 @@ export function Keys() {
                     <th scope="col">Tier</th>
                     <th scope="col">Env.</th>
                     <th scope="col">Status</th>
-                    <th scope="col" class="num">Monthly limit</th>
+                    <th scope="col" class="num">
+                      Monthly limit
+                    </th>
                     <th scope="col">Expires</th>
                   </tr>
                 </thead>
@@ -167,7 +170,12 @@ export function Keys() {
               </table>
             </div>
           )}
-          <Pager page={pages.page} hasNext={!!data.next_cursor} onPrevious={pages.previous} onNext={() => data.next_cursor && pages.next(data.next_cursor)} />
+          <Pager
+            page={pages.page}
+            hasNext={!!data.next_cursor}
+            onPrevious={pages.previous}
+            onNext={() => data.next_cursor && pages.next(data.next_cursor)}
+          />
         </section>
       )}
     </>
@@ -259,7 +267,15 @@ function IssueKeyForm(props: { onCancel: () => void; onIssued: (key: IssuedKey) 
         {form.limit === 'override' && (
           <div class="field">
             <label for="issue-limit-value">Inferences per month</label>
-            <input id="issue-limit-value" type="number" min={0} step={1} required value={form.monthly_limit} onInput={set('monthly_limit')} />
+            <input
+              id="issue-limit-value"
+              type="number"
+              min={0}
+              step={1}
+              required
+              value={form.monthly_limit}
+              onInput={set('monthly_limit')}
+            />
           </div>
         )}
       </div>

@@ -17,7 +17,15 @@ export function Models() {
   const remove = async (model: AdminModel) => {
     setNotice(null);
     setActionError(null);
-    if (!(await ask('Delete the model', `Delete ${model.name} ${model.version}? Keys no longer see it; an uploaded file is removed from the store.`, 'Delete', true))) return;
+    if (
+      !(await ask(
+        'Delete the model',
+        `Delete ${model.name} ${model.version}? Keys no longer see it; an uploaded file is removed from the store.`,
+        'Delete',
+        true,
+      ))
+    )
+      return;
     try {
       await call('DELETE', `/models/${encodeURIComponent(model.name)}`);
       setNotice(`${model.name} deleted.`);
@@ -84,8 +92,18 @@ export function Models() {
                     <td>{model.paradigm}</td>
                     <td>{model.requires_license}</td>
                     <td>
-                      {model.published ? (model.stored_file ? 'uploaded' : 'external URL') : <span class="badge status-expired">no file</span>}
-                      <div class="muted">{formatBytes(model.size_bytes ?? (model.size_mb === null ? null : Math.round(model.size_mb * 1e6)))}</div>
+                      {model.published ? (
+                        model.stored_file ? (
+                          'uploaded'
+                        ) : (
+                          'external URL'
+                        )
+                      ) : (
+                        <span class="badge status-expired">no file</span>
+                      )}
+                      <div class="muted">
+                        {formatBytes(model.size_bytes ?? (model.size_mb === null ? null : Math.round(model.size_mb * 1e6)))}
+                      </div>
                     </td>
                     <td class="description">{model.metadata?.description}</td>
                     <td>
@@ -265,17 +283,35 @@ function ModelForm(props: { model: AdminModel | null; onCancel: () => void; onSa
         <div class="radios">
           {editing && (
             <label>
-              <input type="radio" name="source" value="keep" checked={draft.source === 'keep'} onChange={() => setDraft({ ...draft, source: 'keep' })} /> Keep
-              the current file
+              <input
+                type="radio"
+                name="source"
+                value="keep"
+                checked={draft.source === 'keep'}
+                onChange={() => setDraft({ ...draft, source: 'keep' })}
+              />{' '}
+              Keep the current file
             </label>
           )}
           <label>
-            <input type="radio" name="source" value="upload" checked={draft.source === 'upload'} onChange={() => setDraft({ ...draft, source: 'upload' })} />{' '}
+            <input
+              type="radio"
+              name="source"
+              value="upload"
+              checked={draft.source === 'upload'}
+              onChange={() => setDraft({ ...draft, source: 'upload' })}
+            />{' '}
             Upload a file
           </label>
           <label>
-            <input type="radio" name="source" value="url" checked={draft.source === 'url'} onChange={() => setDraft({ ...draft, source: 'url' })} /> An
-            external URL
+            <input
+              type="radio"
+              name="source"
+              value="url"
+              checked={draft.source === 'url'}
+              onChange={() => setDraft({ ...draft, source: 'url' })}
+            />{' '}
+            An external URL
           </label>
         </div>
         {draft.source === 'upload' && (

@@ -33,7 +33,11 @@ export function Overview() {
             <CountsTable title="Keys by tier" counts={data.keys_by_tier} name="Tier" />
           </div>
           <section class="card">
-            <BarChart title="Events per day, last 30 days (UTC)" unit="events" days={data.events_per_day.map((d) => ({ date: d.date, value: d.events }))} />
+            <BarChart
+              title="Events per day, last 30 days (UTC)"
+              unit="events"
+              days={data.events_per_day.map((d) => ({ date: d.date, value: d.events }))}
+            />
           </section>
           <section class="card">
             <h2>Keys at or near their quota</h2>
@@ -47,8 +51,12 @@ export function Overview() {
                       <th scope="col">Key</th>
                       <th scope="col">E-mail</th>
                       <th scope="col">Tier</th>
-                      <th scope="col" class="num">Used</th>
-                      <th scope="col" class="num">Limit</th>
+                      <th scope="col" class="num">
+                        Used
+                      </th>
+                      <th scope="col" class="num">
+                        Limit
+                      </th>
                       <th scope="col">Share</th>
                     </tr>
                   </thead>
@@ -65,7 +73,15 @@ export function Overview() {
                         <td class="num">{formatCount(k.used)}</td>
                         <td class="num">{formatCount(k.monthly_limit)}</td>
                         <td>
-                          <meter min={0} max={100} low={80} high={95} optimum={0} value={Math.min(k.percent, 100)} aria-label={`Quota used by ${k.prefix}`} />{' '}
+                          <meter
+                            min={0}
+                            max={100}
+                            low={80}
+                            high={95}
+                            optimum={0}
+                            value={Math.min(k.percent, 100)}
+                            aria-label={`Quota used by ${k.prefix}`}
+                          />{' '}
                           {formatPercent(k.percent / 100)}
                         </td>
                       </tr>

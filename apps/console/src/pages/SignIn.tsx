@@ -21,7 +21,8 @@ export function SignIn(props: { notice: string | null; onSignedIn: () => void })
       props.onSignedIn();
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) setError('Wrong admin token: the service refused it.');
-      else if (failure instanceof ApiError && failure.status === 404) setError('The admin API is not enabled on this service (no ADMIN_TOKEN).');
+      else if (failure instanceof ApiError && failure.status === 404)
+        setError('The admin API is not enabled on this service (no ADMIN_TOKEN).');
       else setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
       setBusy(false);
@@ -30,7 +31,11 @@ export function SignIn(props: { notice: string | null; onSignedIn: () => void })
   return (
     <main class="signin">
       <h1>svc-licensing console</h1>
-      {props.notice && <p class="notice" role="status">{props.notice}</p>}
+      {props.notice && (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      )}
       <form onSubmit={submit} class="card" autocomplete="off">
         <label for="admin-token">Admin token</label>
         <input

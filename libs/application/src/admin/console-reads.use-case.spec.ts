@@ -92,7 +92,9 @@ describe('the console reads (ListKeys, ReportDailyUsage, ShowOverview, ListAudit
       await expect(report().execute({ keyId: key.id, from: '2026-02-30' })).rejects.toBeInstanceOf(InvalidRequestError);
       await expect(report().execute({ keyId: key.id, from: '2026-05-02', to: '2026-05-01' })).rejects.toBeInstanceOf(InvalidRequestError);
       await expect(report().execute({ keyId: key.id, from: '2025-05-18', to: '2026-05-19' })).rejects.toBeInstanceOf(InvalidRequestError);
-      await expect(report().execute({ keyId: key.id, from: '2025-05-20', to: '2026-05-20' })).resolves.toMatchObject({ from: '2025-05-20' });
+      await expect(report().execute({ keyId: key.id, from: '2025-05-20', to: '2026-05-20' })).resolves.toMatchObject({
+        from: '2025-05-20',
+      });
       await expect(report().execute({ keyId: 'key_nope', to: 'x' })).rejects.toBeInstanceOf(InvalidRequestError);
       await expect(report().execute({ keyId: 'key_nope' })).rejects.toBeInstanceOf(KeyNotFoundError);
     });
@@ -103,7 +105,11 @@ describe('the console reads (ListKeys, ReportDailyUsage, ShowOverview, ListAudit
       const near = await seed({ licenseType: 'free', monthlyLimit: { source: 'override', limit: 10 } });
       await seed({ licenseType: 'enterprise', revokedAt: at('2026-05-01T00:00:00Z') });
       usage.consumeNow(near.id, '2026-05', 9, null);
-      await events.appendConsuming(makeAnalyticsEvent({ keyId: near.id, receivedAt: at('2026-04-21T00:00:00Z'), period: '2026-04' }), 0, null);
+      await events.appendConsuming(
+        makeAnalyticsEvent({ keyId: near.id, receivedAt: at('2026-04-21T00:00:00Z'), period: '2026-04' }),
+        0,
+        null,
+      );
       for (let i = 0; i < 12; i++) await audit.append(makeAuditEntry({ at: new Date(NOW.getTime() - i * 1000) }));
 
       const overview = await new ShowOverview(new InMemoryKeyDirectory(keys, users, usage), events, audit, catalog, clock).execute();

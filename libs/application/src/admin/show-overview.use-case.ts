@@ -45,7 +45,10 @@ export class ShowOverview {
     const now = this.clock.now();
     const today = parseUtcDay(utcDayOf(now)) as Date;
     const first = new Date(today.getTime() - (ShowOverview.DAYS - 1) * DAY_MS);
-    const tierLimits = Object.fromEntries(LICENSE_TYPES.map((t) => [t, this.catalog.monthlyLimitOf(t)])) as Record<LicenseType, number | null>;
+    const tierLimits = Object.fromEntries(LICENSE_TYPES.map((t) => [t, this.catalog.monthlyLimitOf(t)])) as Record<
+      LicenseType,
+      number | null
+    >;
     const [counts, perDay, nearQuota, recentAudit] = await Promise.all([
       this.directory.countByTierAndStatus(now),
       this.events.eventsPerDay(first, new Date(today.getTime() + DAY_MS)),

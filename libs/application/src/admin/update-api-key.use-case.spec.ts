@@ -177,11 +177,13 @@ describe(UpdateApiKey.name, () => {
       const old = await given({ licenseType: 'free' });
       const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
       await keys.rotate(rotation);
-      await expect(update.execute({ keyId: old.id, expiresAt: new Date(T0.getTime() + 400 * DAY_MS) })).rejects.toMatchObject({ code: 'KEY_ROTATED' });
+      await expect(update.execute({ keyId: old.id, expiresAt: new Date(T0.getTime() + 400 * DAY_MS) })).rejects.toMatchObject({
+        code: 'KEY_ROTATED',
+      });
       expect((await keys.findById(old.id))?.expiresAt).toEqual(rotation.predecessorExpiresAt);
     });
 
-    it("a tier or limit change of the current key reaches the predecessors in their grace, not their expiry", async () => {
+    it('a tier or limit change of the current key reaches the predecessors in their grace, not their expiry', async () => {
       const old = await given({ licenseType: 'free' });
       const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
       await keys.rotate(rotation);

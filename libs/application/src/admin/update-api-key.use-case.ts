@@ -76,7 +76,10 @@ export class UpdateApiKey {
   }
 
   /** The predecessors in their grace that took the new tier or limit too (never the expiry: theirs is the grace). */
-  private async followedByGraceKeys(current: ApiKey, changes: Partial<Pick<ApiKeyProps, 'licenseType' | 'monthlyLimit'>>): Promise<string[]> {
+  private async followedByGraceKeys(
+    current: ApiKey,
+    changes: Partial<Pick<ApiKeyProps, 'licenseType' | 'monthlyLimit'>>,
+  ): Promise<string[]> {
     if (current.props.rotatedFrom === null || (changes.licenseType === undefined && changes.monthlyLimit === undefined)) return [];
     const followed: string[] = [];
     for (const predecessor of await this.keys.findByLicense(current.licenseId)) {

@@ -47,7 +47,15 @@ export class RecordEvent {
     const eventId = this.ids.newId('evt');
     const cost = Quota.costOf(report.eventType);
     const used = await this.events.appendConsuming(
-      { ...report, id: eventId, keyId: input.key.id, licenseId: input.key.licenseId, environment: input.key.props.environment, period: period.key, receivedAt: now },
+      {
+        ...report,
+        id: eventId,
+        keyId: input.key.id,
+        licenseId: input.key.licenseId,
+        environment: input.key.props.environment,
+        period: period.key,
+        receivedAt: now,
+      },
       cost,
       limit,
     );

@@ -43,6 +43,13 @@ export class ReportUsage {
       this.usage.usedIn(key.licenseId, period.key),
       this.events.breakdown(key.licenseId, period.key),
     ]);
-    return { keyId: key.id, licenseId: key.licenseId, period: period.key, used, monthlyLimit: key.monthlyLimitUnder(this.catalog), ...breakdown };
+    return {
+      keyId: key.id,
+      licenseId: key.licenseId,
+      period: period.key,
+      used,
+      monthlyLimit: key.monthlyLimitUnder(this.catalog),
+      ...breakdown,
+    };
   }
 }

@@ -31,7 +31,11 @@ function authenticateRaw(authenticate: AuthenticateApiKey, presented: unknown, p
 }
 
 /** The same check reading the key alone: it must answer exactly as the read with context does. */
-async function sameVerdictBothReads(authenticate: AuthenticateApiKey, presented: unknown, purpose?: 'use' | 'revoke'): Promise<DomainErrorCode | 'OK'> {
+async function sameVerdictBothReads(
+  authenticate: AuthenticateApiKey,
+  presented: unknown,
+  purpose?: 'use' | 'revoke',
+): Promise<DomainErrorCode | 'OK'> {
   const alone = await codeOf(authenticate.execute(authenticate.present(presented), purpose));
   const withContext = await codeOf(authenticateRaw(authenticate, presented, purpose));
   expect(alone).toBe(withContext);
@@ -98,7 +102,11 @@ describe(AuthenticateApiKey.name, () => {
       ['a valid key with another prefix', () => secrets.active.replace('svc_', 'abc_'), 'INVALID_FORMAT'],
       ['a malformed key that is stored, expired (format beats everything)', () => malformedButStored, 'INVALID_FORMAT'],
       ['a well-formed key never issued', () => secrets.unknown, 'INVALID_KEY'],
-      ['an upper-case copy of an issued key (lookup is exact)', () => secrets.active.toUpperCase().replace('SVC_LIVE_', 'svc_live_'), 'INVALID_KEY'],
+      [
+        'an upper-case copy of an issued key (lookup is exact)',
+        () => secrets.active.toUpperCase().replace('SVC_LIVE_', 'svc_live_'),
+        'INVALID_KEY',
+      ],
       ['a revoked key', () => secrets.revoked, 'INVALID_KEY'],
       ['a revoked key that has also expired (revoked beats expired)', () => secrets.revokedAndExpired, 'INVALID_KEY'],
       ['a key that expires at exactly this instant', () => secrets.expired, 'KEY_EXPIRED'],
@@ -117,7 +125,10 @@ describe(AuthenticateApiKey.name, () => {
   });
 
   it('digests a well-formed key once, when it is presented, and judges a malformed one without a digest', () => {
-    expect(authenticate.present(secrets.active)).toEqual({ key: expect.objectContaining({ kind: 'well-formed' }), digest: hasher.digest(secrets.active) });
+    expect(authenticate.present(secrets.active)).toEqual({
+      key: expect.objectContaining({ kind: 'well-formed' }),
+      digest: hasher.digest(secrets.active),
+    });
     expect(authenticate.present(` ${secrets.active}`)).toEqual({ key: { kind: 'malformed' }, digest: null });
     expect(authenticate.present(undefined)).toEqual({ key: { kind: 'missing' }, digest: null });
   });
@@ -144,7 +155,13 @@ describe(AuthenticateApiKey.name, () => {
   });
 
   it('never touches storage for a missing or malformed key', async () => {
-    const sealed = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, new UntouchableApiKeyRepository(), new UntouchableKeyContextRepository(), clock);
+    const sealed = new AuthenticateApiKey(
+      new ApiKeyFormat('svc'),
+      hasher,
+      new UntouchableApiKeyRepository(),
+      new UntouchableKeyContextRepository(),
+      clock,
+    );
     await expect(sameVerdictBothReads(sealed, undefined)).resolves.toBe('MISSING_KEY');
     await expect(sameVerdictBothReads(sealed, '   ')).resolves.toBe('MISSING_KEY');
     await expect(sameVerdictBothReads(sealed, 42)).resolves.toBe('INVALID_FORMAT');

@@ -34,14 +34,18 @@ describe(RefreshApiKey.name, () => {
     usage = new InMemoryUsageRepository();
     users = new InMemoryUserRepository();
     clock = new FixedClock(T0);
-    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, new InMemoryKeyContextRepository(keys, users, usage), clock);
+    const authenticate = new AuthenticateApiKey(
+      new ApiKeyFormat('svc'),
+      hasher,
+      keys,
+      new InMemoryKeyContextRepository(keys, users, usage),
+      clock,
+    );
     const useCase = new RefreshApiKey(shippedTierCatalog(), clock, await offlineLicenses(), new KeyRotationPolicy());
     refresh = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 
-  async function given(
-    options: { licenseType?: LicenseType; monthlyLimit?: MonthlyLimitSetting; used?: number; expiresAt?: Date } = {},
-  ) {
+  async function given(options: { licenseType?: LicenseType; monthlyLimit?: MonthlyLimitSetting; used?: number; expiresAt?: Date } = {}) {
     const secret = makeSecret();
     const user = makeUser();
     await users.insert(user);

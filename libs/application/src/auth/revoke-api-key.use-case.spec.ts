@@ -111,9 +111,7 @@ describe(RevokeApiKey.name, () => {
   it('lets exactly one of 10 concurrent revocations succeed', async () => {
     const { secret, key } = await given();
 
-    const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => revoke.execute({ presentedKey: secret, reason: 'race' })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => revoke.execute({ presentedKey: secret, reason: 'race' })));
 
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');

@@ -20,7 +20,16 @@ describe(RotateApiKey.name, () => {
     audit = new InMemoryAuditLog();
     clock = new FixedClock(T0);
     const ids = new SequentialIdGenerator();
-    const rotator = new KeyRotator(new ApiKeyFormat('svc'), hasher, new ScriptedRandomSource(), ids, keys, audit, clock, new KeyRotationPolicy(3600, 90));
+    const rotator = new KeyRotator(
+      new ApiKeyFormat('svc'),
+      hasher,
+      new ScriptedRandomSource(),
+      ids,
+      keys,
+      audit,
+      clock,
+      new KeyRotationPolicy(3600, 90),
+    );
     rotate = new RotateApiKey(rotator, keys);
     revocation = new KeyRevocation(keys, audit, clock, ids);
   });
@@ -33,7 +42,12 @@ describe(RotateApiKey.name, () => {
     expect((await keys.findByDigest(hasher.digest(out.secret)))?.id).toBe(out.key.id);
     expect(out.previousKeyExpiresAt).toEqual(new Date(T0.getTime() + 3_600_000));
     const entries = await audit.list({ limit: 10 });
-    expect(entries.map((e) => [e.action, e.keyId])).toEqual(expect.arrayContaining([['key.rotated', old.id], ['key.rotated', out.key.id]]));
+    expect(entries.map((e) => [e.action, e.keyId])).toEqual(
+      expect.arrayContaining([
+        ['key.rotated', old.id],
+        ['key.rotated', out.key.id],
+      ]),
+    );
     expect(JSON.stringify(entries)).not.toContain(out.secret);
   });
 

@@ -1,4 +1,12 @@
-import { ApiKeyFormat, FixedClock, KeyRotationPolicy, OfflineLicensePolicy, MonthlyLimitSetting, QuotaExceededError, LicenseType } from '@svc/domain';
+import {
+  ApiKeyFormat,
+  FixedClock,
+  KeyRotationPolicy,
+  OfflineLicensePolicy,
+  MonthlyLimitSetting,
+  QuotaExceededError,
+  LicenseType,
+} from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { JoseLicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/jose-license-signer';
 import {
@@ -34,7 +42,13 @@ describe(ValidateApiKey.name, () => {
     usage = new InMemoryUsageRepository();
     clock = new FixedClock(T0);
     const catalog = shippedTierCatalog();
-    const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, new InMemoryKeyContextRepository(keys, users, usage), clock);
+    const authenticate = new AuthenticateApiKey(
+      new ApiKeyFormat('svc'),
+      hasher,
+      keys,
+      new InMemoryKeyContextRepository(keys, users, usage),
+      clock,
+    );
     const useCase = new ValidateApiKey(catalog, clock, await offlineLicenses(), new KeyRotationPolicy());
     validate = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });

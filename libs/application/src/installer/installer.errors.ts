@@ -4,10 +4,7 @@ import { DomainError } from '@svc/domain';
 export class InstallerNotConfiguredError extends DomainError {
   readonly code = 'NOT_CONFIGURED' as const;
   constructor() {
-    super(
-      'Installer token is not configured on the server',
-      'The installer token is not available; please contact support',
-    );
+    super('Installer token is not configured on the server', 'The installer token is not available; please contact support');
   }
 }
 

@@ -42,7 +42,11 @@ describe('model changes are audited with their channel', () => {
     const clock = new FixedClock(T0);
     await models.insert(makeModel({ name: 'mi_v1', storedFile: null, checksum: null, sizeBytes: null }));
 
-    const uploaded = await new UploadModelFile(models, store, audit, ids, clock).execute({ name: 'mi_v1', file: Buffer.from('bytes'), channel: 'cli' });
+    const uploaded = await new UploadModelFile(models, store, audit, ids, clock).execute({
+      name: 'mi_v1',
+      file: Buffer.from('bytes'),
+      channel: 'cli',
+    });
     const { name: _, ...description } = makeModel({ version: '9.0' });
     await new ReplaceModel(models, new InMemoryUserRepository(), store, audit, ids, clock).execute({
       name: 'mi_v1',

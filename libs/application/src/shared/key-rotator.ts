@@ -61,7 +61,12 @@ export class KeyRotator {
     if (!(await this.keys.rotate(rotation))) return null;
     const { successor } = rotation;
     const previousKeyExpiresAt = KeyRotationPolicy.previousKeyStopsAt(rotation);
-    const shared = { by, license_id: successor.licenseId, grace_seconds: grace, previous_key_expires_at: toSecondTimestamp(previousKeyExpiresAt) };
+    const shared = {
+      by,
+      license_id: successor.licenseId,
+      grace_seconds: grace,
+      previous_key_expires_at: toSecondTimestamp(previousKeyExpiresAt),
+    };
     await this.audit.append({
       id: this.ids.newId('aud'),
       at: now,

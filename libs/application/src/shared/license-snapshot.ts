@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKey, BillingPeriod, LicenseSigner, LicenseType, OfflineLicensePolicy, Quota, TierCatalog, isReusable, termsOf } from '@svc/domain';
+import {
+  ApiKey,
+  BillingPeriod,
+  LicenseSigner,
+  LicenseType,
+  OfflineLicensePolicy,
+  Quota,
+  TierCatalog,
+  isReusable,
+  termsOf,
+} from '@svc/domain';
 
 /** What a key is entitled to right now: the body shared by validate and refresh. */
 export interface LicenseSnapshot {

@@ -65,9 +65,9 @@ describe(ApiKey.name, () => {
       expect(makeApiKey({ licenseType: 'free', monthlyLimit: { source: 'override', limit: 25 } }).monthlyLimitUnder(catalog)).toBe(25);
       expect(makeApiKey({ licenseType: 'free', monthlyLimit: { source: 'override', limit: 0 } }).monthlyLimitUnder(catalog)).toBe(0);
       expect(makeApiKey({ licenseType: 'free', monthlyLimit: { source: 'override', limit: null } }).monthlyLimitUnder(catalog)).toBeNull();
-      expect(
-        makeApiKey({ licenseType: 'enterprise', monthlyLimit: { source: 'override', limit: 100 } }).monthlyLimitUnder(catalog),
-      ).toBe(100);
+      expect(makeApiKey({ licenseType: 'enterprise', monthlyLimit: { source: 'override', limit: 100 } }).monthlyLimitUnder(catalog)).toBe(
+        100,
+      );
     });
   });
 
@@ -125,4 +125,3 @@ describe(isMonthlyLimit.name, () => {
     expect([-1, 0.5, NaN, Infinity, Number.MAX_SAFE_INTEGER + 1].map(isMonthlyLimit)).toEqual([false, false, false, false, false]);
   });
 });
-

@@ -7,7 +7,12 @@ describe(KeyRotationPolicy.name, () => {
   const policy = new KeyRotationPolicy(86_400, 90);
 
   it('the successor inherits user, tier, environment, expiry, limit and license; only identity and creation are new', () => {
-    const old = makeApiKey({ environment: 'test', licenseType: 'commercial', monthlyLimit: { source: 'override', limit: 9 }, licenseId: 'key_root' });
+    const old = makeApiKey({
+      environment: 'test',
+      licenseType: 'commercial',
+      monthlyLimit: { source: 'override', limit: 9 },
+      licenseId: 'key_root',
+    });
     const { successor } = policy.rotationOf(old, identity, T0);
     expect(successor.props).toEqual({
       ...old.props,

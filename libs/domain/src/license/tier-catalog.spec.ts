@@ -74,13 +74,33 @@ describe(TierCatalog.name, () => {
       ['a tier in capitals', { ...SOURCE, Free: { adds: [], monthly_limit: 1 } }, 'unknown tier "Free"'],
       ['a missing tier', { free: SOURCE.free, research: SOURCE.research, commercial: SOURCE.commercial }, 'tier "enterprise" is missing'],
       ['no tiers at all', {}, 'tier "free" is missing'],
-      ['adds that is not a list', withTier('research', { adds: 'streaming', monthly_limit: 1 }), 'tier "research": "adds" must be a list of feature names'],
+      [
+        'adds that is not a list',
+        withTier('research', { adds: 'streaming', monthly_limit: 1 }),
+        'tier "research": "adds" must be a list of feature names',
+      ],
       ['adds missing', withTier('research', { monthly_limit: 1 }), 'tier "research": "adds" must be a list of feature names'],
       ['an empty feature name', withTier('free', { adds: [''], monthly_limit: 1 }), 'tier "free": "adds" must be a list of feature names'],
-      ['a feature that is not a string', withTier('free', { adds: [7], monthly_limit: 1 }), 'tier "free": "adds" must be a list of feature names'],
-      ['a negative limit', withTier('free', { adds: [], monthly_limit: -1 }), 'tier "free": "monthly_limit" must be an integer >= 0 or null'],
-      ['a fractional limit', withTier('free', { adds: [], monthly_limit: 1.5 }), 'tier "free": "monthly_limit" must be an integer >= 0 or null'],
-      ['a limit as text', withTier('free', { adds: [], monthly_limit: '10000' }), 'tier "free": "monthly_limit" must be an integer >= 0 or null'],
+      [
+        'a feature that is not a string',
+        withTier('free', { adds: [7], monthly_limit: 1 }),
+        'tier "free": "adds" must be a list of feature names',
+      ],
+      [
+        'a negative limit',
+        withTier('free', { adds: [], monthly_limit: -1 }),
+        'tier "free": "monthly_limit" must be an integer >= 0 or null',
+      ],
+      [
+        'a fractional limit',
+        withTier('free', { adds: [], monthly_limit: 1.5 }),
+        'tier "free": "monthly_limit" must be an integer >= 0 or null',
+      ],
+      [
+        'a limit as text',
+        withTier('free', { adds: [], monthly_limit: '10000' }),
+        'tier "free": "monthly_limit" must be an integer >= 0 or null',
+      ],
       ['a limit left out', withTier('free', { adds: [] }), 'tier "free": "monthly_limit" must be an integer >= 0 or null'],
       ['a tier that is not an object', withTier('free', null), 'tier "free" is missing'],
     ])('refuses a source with %s', (_, source, message) => {

@@ -28,7 +28,6 @@ function hintOf(run: () => unknown): string | undefined {
   throw new Error('expected an InvalidRequestError');
 }
 
-
 const INPUT: ModelDescriptionInput = {
   name: 'p300_binary_v1',
   version: '2.0',
@@ -85,7 +84,9 @@ describe('model rules', () => {
       expect(visibilityOf(custom, viewer('enterprise', 'usr_b'))).toBe('not-found');
       expect(visibilityOf(custom, viewer('research', 'usr_a'))).toBe('insufficient');
       expect(visibilityOf(custom, viewer('commercial', 'usr_a'))).toBe('visible');
-      expect(visibilityOf(makeModel({ ownerUserId: 'usr_a', requiresLicense: 'enterprise' }), viewer('commercial', 'usr_a'))).toBe('insufficient');
+      expect(visibilityOf(makeModel({ ownerUserId: 'usr_a', requiresLicense: 'enterprise' }), viewer('commercial', 'usr_a'))).toBe(
+        'insufficient',
+      );
     });
   });
 
@@ -111,14 +112,12 @@ describe('model rules', () => {
       expect(readModelFilter({})).toEqual({});
       expect(readModelFilter({ paradigm: 'anything at all', type: 'SvcQDA' })).toEqual({ paradigm: 'anything at all', type: 'SvcQDA' });
     });
-    it.each([
-      [{ type: 'Bogus' }],
-      [{ type: ['SvcLDA', 'SvcQDA'] }],
-      [{ paradigm: ['p300', 'ssvep'] }],
-      [{ type: '' }],
-    ])('refuses %j with INVALID_PARAMETER', (query) => {
-      expect(() => readModelFilter(query)).toThrow(InvalidParameterError);
-    });
+    it.each([[{ type: 'Bogus' }], [{ type: ['SvcLDA', 'SvcQDA'] }], [{ paradigm: ['p300', 'ssvep'] }], [{ type: '' }]])(
+      'refuses %j with INVALID_PARAMETER',
+      (query) => {
+        expect(() => readModelFilter(query)).toThrow(InvalidParameterError);
+      },
+    );
   });
 
   describe(isDownloadUrl.name, () => {
@@ -128,12 +127,16 @@ describe('model rules', () => {
         expect(isDownloadUrl(url)).toBe(true);
       },
     );
-    it.each(['ftp://example.com/x.bin', 'not a url', 'javascript:alert(1)', 'https://', 'https://a b', `https://cdn.example.com/${'a'.repeat(2030)}`])(
-      'refuses %j',
-      (url) => {
-        expect(isDownloadUrl(url)).toBe(false);
-      },
-    );
+    it.each([
+      'ftp://example.com/x.bin',
+      'not a url',
+      'javascript:alert(1)',
+      'https://',
+      'https://a b',
+      `https://cdn.example.com/${'a'.repeat(2030)}`,
+    ])('refuses %j', (url) => {
+      expect(isDownloadUrl(url)).toBe(false);
+    });
   });
 
   describe(modelDescriptionOf.name, () => {
@@ -176,8 +179,12 @@ describe('model rules', () => {
     it('an external download_url needs checksum and size_bytes, naming the missing one', () => {
       const external = { ...description, downloadUrl: EXTERNAL };
       expect(hintOf(() => recordFileOf(external, { sizeBytes: 10 }, null))).toMatch(/^checksum is required with an external download_url/);
-      expect(hintOf(() => recordFileOf(external, { checksum: CHECKSUM }, STORED))).toMatch(/^size_bytes is required with an external download_url/);
-      expect(hintOf(() => recordFileOf(external, { checksum: CHECKSUM, sizeBytes: 10, sizeMb: 1 }, null))).toMatch(/^size_mb must equal size_bytes/);
+      expect(hintOf(() => recordFileOf(external, { checksum: CHECKSUM }, STORED))).toMatch(
+        /^size_bytes is required with an external download_url/,
+      );
+      expect(hintOf(() => recordFileOf(external, { checksum: CHECKSUM, sizeBytes: 10, sizeMb: 1 }, null))).toMatch(
+        /^size_mb must equal size_bytes/,
+      );
       expect(recordFileOf(external, { checksum: CHECKSUM, sizeBytes: 10, sizeMb: 0.00001 }, null)).toEqual({
         description: external,
         file: { kind: 'external', checksum: CHECKSUM, sizeBytes: 10 },
@@ -188,7 +195,9 @@ describe('model rules', () => {
       const same = { checksum: STORED.checksum, sizeBytes: STORED.sizeBytes, sizeMb: sizeMbOf(STORED) };
       expect(recordFileOf(description, same, STORED)).toEqual({ description, file: { kind: 'stored' } });
       expect(recordFileOf(description, { checksum: null, sizeBytes: null, sizeMb: null }, STORED).file).toEqual({ kind: 'stored' });
-      expect(hintOf(() => recordFileOf(description, { ...same, checksum: CHECKSUM }, STORED))).toMatch(/^checksum must be the stored file's/);
+      expect(hintOf(() => recordFileOf(description, { ...same, checksum: CHECKSUM }, STORED))).toMatch(
+        /^checksum must be the stored file's/,
+      );
       expect(hintOf(() => recordFileOf(description, { ...same, sizeBytes: 1 }, STORED))).toMatch(/^size_bytes must be the stored file's/);
       expect(hintOf(() => recordFileOf(description, { ...same, sizeMb: 1 }, STORED))).toMatch(/^size_mb must be the stored file's/);
     });
@@ -200,7 +209,10 @@ describe('model rules', () => {
         `https://cdn.example.com/files/${STORED.storedFile}`,
       ]) {
         expect(isStoredFileUrl(url, STORED.storedFile!)).toBe(true);
-        expect(recordFileOf({ ...description, downloadUrl: url }, { checksum: STORED.checksum }, STORED)).toEqual({ description, file: { kind: 'stored' } });
+        expect(recordFileOf({ ...description, downloadUrl: url }, { checksum: STORED.checksum }, STORED)).toEqual({
+          description,
+          file: { kind: 'stored' },
+        });
       }
       expect(isStoredFileUrl(EXTERNAL, STORED.storedFile!)).toBe(false);
       expect(isStoredFileUrl(`https://x.example.com/model-files/${STORED.storedFile}/more`, STORED.storedFile!)).toBe(false);
@@ -210,8 +222,14 @@ describe('model rules', () => {
       expect(recordFileOf(description, {}, null)).toEqual({ description, file: { kind: 'none' } });
       const external = makeModel({ storedFile: null, downloadUrl: EXTERNAL });
       expect(recordFileOf(description, {}, external).file).toEqual({ kind: 'none' });
-      for (const [field, claims] of [['checksum', { checksum: CHECKSUM }], ['size_bytes', { sizeBytes: 3 }], ['size_mb', { sizeMb: 3 }]] as const) {
-        expect(hintOf(() => recordFileOf(description, claims, null))).toMatch(new RegExp(`^${field} can be set only with an external download_url`));
+      for (const [field, claims] of [
+        ['checksum', { checksum: CHECKSUM }],
+        ['size_bytes', { sizeBytes: 3 }],
+        ['size_mb', { sizeMb: 3 }],
+      ] as const) {
+        expect(hintOf(() => recordFileOf(description, claims, null))).toMatch(
+          new RegExp(`^${field} can be set only with an external download_url`),
+        );
       }
     });
   });

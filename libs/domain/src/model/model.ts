@@ -275,7 +275,9 @@ export function recordFileOf(
   const sizeMb = claims.sizeMb ?? null;
   if (downloadUrl !== null) {
     if (checksum === null) {
-      throw new InvalidRequestError('checksum is required with an external download_url: sha256:<64 hex> of the file (models publish FILE --download-url URL computes it)');
+      throw new InvalidRequestError(
+        'checksum is required with an external download_url: sha256:<64 hex> of the file (models publish FILE --download-url URL computes it)',
+      );
     }
     if (sizeBytes === null) {
       throw new InvalidRequestError("size_bytes is required with an external download_url: the file's exact size in bytes");
@@ -288,19 +290,31 @@ export function recordFileOf(
   const kept = { ...description, downloadUrl: null };
   if (existing !== null && storedFile !== null) {
     if (checksum !== null && checksum !== existing.checksum) {
-      throw new InvalidRequestError(`checksum must be the stored file's (${existing.checksum ?? 'none'}): it is computed from the uploaded file`);
+      throw new InvalidRequestError(
+        `checksum must be the stored file's (${existing.checksum ?? 'none'}): it is computed from the uploaded file`,
+      );
     }
     if (sizeBytes !== null && sizeBytes !== existing.sizeBytes) {
-      throw new InvalidRequestError(`size_bytes must be the stored file's (${existing.sizeBytes ?? 'none'}): it is computed from the uploaded file`);
+      throw new InvalidRequestError(
+        `size_bytes must be the stored file's (${existing.sizeBytes ?? 'none'}): it is computed from the uploaded file`,
+      );
     }
     if (sizeMb !== null && sizeMb !== sizeMbOf(existing)) {
-      throw new InvalidRequestError(`size_mb must be the stored file's (${sizeMbOf(existing) ?? 'none'}): it is computed from the uploaded file`);
+      throw new InvalidRequestError(
+        `size_mb must be the stored file's (${sizeMbOf(existing) ?? 'none'}): it is computed from the uploaded file`,
+      );
     }
     return { description: kept, file: { kind: 'stored' } };
   }
-  for (const [field, value] of [['checksum', checksum], ['size_bytes', sizeBytes], ['size_mb', sizeMb]] as const) {
+  for (const [field, value] of [
+    ['checksum', checksum],
+    ['size_bytes', sizeBytes],
+    ['size_mb', sizeMb],
+  ] as const) {
     if (value !== null) {
-      throw new InvalidRequestError(`${field} can be set only with an external download_url; otherwise it is computed from the uploaded model file`);
+      throw new InvalidRequestError(
+        `${field} can be set only with an external download_url; otherwise it is computed from the uploaded model file`,
+      );
     }
   }
   return { description: kept, file: { kind: 'none' } };

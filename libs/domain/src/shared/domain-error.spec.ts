@@ -1,4 +1,11 @@
-import { InvalidFormatError, InvalidKeyError, KeyExpiredError, KeyNotFoundError, KeyRevokedError, MissingKeyError } from '../api-key/api-key.errors';
+import {
+  InvalidFormatError,
+  InvalidKeyError,
+  KeyExpiredError,
+  KeyNotFoundError,
+  KeyRevokedError,
+  MissingKeyError,
+} from '../api-key/api-key.errors';
 import { UserNotFoundError } from '../user/user';
 import { DOMAIN_ERROR_CODES } from './error-codes';
 import { DomainError, InvalidRequestError } from './domain-error';

@@ -11,7 +11,6 @@ import {
 } from '@svc/domain';
 import { isStoredFileName, newStoredFileName } from './stored-file-names';
 
-
 /**
  * The model store in a map, for use-case tests only (never bound by
  * InfrastructureModule). Like LocalModelStore: the hash and size are computed

@@ -12,7 +12,6 @@ import {
 } from '@svc/domain';
 import { isStoredFileName, newStoredFileName } from './stored-file-names';
 
-
 /**
  * The model store on the local disk (MODEL_STORE_DIR). A file is written to a
  * hidden temporary name, hashed as it streams, flushed, and renamed into place

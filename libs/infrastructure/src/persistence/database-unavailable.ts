@@ -44,7 +44,11 @@ const MESSAGES = [
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 3) return false;
   const { code, message, driverError, cause } = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown };
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || POSTGRES_STATES.test(code) || SQLITE_CODES.test(code) || MYSQL_CODES.has(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (NETWORK_CODES.has(code) || POSTGRES_STATES.test(code) || SQLITE_CODES.test(code) || MYSQL_CODES.has(code))
+  )
+    return true;
   if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true;
   return isDatabaseUnavailable(driverError, depth + 1) || isDatabaseUnavailable(cause, depth + 1);
 }

@@ -11,11 +11,15 @@ const SOURCES = ['apps', 'libs'].flatMap((top) => filesUnder(join(ROOT, top))).f
 const SWITCH_HOME = 'libs/infrastructure/src/infrastructure.module.ts';
 
 /** What names a database kind in a branch: `kind === 'postgres'`, `case 'mysql':`, TypeORM's `options.type`. */
-const KIND_BRANCH = /(kind\s*[!=]==?\s*'(sqlite|postgres|mysql)'|case\s+'(sqlite|postgres|mysql)'\s*:|(dataSource|connection)\.options\.type\b|\.type\s*[!=]==?\s*'(better-sqlite3|postgres|mysql)')/;
+const KIND_BRANCH =
+  /(kind\s*[!=]==?\s*'(sqlite|postgres|mysql)'|case\s+'(sqlite|postgres|mysql)'\s*:|(dataSource|connection)\.options\.type\b|\.type\s*[!=]==?\s*'(better-sqlite3|postgres|mysql)')/;
 
 /** Each driver, and the folder that alone may touch it. */
 const DRIVERS: ReadonlyArray<{ folder: string; touches: RegExp }> = [
-  { folder: 'libs/infrastructure/src/persistence/sqlite/', touches: /from 'better-sqlite3'|typeorm\/driver\/(better-)?sqlite|BetterSqlite3Driver/ },
+  {
+    folder: 'libs/infrastructure/src/persistence/sqlite/',
+    touches: /from 'better-sqlite3'|typeorm\/driver\/(better-)?sqlite|BetterSqlite3Driver/,
+  },
   { folder: 'libs/infrastructure/src/persistence/postgres/', touches: /from 'pg'|typeorm\/driver\/postgres|PostgresDriver/ },
   { folder: 'libs/infrastructure/src/persistence/mysql/', touches: /from 'mysql2(\/promise)?'|typeorm\/driver\/mysql|MysqlDriver/ },
 ];
@@ -41,7 +45,9 @@ describe('database dialects stay in their modules', () => {
   });
 
   it.each(DRIVERS)('touches the driver of $folder only there', ({ folder, touches }) => {
-    const outside = SOURCES.map(relativeOf).filter((file) => !file.startsWith(folder) && touches.test(readFileSync(join(ROOT, file), 'utf8')));
+    const outside = SOURCES.map(relativeOf).filter(
+      (file) => !file.startsWith(folder) && touches.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
     expect(outside).toEqual([]);
   });
 
@@ -49,7 +55,9 @@ describe('database dialects stay in their modules', () => {
     expect(KIND_BRANCH.test("if (this.dataSource.options.type === 'postgres') return")).toBe(true);
     expect(KIND_BRANCH.test("database.kind === 'mysql'")).toBe(true);
     expect(KIND_BRANCH.test("    case 'sqlite':")).toBe(true);
-    expect(DRIVERS[1].touches.test("(this.dataSource.driver as unknown as { master: Pool }) // import type { Pool } from 'pg';")).toBe(true);
+    expect(DRIVERS[1].touches.test("(this.dataSource.driver as unknown as { master: Pool }) // import type { Pool } from 'pg';")).toBe(
+      true,
+    );
   });
 
   it("EXTENDING.md's worked example is the MySQL module as it is", () => {

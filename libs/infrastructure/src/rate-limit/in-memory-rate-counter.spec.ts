@@ -15,7 +15,12 @@ describe(InMemoryRateCounter.name, () => {
     clock.advance(WINDOW_MS - 1);
     expect(counter.hitNow('b', 3, WINDOW_MS)).toEqual({ allowed: false, remaining: 0, resetAtMs: start + WINDOW_MS, retryAfterSeconds: 1 });
     clock.advance(1);
-    expect(counter.hitNow('b', 3, WINDOW_MS)).toEqual({ allowed: true, remaining: 2, resetAtMs: start + 2 * WINDOW_MS, retryAfterSeconds: 60 });
+    expect(counter.hitNow('b', 3, WINDOW_MS)).toEqual({
+      allowed: true,
+      remaining: 2,
+      resetAtMs: start + 2 * WINDOW_MS,
+      retryAfterSeconds: 60,
+    });
   });
 
   it('keeps a window that spans a generation rotation: it is counted on, not restarted', () => {

@@ -64,7 +64,12 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
         const [allowed, count, ttl] = await this.redis.rateHit(this.keyPrefix + bucket, limit, windowMs);
         const now = Date.now();
         const resetAtMs = now + Math.max(0, ttl);
-        return { allowed: allowed === 1, remaining: Math.max(0, limit - count), resetAtMs, retryAfterSeconds: secondsUntil(resetAtMs, now) };
+        return {
+          allowed: allowed === 1,
+          remaining: Math.max(0, limit - count),
+          resetAtMs,
+          retryAfterSeconds: secondsUntil(resetAtMs, now),
+        };
       } catch {
         this.degrade();
       }

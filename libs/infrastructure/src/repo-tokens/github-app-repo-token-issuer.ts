@@ -123,7 +123,10 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
   }
 
   /** auth-app's `request`: sends the mint and answers `{ data: { token (encoded), expires_at } }`. */
-  private readonly transport = async (route: string, parameters: MintParameters): Promise<{ data: { token: string; expires_at: string } }> => {
+  private readonly transport = async (
+    route: string,
+    parameters: MintParameters,
+  ): Promise<{ data: { token: string; expires_at: string } }> => {
     if (route !== MINT_ROUTE) throw this.failure(`unexpected GitHub route ${route}`);
     // The body is what is left without the URL variable, headers and media type (as @octokit/endpoint
     // builds it): `repositories` and `permissions`; fields left undefined drop out of the JSON.

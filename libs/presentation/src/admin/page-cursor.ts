@@ -25,7 +25,8 @@ export function decodeCursor(list: CursorList, cursor: string): CursorPosition |
   }
   if (!Array.isArray(parsed) || parsed.length !== 3) return null;
   const [kind, ms, id] = parsed as unknown[];
-  if (kind !== list || typeof ms !== 'number' || !Number.isSafeInteger(ms) || typeof id !== 'string' || id === '' || id.length > 40) return null;
+  if (kind !== list || typeof ms !== 'number' || !Number.isSafeInteger(ms) || typeof id !== 'string' || id === '' || id.length > 40)
+    return null;
   const at = new Date(ms);
   return Number.isNaN(at.getTime()) ? null : { at, id };
 }

@@ -13,8 +13,12 @@ describe(modelFileBaseOf.name, () => {
 describe(downloadUrlOf.name, () => {
   it('prefers the explicit address, else the stored file under the file base', () => {
     const stored = makeModel();
-    expect(downloadUrlOf(stored, modelFileBaseOf(null, 'http://127.0.0.1:3000'))).toBe(`http://127.0.0.1:3000/model-files/${stored.storedFile}`);
-    expect(downloadUrlOf(stored, modelFileBaseOf('https://cdn.example.com/m', 'http://ignored'))).toBe(`https://cdn.example.com/m/${stored.storedFile}`);
+    expect(downloadUrlOf(stored, modelFileBaseOf(null, 'http://127.0.0.1:3000'))).toBe(
+      `http://127.0.0.1:3000/model-files/${stored.storedFile}`,
+    );
+    expect(downloadUrlOf(stored, modelFileBaseOf('https://cdn.example.com/m', 'http://ignored'))).toBe(
+      `https://cdn.example.com/m/${stored.storedFile}`,
+    );
     expect(downloadUrlOf(makeModel({ downloadUrl: 'https://x.example/y.bin' }), 'https://cdn')).toBe('https://x.example/y.bin');
     expect(downloadUrlOf(makeModel({ storedFile: null }), 'https://cdn')).toBeNull();
   });

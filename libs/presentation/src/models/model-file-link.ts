@@ -34,7 +34,9 @@ export function modelFileLinkQuery(expiresUnixSeconds: number, signature: string
 }
 
 /** The parameters a link carries, or null when they are missing or malformed (answered LINK_INVALID). */
-export function parseModelFileLinkQuery(query: Readonly<Record<string, unknown>> | undefined): { expires: number; signature: string } | null {
+export function parseModelFileLinkQuery(
+  query: Readonly<Record<string, unknown>> | undefined,
+): { expires: number; signature: string } | null {
   const expires = query?.[LINK_EXPIRES_PARAM];
   const signature = query?.[LINK_SIGNATURE_PARAM];
   if (typeof expires !== 'string' || !EXPIRES_FORM.test(expires)) return null;

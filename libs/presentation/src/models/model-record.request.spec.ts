@@ -65,7 +65,11 @@ describe(ModelRecordRequest.name, () => {
 
   it('reads checksum, size_bytes and size_mb as claims about the file (the domain judges them), null as left out', async () => {
     const checksum = `sha256:${'0'.repeat(64)}`;
-    expect(modelFileClaimsOf(await read({ ...RECORD, checksum, size_bytes: 1500, size_mb: 0.0015 }))).toEqual({ checksum, sizeBytes: 1500, sizeMb: 0.0015 });
+    expect(modelFileClaimsOf(await read({ ...RECORD, checksum, size_bytes: 1500, size_mb: 0.0015 }))).toEqual({
+      checksum,
+      sizeBytes: 1500,
+      sizeMb: 0.0015,
+    });
     const none = { checksum: null, sizeBytes: null, sizeMb: null };
     expect(modelFileClaimsOf(await read(RECORD))).toEqual(none);
     expect(modelFileClaimsOf(await read({ ...RECORD, checksum: null, size_bytes: null, size_mb: null }))).toEqual(none);
@@ -105,7 +109,11 @@ describe(ModelRecordRequest.name, () => {
     ['type missing', { type: undefined }, 'type is required'],
     ['type unknown', { type: 'SvcBayes' }, 'type must be one of SvcLDA, SvcQDA, SvcProbit'],
     ['paradigm missing', { paradigm: undefined }, 'paradigm is required'],
-    ['paradigm with a space', { paradigm: 'Motor Imagery' }, 'paradigm must be 1-64 lowercase letters, digits, "_" or "-" (e.g. motor_imagery, p300, ssvep)'],
+    [
+      'paradigm with a space',
+      { paradigm: 'Motor Imagery' },
+      'paradigm must be 1-64 lowercase letters, digits, "_" or "-" (e.g. motor_imagery, p300, ssvep)',
+    ],
     ['paradigm a number', { paradigm: 3 }, 'paradigm must be 1-64 lowercase letters, digits, "_" or "-" (e.g. motor_imagery, p300, ssvep)'],
     ['n_features missing', { n_features: undefined }, 'n_features is required'],
     ['n_features 0', { n_features: 0 }, 'n_features must be an integer from 1 to 1000000'],
@@ -128,19 +136,51 @@ describe(ModelRecordRequest.name, () => {
     ['a string', 'd', METADATA_RULE],
     ['over 16 KiB of JSON', { ...METADATA, notes: 'x'.repeat(16 * 1024) }, 'metadata must be at most 16384 bytes of JSON'],
     ['without a description', { ...METADATA, description: undefined }, 'metadata.description is required'],
-    ['with a description too long', { ...METADATA, description: 'd'.repeat(2001) }, 'metadata.description must be a string of at most 2000 characters'],
+    [
+      'with a description too long',
+      { ...METADATA, description: 'd'.repeat(2001) },
+      'metadata.description must be a string of at most 2000 characters',
+    ],
     ['with training_subjects -1', { ...METADATA, training_subjects: -1 }, 'metadata.training_subjects must be an integer >= 0'],
     ['with training_subjects 1.5', { ...METADATA, training_subjects: 1.5 }, 'metadata.training_subjects must be an integer >= 0'],
     ['with a numeric accuracy', { ...METADATA, accuracy: 0.8 }, 'metadata.accuracy must be a string of at most 200 characters'],
     ['without a feature_type', { ...METADATA, feature_type: null }, 'metadata.feature_type is required'],
-    ['with recommended_use a number', { ...METADATA, recommended_use: 1 }, 'metadata.recommended_use must be a string of at most 2000 characters'],
+    [
+      'with recommended_use a number',
+      { ...METADATA, recommended_use: 1 },
+      'metadata.recommended_use must be a string of at most 2000 characters',
+    ],
   ])('refuses metadata %s, naming the field', async (_, metadata, hint) => {
     expect(await hintOf({ ...RECORD, metadata })).toBe(hint);
   });
 
   it('judges the fields in the order the domain did: the file fields, name, tier, owner, then the rest in SPEC order', async () => {
-    const allBad = { checksum: 'x', name: 'Bad', requires_license: 'gold', owner_user_id: 1, version: 'v', type: 'X', paradigm: 'P', n_features: 0, n_classes: 0, download_url: 'x', metadata: 1 };
-    const order = ['checksum', 'name', 'requires_license', 'owner_user_id', 'version', 'type', 'paradigm', 'n_features', 'n_classes', 'download_url', 'metadata'];
+    const allBad = {
+      checksum: 'x',
+      name: 'Bad',
+      requires_license: 'gold',
+      owner_user_id: 1,
+      version: 'v',
+      type: 'X',
+      paradigm: 'P',
+      n_features: 0,
+      n_classes: 0,
+      download_url: 'x',
+      metadata: 1,
+    };
+    const order = [
+      'checksum',
+      'name',
+      'requires_license',
+      'owner_user_id',
+      'version',
+      'type',
+      'paradigm',
+      'n_features',
+      'n_classes',
+      'download_url',
+      'metadata',
+    ];
     for (const [index, field] of order.entries()) {
       const record = { ...RECORD, ...Object.fromEntries(order.slice(index).map((f) => [f, allBad[f as keyof typeof allBad]])) };
       expect(await hintOf(record)).toMatch(new RegExp(`^${field} `));

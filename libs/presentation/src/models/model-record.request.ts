@@ -127,7 +127,8 @@ export class ModelRecordRequest {
     type: String,
     nullable: true,
     pattern: '^sha256:[0-9a-f]{64}$',
-    description: "Required with an external download_url: sha256 of the file's bytes. Otherwise computed from the uploaded file (a value must equal it).",
+    description:
+      "Required with an external download_url: sha256 of the file's bytes. Otherwise computed from the uploaded file (a value must equal it).",
   })
   @IsOptional()
   @IsStringThat(isChecksum, CHECKSUM_RULE)
@@ -137,7 +138,8 @@ export class ModelRecordRequest {
     type: 'integer',
     nullable: true,
     minimum: 1,
-    description: "Required with an external download_url: the file's exact size. Otherwise computed from the uploaded file (a value must equal it).",
+    description:
+      "Required with an external download_url: the file's exact size. Otherwise computed from the uploaded file (a value must equal it).",
   })
   @IsOptional()
   @IsInt(SIZE_BYTES_RULE)
@@ -220,7 +222,7 @@ export class ModelRecordRequest {
     maxLength: MODEL_LIMITS.downloadUrlLength,
     nullable: true,
     description:
-      "An explicit external download address (a CDN): checksum and size_bytes are then required. Left out, or naming the stored file (as GET shows it, signed or not): the uploaded file is served",
+      'An explicit external download address (a CDN): checksum and size_bytes are then required. Left out, or naming the stored file (as GET shows it, signed or not): the uploaded file is served',
   })
   @IsOptional()
   @IsStringThat(isDownloadUrl, rule('download_url', `must be an http(s) URL of at most ${MODEL_LIMITS.downloadUrlLength} characters`))

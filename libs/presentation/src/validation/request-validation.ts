@@ -37,7 +37,10 @@ export async function validatedRequest<T extends object>(type: ClassConstructor<
 
 /** A string for which a domain rule holds (the domain owns the rule; the DTO reports it, with `options.message`). */
 export function IsStringThat(holds: (value: string) => boolean, options: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isStringThat', validator: { validate: (value: unknown) => typeof value === 'string' && holds(value) } }, options);
+  return ValidateBy(
+    { name: 'isStringThat', validator: { validate: (value: unknown) => typeof value === 'string' && holds(value) } },
+    options,
+  );
 }
 
 /** Any value, null included, is refused: a field the service sets itself. */

@@ -81,7 +81,10 @@ export class AdminKeysController {
 
   @Post('keys')
   @HttpCode(201)
-  @ApiOperation({ summary: 'Issue a key', description: 'The plaintext key is in this answer only. Creates the user unless user_id names one.' })
+  @ApiOperation({
+    summary: 'Issue a key',
+    description: 'The plaintext key is in this answer only. Creates the user unless user_id names one.',
+  })
   @ApiBody({ type: CreateKeyRequest })
   @ApiCreatedResponse({ type: IssuedKeyResponse, description: 'The key, its plaintext shown this once' })
   @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', ...ALWAYS)
@@ -109,7 +112,7 @@ export class AdminKeysController {
 
   @Patch('keys/:key_id')
   @ApiOperation({
-    summary: 'Change a key\'s tier, expiry or monthly limit',
+    summary: "Change a key's tier, expiry or monthly limit",
     description:
       'An audit event (key.updated) records the change. A key already rotated answers 409 KEY_ROTATED; a tier or limit ' +
       'change of the current key reaches its predecessors still in their grace (CONTRACT 16).',

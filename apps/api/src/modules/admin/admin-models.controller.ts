@@ -9,14 +9,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import {
-  CreateModel,
-  DeleteModel,
-  ListAllModels,
-  ReplaceModel,
-  ShowModel,
-  UploadModelFile,
-} from '@svc/application';
+import { CreateModel, DeleteModel, ListAllModels, ReplaceModel, ShowModel, UploadModelFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Model } from '@svc/domain';
 import { AdminModelView, ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf, modelFileClaimsOf } from '@svc/presentation';
@@ -99,7 +92,12 @@ export class AdminModelsController {
   @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_NOT_FOUND', ...ALWAYS)
   async replace(@Param('name') name: string, @Body() body: ModelRecordRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
     return this.view(
-      await this.replaceModel.execute({ name, description: modelDescriptionInputOf(body), claims: modelFileClaimsOf(body), channel: 'api' }),
+      await this.replaceModel.execute({
+        name,
+        description: modelDescriptionInputOf(body),
+        claims: modelFileClaimsOf(body),
+        channel: 'api',
+      }),
       request,
     );
   }
@@ -117,7 +115,11 @@ export class AdminModelsController {
   @ApiErrors('INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'UNAUTHORIZED', 'MODEL_NOT_FOUND', ...ALWAYS)
   async upload(@Param('name') name: string, @Body() body: unknown, @Req() request: FastifyRequest): Promise<AdminModelView> {
     if (!isUploadStream(body)) {
-      throw new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', "Send the model file's bytes as application/octet-stream");
+      throw new HttpEdgeError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Unsupported media type',
+        "Send the model file's bytes as application/octet-stream",
+      );
     }
     return this.view(await this.uploadFile.execute({ name, file: body, channel: 'api' }), request);
   }

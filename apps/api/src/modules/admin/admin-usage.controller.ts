@@ -57,8 +57,9 @@ export class AdminUsageController {
   @Get('overview')
   @Header('Cache-Control', 'no-store')
   @ApiOperation({
-    summary: 'The operators\' overview',
-    description: 'Keys by tier and status, events per day over the last 30 days, keys near their quota this period, the latest audit entries.',
+    summary: "The operators' overview",
+    description:
+      'Keys by tier and status, events per day over the last 30 days, keys near their quota this period, the latest audit entries.',
   })
   @ApiOkResponse({ type: OverviewResponse, description: 'The overview (Cache-Control: no-store)' })
   @ApiErrors('UNAUTHORIZED', ...ALWAYS)

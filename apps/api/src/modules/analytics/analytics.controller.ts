@@ -28,7 +28,11 @@ export class AnalyticsController {
       'inference is refused (429) and not stored; model_load and error events keep working. 1000 per minute.',
   })
   @ApiBody({ type: LogEventRequest })
-  @ApiAcceptedResponse({ type: LogEventResponse, headers: RATE_LIMIT_HEADERS, description: 'The event is stored (and its quota unit counted)' })
+  @ApiAcceptedResponse({
+    type: LogEventResponse,
+    headers: RATE_LIMIT_HEADERS,
+    description: 'The event is stored (and its quota unit counted)',
+  })
   async log(@CurrentKey() key: ApiKey, @Body() body: LogEventRequest): Promise<LogEventResponse> {
     return logEventResponseOf(this.counted(key, await this.recordEvent.execute({ key, report: eventReportOf(body) })));
   }

@@ -27,7 +27,10 @@ export class AuthController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @ApiKeyAuth({ from: ['body'], limit: 'validate', withContext: true, errors: ['QUOTA_EXCEEDED'] })
-  @ApiOperation({ summary: 'Validate a key', description: 'Permissions, quota and license data of the key in the body, with the signed offline license. 100 per minute.' })
+  @ApiOperation({
+    summary: 'Validate a key',
+    description: 'Permissions, quota and license data of the key in the body, with the signed offline license. 100 per minute.',
+  })
   @ApiBody({ type: KeyRequest })
   @ApiOkResponse({ type: ValidateKeyResponse, headers: RATE_LIMIT_HEADERS, description: 'The key is active: its user, license and quota' })
   async validate(@CurrentKeyContext() caller: KeyContext): Promise<ValidateKeyResponse> {
@@ -75,7 +78,11 @@ export class AuthController {
       'KEY_EXPIRED; 0 revokes it at once. A key already rotated answers 409 KEY_ROTATED: of concurrent rotations exactly one wins. 10 per minute.',
   })
   @ApiBody({ type: RotateKeyRequest })
-  @ApiOkResponse({ type: RotatedKeyResponse, headers: RATE_LIMIT_HEADERS, description: 'The new key, shown this once, and when the old one stops working' })
+  @ApiOkResponse({
+    type: RotatedKeyResponse,
+    headers: RATE_LIMIT_HEADERS,
+    description: 'The new key, shown this once, and when the old one stops working',
+  })
   async rotate(@CurrentKey() key: ApiKey, @Body() body: RotateKeyRequest): Promise<RotatedKeyView> {
     return rotatedKeyViewOf(await this.rotateKey.execute({ key, graceSeconds: body.grace_seconds ?? undefined }));
   }

@@ -26,7 +26,12 @@ async function controllerWith(state: { database: boolean; redis?: RateCounterMod
   const moduleRef = await Test.createTestingModule({
     imports: [TerminusModule.forRoot({ logger: false })],
     controllers: [HealthController],
-    providers: [DatabaseHealthIndicator, RedisHealthIndicator, { provide: DatabasePing, useValue: ping }, { provide: RateCounter, useValue: counter }],
+    providers: [
+      DatabaseHealthIndicator,
+      RedisHealthIndicator,
+      { provide: DatabasePing, useValue: ping },
+      { provide: RateCounter, useValue: counter },
+    ],
   }).compile();
   await moduleRef.init();
   return { controller: moduleRef.get(HealthController), moduleRef };

@@ -74,7 +74,10 @@ export class HealthController {
       'and never fails readiness: while it is down the indicator stays `up` with `connection: down, rate_limits: per-instance` (200).',
   })
   @ApiOkResponse({ type: ReadinessResponse, description: 'Ready: the database answers (Redis reported, up or down)' })
-  @ApiServiceUnavailableResponse({ type: ReadinessResponse, description: 'The database did not answer within 1.5 s, or the service is shutting down' })
+  @ApiServiceUnavailableResponse({
+    type: ReadinessResponse,
+    description: 'The database did not answer within 1.5 s, or the service is shutting down',
+  })
   @ApiErrors('METHOD_NOT_ALLOWED', 'SERVER_ERROR')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessResponse> {
     return this.answer(reply, await this.run(this.readiness)) as ReadinessResponse;

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@svc/config';
 import { Clock, LinkExpiredError, LinkInvalidError, ModelLinkSigner } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
-import { StoredFileAddressing, modelFileLinkPayload, modelFileLinkQuery, modelFilePathOf, parseModelFileLinkQuery } from '@svc/presentation';
+import {
+  StoredFileAddressing,
+  modelFileLinkPayload,
+  modelFileLinkQuery,
+  modelFilePathOf,
+  parseModelFileLinkQuery,
+} from '@svc/presentation';
 import { modelFileBaseFor, serviceOriginOf } from './model-file-base';
 
 /**

@@ -36,7 +36,12 @@ export class ModelFilesController {
       'No key: the signature is the permission. One byte range (`Range: bytes=a-b`, `a-`, `-n`) answers 206; several ranges answer the whole file.',
   })
   @ApiParam({ name: 'file', type: String, description: 'The stored file name from a download_url' })
-  @ApiQuery({ name: LINK_EXPIRES_PARAM, required: true, type: String, description: 'Unix seconds after which the link answers LINK_EXPIRED' })
+  @ApiQuery({
+    name: LINK_EXPIRES_PARAM,
+    required: true,
+    type: String,
+    description: 'Unix seconds after which the link answers LINK_EXPIRED',
+  })
   @ApiQuery({ name: LINK_SIGNATURE_PARAM, required: true, type: String, description: 'HMAC-SHA256 of the path and expiry, base64url' })
   @ApiHeader({ name: 'Range', required: false, description: 'One byte range, e.g. bytes=0-1048575 (resuming a download)' })
   @ApiProduces('application/octet-stream')

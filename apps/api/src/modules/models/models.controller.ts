@@ -10,7 +10,6 @@ import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
 import { ModelListResponse, ModelRecordResponse } from './dto/model-record.response';
 import { ModelFileLinks } from './model-file-links';
 
-
 /**
  * SPEC 4.6 and CONTRACT 7: the registry as a key sees it. The key is read
  * from X-API-Key, then the `api_key` query parameter; key errors win over
@@ -60,7 +59,7 @@ export class ModelsController {
   @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND'] })
   @Header('Cache-Control', 'no-store')
   @Redirect(undefined, 302)
-  @ApiOperation({ summary: "Download a model's file", description: "The same rules as the record, then a redirect to its download_url." })
+  @ApiOperation({ summary: "Download a model's file", description: 'The same rules as the record, then a redirect to its download_url.' })
   @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
   @ApiResponse({
     status: 302,

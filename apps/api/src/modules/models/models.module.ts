@@ -20,7 +20,16 @@ export class ModelsModule {
       module: ModelsModule,
       imports: [ApiKeyAuthModule],
       controllers: [ModelsController, ...(config.models.host === null ? [ModelFilesController] : [])],
-      providers: [ModelFileLinks, ListModels, GetModel, ListAllModels, PublishModelFromFile, SampleModelsSeeder, SweepModelStore, ModelStoreSweeper],
+      providers: [
+        ModelFileLinks,
+        ListModels,
+        GetModel,
+        ListAllModels,
+        PublishModelFromFile,
+        SampleModelsSeeder,
+        SweepModelStore,
+        ModelStoreSweeper,
+      ],
     };
   }
 }

@@ -28,7 +28,8 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
     // As the SQL primary key: a second event with the same id fails, and nothing is counted.
     if (this.events.some((e) => e.id === event.id)) throw new Error(`duplicate analytics event id ${event.id}`);
     // A zero cost consumes nothing and is never refused (the SQL adapter only reads the counter then).
-    const used = cost === 0 ? this.usage.usedNow(event.licenseId, event.period) : this.usage.consumeNow(event.licenseId, event.period, cost, limit);
+    const used =
+      cost === 0 ? this.usage.usedNow(event.licenseId, event.period) : this.usage.consumeNow(event.licenseId, event.period, cost, limit);
     if (used === null) return null;
     this.events.push(copyOf(event));
     return used;

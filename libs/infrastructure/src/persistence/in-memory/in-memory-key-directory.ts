@@ -39,7 +39,11 @@ export class InMemoryKeyDirectory extends KeyDirectory {
 
   async nearQuota(query: NearQuotaQuery): Promise<KeyUsage[]> {
     // a license's usage shows on its current key (keys in their grace share the counter)
-    const byLicense = new Map(this.listings().filter((l) => l.key.props.rotatedTo === null).map((l) => [l.key.props.licenseId, l]));
+    const byLicense = new Map(
+      this.listings()
+        .filter((l) => l.key.props.rotatedTo === null)
+        .map((l) => [l.key.props.licenseId, l]),
+    );
     const found: KeyUsage[] = [];
     for (const { licenseId, used } of this.usage.countersIn(query.period)) {
       const listing = byLicense.get(licenseId);
@@ -72,4 +76,3 @@ function positionOf(key: ApiKey): { createdAt: Date; id: string } {
 function newestFirst(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
-

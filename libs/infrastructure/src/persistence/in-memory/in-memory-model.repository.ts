@@ -50,7 +50,10 @@ export class InMemoryModelRepository extends ModelRepository {
   async replaceFile(name: string, expected: string | null, file: ModelFile, at: Date): Promise<boolean> {
     const stored = this.byName.get(name);
     if (!stored || stored.storedFile !== expected) return false;
-    this.byName.set(name, copyOf({ ...stored, storedFile: file.storedFile, checksum: file.checksum, sizeBytes: file.sizeBytes, updatedAt: at }));
+    this.byName.set(
+      name,
+      copyOf({ ...stored, storedFile: file.storedFile, checksum: file.checksum, sizeBytes: file.sizeBytes, updatedAt: at }),
+    );
     return true;
   }
 

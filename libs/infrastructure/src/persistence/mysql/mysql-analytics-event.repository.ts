@@ -21,7 +21,13 @@ const OPEN_COUNTER = 'INSERT INTO usage_counters (license_id, period, used) VALU
  * (the counter does not exist yet, or the limit refuses). Never read, compare
  * and write: instances racing are serialised by the UPDATE's own row lock.
  */
-async function consumeOnce(session: MySqlSession, licenseId: string, period: string, cost: number, limit: number | null): Promise<number | null> {
+async function consumeOnce(
+  session: MySqlSession,
+  licenseId: string,
+  period: string,
+  cost: number,
+  limit: number | null,
+): Promise<number | null> {
   const header =
     limit === null
       ? await session.write(CONSUME, [cost, licenseId, period])

@@ -71,4 +71,3 @@ export function mysqlDataSourceOptions(database: MySqlDatabaseConfig): DataSourc
 class WithoutSlowQueries extends AdvancedConsoleLogger {
   override logQuerySlow(): void {}
 }
-

@@ -93,7 +93,8 @@ export class MySqlStatements extends SqlStatements {
     return {
       rows: async <Row extends ObjectLiteral>(sql: string, params: readonly unknown[]) =>
         (await runner.execute({ sql, values: params as unknown[], timeout, timezone: READ_DATETIME_AS }))[0] as Row[],
-      write: async (sql, params) => (await runner.execute({ sql, values: params as unknown[], timeout, timezone: READ_DATETIME_AS }))[0] as ResultSetHeader,
+      write: async (sql, params) =>
+        (await runner.execute({ sql, values: params as unknown[], timeout, timezone: READ_DATETIME_AS }))[0] as ResultSetHeader,
     };
   }
 }

@@ -4,7 +4,9 @@ import { EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositorie
 import { PreparedStatement } from '../typeorm/sql-statements';
 import { PostgresStatements } from './postgres-statements';
 
-const INSERT_VALUES = EVENT_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ');
+const INSERT_VALUES = EVENT_COLUMNS.split(',')
+  .map((_, i) => `$${i + 1}`)
+  .join(', ');
 
 /** A counter upsert (license `$13`, period `$11`, cost `$14`) with an optional guard, feeding the event insert. */
 const consuming = (guard: string) =>
@@ -40,7 +42,10 @@ export class PostgresAnalyticsEventRepository extends SqlAnalyticsEventRepositor
        SELECT COALESCE((SELECT used FROM usage_counters WHERE license_id = $13 AND period = $11), 0) AS used,
               (SELECT COUNT(*) FROM stored) AS stored`,
     );
-    this.appendWithinLimit = postgres.prepareNumbered('event_append_consuming', consuming('WHERE usage_counters.used + excluded.used <= $15'));
+    this.appendWithinLimit = postgres.prepareNumbered(
+      'event_append_consuming',
+      consuming('WHERE usage_counters.used + excluded.used <= $15'),
+    );
     this.appendUnlimited = postgres.prepareNumbered('event_append_consuming_unlimited', consuming(''));
   }
 
@@ -48,9 +53,7 @@ export class PostgresAnalyticsEventRepository extends SqlAnalyticsEventRepositor
     const values = [...eventValues(event, { success: (ok) => ok, instant: (at) => at }), event.licenseId];
     if (cost === 0) return Number((await this.appendFree.first(values))?.used ?? 0);
     const row =
-      limit === null
-        ? await this.appendUnlimited.first([...values, cost])
-        : await this.appendWithinLimit.first([...values, cost, limit]);
+      limit === null ? await this.appendUnlimited.first([...values, cost]) : await this.appendWithinLimit.first([...values, cost, limit]);
     return row === undefined ? null : Number(row.used);
   }
 }

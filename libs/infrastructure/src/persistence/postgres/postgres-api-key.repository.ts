@@ -25,7 +25,10 @@ export class PostgresApiKeyRepository extends TypeOrmApiKeyRepository {
       'api_key_rotate',
       `WITH marked AS (${ROTATE_PREDECESSOR} RETURNING id)
        INSERT INTO api_keys (${this.keyValues.columnNames().join(', ')})
-       SELECT ${this.keyValues.columnNames().map(() => '?').join(', ')} FROM marked RETURNING id`,
+       SELECT ${this.keyValues
+         .columnNames()
+         .map(() => '?')
+         .join(', ')} FROM marked RETURNING id`,
     );
     return (await this.statement.first([...rows.predecessor, ...rows.successor])) !== undefined;
   }

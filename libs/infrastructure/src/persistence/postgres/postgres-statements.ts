@@ -20,7 +20,10 @@ export class PostgresStatements extends SqlStatements {
 
   prepare<Row extends ObjectLiteral>(name: string, sql: string): PreparedStatement<Row> {
     let n = 0;
-    return this.prepareNumbered<Row>(name, sql.replace(/\?/g, () => `$${++n}`));
+    return this.prepareNumbered<Row>(
+      name,
+      sql.replace(/\?/g, () => `$${++n}`),
+    );
   }
 
   /** A statement already written with `$n` placeholders (PostgreSQL's own SQL). */

@@ -45,9 +45,11 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
     return db.transaction((event: AnalyticsEvent, cost: number, limit: number | null): number | null => {
       let total: number;
       if (cost > 0) {
-        const row = (limit === null
-          ? consumeUnlimited.get(event.licenseId, event.period, cost)
-          : consume.get(event.licenseId, event.period, cost, limit)) as { used: number | bigint } | undefined;
+        const row = (
+          limit === null
+            ? consumeUnlimited.get(event.licenseId, event.period, cost)
+            : consume.get(event.licenseId, event.period, cost, limit)
+        ) as { used: number | bigint } | undefined;
         if (!row) return null;
         total = Number(row.used);
       } else {

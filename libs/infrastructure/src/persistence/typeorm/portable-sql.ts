@@ -12,7 +12,9 @@ export const USED_IN_PERIOD = 'SELECT used FROM usage_counters WHERE license_id 
 export const EVENT_COLUMNS =
   'id, key_id, environment, event_type, model_name, inference_type, duration_ms, success, error_message, metadata, period, received_at';
 
-export const INSERT_EVENT = `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?').join(', ')})`;
+export const INSERT_EVENT = `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',')
+  .map(() => '?')
+  .join(', ')})`;
 
 /**
  * An event's column values in EVENT_COLUMNS order. A database module says how
@@ -23,8 +25,17 @@ export function eventValues(
   as: { readonly success: (success: boolean) => unknown; readonly instant: (at: Date) => unknown },
 ): unknown[] {
   return [
-    event.id, event.keyId, event.environment, event.eventType, event.modelName, event.inferenceType, event.durationMs,
-    event.success === null ? null : as.success(event.success), event.errorMessage,
-    event.metadata === null ? null : JSON.stringify(event.metadata), event.period, as.instant(event.receivedAt),
+    event.id,
+    event.keyId,
+    event.environment,
+    event.eventType,
+    event.modelName,
+    event.inferenceType,
+    event.durationMs,
+    event.success === null ? null : as.success(event.success),
+    event.errorMessage,
+    event.metadata === null ? null : JSON.stringify(event.metadata),
+    event.period,
+    as.instant(event.receivedAt),
   ];
 }

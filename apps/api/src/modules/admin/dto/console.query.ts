@@ -21,7 +21,10 @@ export function pageLimitOf(text: string | undefined): number | undefined {
 function IsPageLimit(max: number): PropertyDecorator {
   return (target, property) => {
     IsString(limitRule(max))(target, property);
-    IsIn(Array.from({ length: max }, (_, i) => String(i + 1)), limitRule(max))(target, property);
+    IsIn(
+      Array.from({ length: max }, (_, i) => String(i + 1)),
+      limitRule(max),
+    )(target, property);
   };
 }
 
@@ -36,7 +39,11 @@ export class ListKeysQuery {
   @MaxLength(254, { message: 'email must be at most 254 characters' })
   readonly email?: string;
 
-  @ApiPropertyOptional({ type: String, description: "The start of the key's first 12 characters, e.g. svc_live_abc", example: 'svc_live_abc' })
+  @ApiPropertyOptional({
+    type: String,
+    description: "The start of the key's first 12 characters, e.g. svc_live_abc",
+    example: 'svc_live_abc',
+  })
   @IsOptional()
   @IsString({ message: 'prefix must be given once' })
   @Matches(/^[A-Za-z0-9_]{1,12}$/, { message: 'prefix must be 1 to 12 letters, digits or underscores (the start of a key)' })
@@ -53,7 +60,11 @@ export class ListKeysQuery {
   @IsIn(LICENSE_TYPES, LICENSE_TYPE_RULE)
   readonly license_type?: LicenseType;
 
-  @ApiPropertyOptional({ type: String, enum: [...KEY_STATUSES], description: 'The status now (expired: expires_at reached and not revoked)' })
+  @ApiPropertyOptional({
+    type: String,
+    enum: [...KEY_STATUSES],
+    description: 'The status now (expired: expires_at reached and not revoked)',
+  })
   @IsOptional()
   @IsIn(KEY_STATUSES, { message: `status must be one of ${KEY_STATUSES.join(', ')}` })
   readonly status?: KeyStatus;

@@ -100,7 +100,11 @@ export class OverviewResponse implements OverviewView {
   @ApiProperty({ ...COUNTS, description: 'Keys by status now: active, expired, revoked' })
   readonly keys_by_status!: Readonly<Record<string, number>>;
 
-  @ApiProperty({ type: () => DailyEventsResponse, isArray: true, description: 'The last 30 UTC days, today included, oldest first, 0 where none' })
+  @ApiProperty({
+    type: () => DailyEventsResponse,
+    isArray: true,
+    description: 'The last 30 UTC days, today included, oldest first, 0 where none',
+  })
   readonly events_per_day!: DailyEventsResponse[];
 
   @ApiProperty({

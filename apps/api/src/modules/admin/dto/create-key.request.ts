@@ -12,25 +12,43 @@ const MONTHLY_LIMIT_RULE = { message: 'monthly_limit must be an integer >= 0, or
  * IssueApiKey use case. Fields are declared in the order their rules are judged.
  */
 export class CreateKeyRequest {
-  @ApiPropertyOptional({ type: String, maxLength: 254, description: 'Required unless user_id names an existing user', example: 'ada@example.org' })
-  @IsOptional() @IsString() @MaxLength(254)
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 254,
+    description: 'Required unless user_id names an existing user',
+    example: 'ada@example.org',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(254)
   readonly email?: string;
 
   @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   readonly name?: string | null;
 
   @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   readonly organization?: string | null;
 
   @ApiPropertyOptional({ type: String, maxLength: 40, description: 'An existing user gets the key' })
-  @IsOptional() @IsString() @MaxLength(40)
+  @IsOptional()
+  @IsString()
+  @MaxLength(40)
   readonly user_id?: string;
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Default: 365 days after issuance; any valid time, past included' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    description: 'Default: 365 days after issuance; any valid time, past included',
+  })
   // omitted keeps the default (or the current expiry); null is refused: every key expires (CONTRACT 1)
-  @ValidateIf((_, value) => value !== undefined) @IsRfc3339()
+  @ValidateIf((_, value) => value !== undefined)
+  @IsRfc3339()
   readonly expires_at?: string;
 
   @ApiProperty({ type: String, enum: [...LICENSE_TYPES] })
@@ -39,11 +57,16 @@ export class CreateKeyRequest {
 
   /** Omitted or null: live. */
   @ApiPropertyOptional({ type: String, enum: [...KEY_ENVIRONMENTS], default: 'live' })
-  @IsOptional() @IsIn(KEY_ENVIRONMENTS, ENVIRONMENT_RULE)
+  @IsOptional()
+  @IsIn(KEY_ENVIRONMENTS, ENVIRONMENT_RULE)
   readonly environment?: KeyEnvironment | null;
 
   /** Omitted: the tier's limit; null: unlimited; an integer >= 0: an override. */
-  @ApiPropertyOptional({ ...MONTHLY_LIMIT_NUMBER_SCHEMA, nullable: true, description: "Omitted: the tier's limit; null: unlimited; an integer: an override" })
+  @ApiPropertyOptional({
+    ...MONTHLY_LIMIT_NUMBER_SCHEMA,
+    nullable: true,
+    description: "Omitted: the tier's limit; null: unlimited; an integer: an override",
+  })
   @IsOptional()
   @IsInt(MONTHLY_LIMIT_RULE)
   @Min(MONTHLY_LIMIT_BOUNDS.min, MONTHLY_LIMIT_RULE)

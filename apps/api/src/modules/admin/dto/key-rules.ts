@@ -9,4 +9,8 @@ export const LICENSE_TYPE_RULE: ValidationOptions = { message: `license_type mus
 export const ENVIRONMENT_RULE: ValidationOptions = { message: `environment must be ${KEY_ENVIRONMENTS.join(' or ')}` };
 
 /** `monthly_limit` as a number: an integer within the domain's bounds (a safe integer >= 0). */
-export const MONTHLY_LIMIT_NUMBER_SCHEMA = { type: 'integer', minimum: MONTHLY_LIMIT_BOUNDS.min, maximum: MONTHLY_LIMIT_BOUNDS.max } as const;
+export const MONTHLY_LIMIT_NUMBER_SCHEMA = {
+  type: 'integer',
+  minimum: MONTHLY_LIMIT_BOUNDS.min,
+  maximum: MONTHLY_LIMIT_BOUNDS.max,
+} as const;

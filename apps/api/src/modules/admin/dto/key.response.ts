@@ -86,7 +86,12 @@ export class RotatedKeyResponse implements RotatedKeyView {
   @ApiProperty({ type: String, description: "The new key's id", example: 'key_3f1c9a0b7d2e4c5a8b6f0e1d' })
   readonly key_id!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', description: "The new key's expiry: the old key's, unchanged", example: '2027-11-21T17:33:54Z' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: "The new key's expiry: the old key's, unchanged",
+    example: '2027-11-21T17:33:54Z',
+  })
   readonly expires_at!: string;
 
   @ApiProperty({
@@ -117,7 +122,12 @@ export class AuditEntryResponse implements AuditEntryView {
   @ApiPropertyOptional({ type: String })
   readonly reason?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'e.g. the provider and expiry of an installer token (never the token); for model.* actions the model, version, checksum and channel (api or cli)' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'e.g. the provider and expiry of an installer token (never the token); for model.* actions the model, version, checksum and channel (api or cli)',
+  })
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
@@ -128,7 +138,10 @@ export class UsageReportResponse {
   @ApiProperty({ type: String })
   readonly key_id!: string;
 
-  @ApiProperty({ type: String, description: "The key's license: `used` is its counter, shared by the keys a rotation chains (CONTRACT 16)" })
+  @ApiProperty({
+    type: String,
+    description: "The key's license: `used` is its counter, shared by the keys a rotation chains (CONTRACT 16)",
+  })
   readonly license_id!: string;
 
   @ApiProperty({ type: String, description: 'YYYY-MM', example: '2026-11' })

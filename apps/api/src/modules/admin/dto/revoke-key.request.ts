@@ -4,7 +4,9 @@ import { GraceSecondsProperty } from '../../auth/dto/key.request';
 
 export class AdminRevokeKeyRequest {
   @ApiPropertyOptional({ type: String, maxLength: 1000, nullable: true, description: 'Kept in the audit log' })
-  @IsOptional() @IsString() @MaxLength(1000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
   reason?: string | null;
 }
 

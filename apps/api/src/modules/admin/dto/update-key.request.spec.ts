@@ -18,9 +18,12 @@ describe(UpdateKeyRequest.name, () => {
     expect((await read({ monthly_limit })).monthly_limit).toBe(monthly_limit);
   });
 
-  it.each([[-1], [1.5], [2 ** 53], ['x'], ['Tier'], ['100'], [true], [{}]])('refuses the monthly_limit %j, naming it', async (monthly_limit) => {
-    expect(await hintOf({ monthly_limit })).toBe('monthly_limit must be an integer >= 0, null for unlimited, or "tier"');
-  });
+  it.each([[-1], [1.5], [2 ** 53], ['x'], ['Tier'], ['100'], [true], [{}]])(
+    'refuses the monthly_limit %j, naming it',
+    async (monthly_limit) => {
+      expect(await hintOf({ monthly_limit })).toBe('monthly_limit must be an integer >= 0, null for unlimited, or "tier"');
+    },
+  );
 
   it.each([['platinum'], [null], [''], [3]])('refuses the license_type %j (a key always has a tier), naming it', async (license_type) => {
     expect(await hintOf({ license_type })).toBe('license_type must be one of free, research, commercial, enterprise');

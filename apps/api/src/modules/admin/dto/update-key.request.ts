@@ -13,7 +13,8 @@ const MONTHLY_LIMIT_RULE = { message: 'monthly_limit must be an integer >= 0, nu
 export class UpdateKeyRequest {
   @ApiPropertyOptional({ type: String, format: 'date-time' })
   // omitted keeps the default (or the current expiry); null is refused: every key expires (CONTRACT 1)
-  @ValidateIf((_, value) => value !== undefined) @IsRfc3339()
+  @ValidateIf((_, value) => value !== undefined)
+  @IsRfc3339()
   readonly expires_at?: string;
 
   /** null is refused: a key always has a tier. */

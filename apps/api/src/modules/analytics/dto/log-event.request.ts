@@ -21,7 +21,11 @@ export class LogEventRequest {
   })
   readonly api_key?: string;
 
-  @ApiProperty({ type: String, enum: [...EVENT_TYPES], description: 'Absent or empty: MISSING_EVENT_TYPE; any other value: INVALID_EVENT_TYPE' })
+  @ApiProperty({
+    type: String,
+    enum: [...EVENT_TYPES],
+    description: 'Absent or empty: MISSING_EVENT_TYPE; any other value: INVALID_EVENT_TYPE',
+  })
   @IsPresent(answers('MISSING_EVENT_TYPE'))
   @IsIn(EVENT_TYPES, answers('INVALID_EVENT_TYPE'))
   readonly event_type!: EventType;
@@ -62,7 +66,9 @@ export class LogEventRequest {
     example: { trials: 40, accuracy: 0.82 },
   })
   @IsOptional()
-  @IsSmallJsonObject(EVENT_LIMITS.metadataBytes, { message: `metadata must be a JSON object of at most ${EVENT_LIMITS.metadataBytes} bytes` })
+  @IsSmallJsonObject(EVENT_LIMITS.metadataBytes, {
+    message: `metadata must be a JSON object of at most ${EVENT_LIMITS.metadataBytes} bytes`,
+  })
   readonly metadata?: Record<string, unknown> | null;
 }
 

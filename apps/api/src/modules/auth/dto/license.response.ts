@@ -14,7 +14,12 @@ export class QuotaResponse implements QuotaView {
   @ApiProperty({ type: 'integer', nullable: true, description: 'monthly_limit minus used; null: unlimited', example: 48800 })
   readonly remaining!: number | null;
 
-  @ApiProperty({ type: String, format: 'date-time', description: 'End of the period: the first instant of the next month (UTC)', example: '2026-12-01T00:00:00Z' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'End of the period: the first instant of the next month (UTC)',
+    example: '2026-12-01T00:00:00Z',
+  })
   readonly resets_at!: string;
 }
 
@@ -53,7 +58,12 @@ export class LicenseResponse {
   @ApiProperty({ type: () => QuotaResponse })
   readonly quota!: QuotaResponse;
 
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the key expires (UTC, to the second)', example: '2027-11-21T17:33:54Z' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'When the key expires (UTC, to the second)',
+    example: '2027-11-21T17:33:54Z',
+  })
   readonly expires_at!: string;
 
   @ApiProperty(LICENSE_TOKEN_PROPERTY)

@@ -1,7 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ValidateApiKeyOutput } from '@svc/application';
 import { LICENSE_TYPES, toSecondTimestamp } from '@svc/domain';
-import { FEATURES_EXAMPLE, LICENSE_TOKEN_PROPERTY, QuotaResponse, ROTATION_RECOMMENDED_PROPERTY, quotaResponseOf } from './license.response';
+import {
+  FEATURES_EXAMPLE,
+  LICENSE_TOKEN_PROPERTY,
+  QuotaResponse,
+  ROTATION_RECOMMENDED_PROPERTY,
+  quotaResponseOf,
+} from './license.response';
 
 /** SPEC 4.1, field for field, and the signed offline license (CONTRACT 15). */
 export class ValidateKeyResponse {
@@ -29,7 +35,12 @@ export class ValidateKeyResponse {
   @ApiProperty({ type: () => QuotaResponse })
   readonly quota!: QuotaResponse;
 
-  @ApiProperty({ type: String, format: 'date-time', description: 'When the key expires (UTC, to the second)', example: '2027-11-21T17:33:54Z' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'When the key expires (UTC, to the second)',
+    example: '2027-11-21T17:33:54Z',
+  })
   readonly expires_at!: string;
 
   @ApiProperty(LICENSE_TOKEN_PROPERTY)

@@ -7,10 +7,20 @@ export class GithubTokenResponse {
   @ApiProperty({ type: Boolean, enum: [true] })
   readonly success!: true;
 
-  @ApiProperty({ type: String, description: 'A read-only token for the core package repository; opaque, never assume its format', example: '<ACCESS_TOKEN>' })
+  @ApiProperty({
+    type: String,
+    description: 'A read-only token for the core package repository; opaque, never assume its format',
+    example: '<ACCESS_TOKEN>',
+  })
   readonly github_token!: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null: the token does not expire', example: '2026-11-21T18:33:54Z' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'null: the token does not expire',
+    example: '2026-11-21T18:33:54Z',
+  })
   readonly expires_at!: string | null;
 
   @ApiProperty({ type: String, example: 'GitHub token retrieved successfully' })

@@ -46,7 +46,12 @@ export class ModelRecordResponse implements ModelRecordView {
   @ApiProperty({ type: 'integer', nullable: true, description: 'Exact file size in bytes', example: 1234 })
   readonly size_bytes!: number | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'Direct download address on the model host', example: 'https://models.example.org/model-files/3f1c9a0b7d2e4c5a8b6f0e1d.bin' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Direct download address on the model host',
+    example: 'https://models.example.org/model-files/3f1c9a0b7d2e4c5a8b6f0e1d.bin',
+  })
   readonly download_url!: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'sha256:<hex> of the file', example: `sha256:${'0'.repeat(64)}` })
@@ -73,7 +78,10 @@ export class AdminModelResponse extends ModelRecordResponse {
   @ApiProperty({ type: String, nullable: true, description: "A custom model's owner (a user id)" })
   readonly owner_user_id!: string | null;
 
-  @ApiProperty({ type: Boolean, description: 'Listed to keys: it is complete, a stored file or an explicit download address with its checksum and size' })
+  @ApiProperty({
+    type: Boolean,
+    description: 'Listed to keys: it is complete, a stored file or an explicit download address with its checksum and size',
+  })
   readonly published!: boolean;
 
   @ApiProperty({ type: String, nullable: true, description: "The file's name in the model store, if one was uploaded" })

@@ -4,8 +4,7 @@ import { ApiKeyRecord } from '../records/api-key.record';
 export class ApiKeyMapper {
   static toDomain(record: ApiKeyRecord): ApiKey {
     const limit = record.monthlyLimit === null ? null : Number(record.monthlyLimit);
-    const monthlyLimit: MonthlyLimitSetting =
-      record.monthlyLimitSource === 'override' ? { source: 'override', limit } : { source: 'tier' };
+    const monthlyLimit: MonthlyLimitSetting = record.monthlyLimitSource === 'override' ? { source: 'override', limit } : { source: 'tier' };
     return new ApiKey({
       id: record.id,
       userId: record.userId,

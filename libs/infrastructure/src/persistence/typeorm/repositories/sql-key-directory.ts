@@ -119,7 +119,11 @@ export class SqlKeyDirectory extends KeyDirectory {
       const revoked = n('revoked');
       const expired = n('expired');
       const active = n('all') - revoked - expired;
-      for (const [status, count] of [['active', active], ['expired', expired], ['revoked', revoked]] as const) {
+      for (const [status, count] of [
+        ['active', active],
+        ['expired', expired],
+        ['revoked', revoked],
+      ] as const) {
         if (count > 0) found.push({ licenseType: tier, status, count });
       }
     }
