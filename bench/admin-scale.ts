@@ -21,7 +21,7 @@ import { DataSource } from 'typeorm';
 import type { AnalyticsEvent, AuditEntry, IdKind, LicenseType, User } from '@svc/domain';
 import type * as PortableSql from '@svc/infrastructure/persistence/typeorm/portable-sql';
 import {
-  BenchDatabase,
+  type BenchDatabase,
   DEFAULT_MYSQL_ADMIN_URL,
   DEFAULT_POSTGRES_ADMIN_URL,
   mysqlBenchDatabase,
@@ -30,7 +30,7 @@ import {
 } from './bench-database';
 import { BenchProcess } from './bench-process';
 import { BUILT_API_MAIN, ROOT, assertBuilt, built, builtLibraries, serviceCommand } from './built-service';
-import { PooledRandom, TableWriter, dataSourceOptionsOf, mysqlWriter, postgresWriter, rowOf, sqliteWriter } from './seed-keys';
+import { PooledRandom, type TableWriter, dataSourceOptionsOf, mysqlWriter, postgresWriter, rowOf, sqliteWriter } from './seed-keys';
 
 const DAY_MS = 86_400_000;
 const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];

@@ -1,7 +1,7 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { AddressInfo, createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {

@@ -25,8 +25,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import Fastify, { FastifyReply, FastifyRequest } from 'fastify';
-import { ExecuteValues, ResultSetHeader, RowDataPacket, createPool } from 'mysql2/promise';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { type ExecuteValues, type ResultSetHeader, type RowDataPacket, createPool } from 'mysql2/promise';
 import { Pool } from 'pg';
 
 type Tier = 'free' | 'research' | 'commercial' | 'enterprise';

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { SeededKeys } from './seed-keys';
+import { type SeededKeys } from './seed-keys';
 
 export type EndpointName = 'validate' | 'analytics' | 'models' | 'health';
 export const ENDPOINT_NAMES: readonly EndpointName[] = ['validate', 'analytics', 'models', 'health'];

@@ -34,7 +34,7 @@ import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import {
-  BenchDatabase,
+  type BenchDatabase,
   DEFAULT_MYSQL_ADMIN_URL,
   DEFAULT_POSTGRES_ADMIN_URL,
   mysqlBenchDatabase,
@@ -44,7 +44,7 @@ import {
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
 import { BUILT_API_MAIN, CEILING_SERVER, ROOT, assertBuilt, builtLibraries, serviceCommand } from './built-service';
-import { ENDPOINT_LABELS, ENDPOINT_NAMES, EndpointName, LoadResult, runLoad } from './load';
+import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad } from './load';
 import { seedKeys } from './seed-keys';
 import { runAdminScale } from './admin-scale';
 

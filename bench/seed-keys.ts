@@ -2,10 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 import { randomFillSync } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
-import { DataSource, DataSourceOptions, EntityMetadata, ObjectLiteral } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import type { DatabaseConfig } from '@svc/config';
 import type { IdKind, LicenseType, User } from '@svc/domain';
-import { BuiltLibraries } from './built-service';
+import { type BuiltLibraries } from './built-service';
 
 /** The plaintext keys the load generator presents, as issuance returned them. */
 export interface SeededKeys {

@@ -1,6 +1,6 @@
-import { AnalyticsEventRepository, EventCount, UsageBreakdown, tallyUsage } from '@svc/domain';
+import { AnalyticsEventRepository, type EventCount, type UsageBreakdown, tallyUsage } from '@svc/domain';
 import { makeAnalyticsEvent } from '../factories/domain.factory';
-import { MakePersistence, PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
+import { type MakePersistence, type PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
 
 const MARCH = '2026-03';
 const APRIL = '2026-04';

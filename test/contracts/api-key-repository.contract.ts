@@ -1,6 +1,6 @@
 import { ApiKey, ApiKeyRepository } from '@svc/domain';
 import { DAY_MS, T0, makeApiKey, randomDigest } from '../factories/domain.factory';
-import { MakePersistence, seedKey, useFixture } from './persistence-fixture';
+import { type MakePersistence, seedKey, useFixture } from './persistence-fixture';
 
 /** The behaviour every ApiKeyRepository adapter must share (STYLE 9: contract suites). */
 export function describeApiKeyRepositoryContract(make: MakePersistence): void {

@@ -1,6 +1,6 @@
 import { AuditLog } from '@svc/domain';
 import { T0, makeAuditEntry, uniqueId } from '../factories/domain.factory';
-import { MakePersistence, useFixture } from './persistence-fixture';
+import { type MakePersistence, useFixture } from './persistence-fixture';
 
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 

@@ -1,6 +1,6 @@
 import { KeyContextRepository } from '@svc/domain';
 import { T0, makeApiKey, makeUser, randomDigest, makeAnalyticsEvent } from '../factories/domain.factory';
-import { MakePersistence, seedKey, useFixture } from './persistence-fixture';
+import { type MakePersistence, seedKey, useFixture } from './persistence-fixture';
 
 const MARCH = '2026-03';
 const APRIL = '2026-04';

@@ -1,8 +1,8 @@
 import { KeyDirectory } from '@svc/application';
-import { ApiKey, LICENSE_TYPES, LicenseType } from '@svc/domain';
+import { type ApiKey, LICENSE_TYPES, type LicenseType } from '@svc/domain';
 import { T0, makeApiKey, makeUser, randomDigest } from '../factories/domain.factory';
 import { rotationOf } from './key-rotation.contract';
-import { MakePersistence, PersistenceFixture, useFixture } from './persistence-fixture';
+import { type MakePersistence, type PersistenceFixture, useFixture } from './persistence-fixture';
 
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 const TIER_LIMITS: Record<LicenseType, number | null> = { free: 100, research: 1000, commercial: 10000, enterprise: null };

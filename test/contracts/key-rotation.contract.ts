@@ -1,6 +1,6 @@
-import { ApiKey, ApiKeyRepository, KeyRotation, KeyRotationPolicy } from '@svc/domain';
+import { type ApiKey, ApiKeyRepository, type KeyRotation, KeyRotationPolicy } from '@svc/domain';
 import { DAY_MS, T0, makeAnalyticsEvent, randomDigest, uniqueId } from '../factories/domain.factory';
-import { MakePersistence, PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
+import { type MakePersistence, type PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
 
 const MARCH = '2026-03';
 const policy = new KeyRotationPolicy(86_400, 90);

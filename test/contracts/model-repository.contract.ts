@@ -1,6 +1,6 @@
-import { Model, ModelFile, ModelRepository } from '@svc/domain';
+import { type Model, type ModelFile, ModelRepository } from '@svc/domain';
 import { T0, makeModel, makeUser } from '../factories/domain.factory';
-import { MakePersistence, useFixture } from './persistence-fixture';
+import { type MakePersistence, useFixture } from './persistence-fixture';
 
 const LATER = new Date('2026-04-01T09:30:00.789Z');
 

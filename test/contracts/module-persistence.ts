@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import { type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { KeyDirectory } from '@svc/application';
 import {
@@ -19,8 +19,8 @@ import { SqlitePersistenceModule } from '@svc/infrastructure/persistence/sqlite/
 import { UsageCounterRecord } from '@svc/infrastructure/persistence/typeorm/records';
 import { DataSource } from 'typeorm';
 import { uniqueId } from '../factories/domain.factory';
-import { TestDatabase, createTestDatabase } from '../harness/test-database';
-import { MakePersistence, PersistenceFixture } from './persistence-fixture';
+import { type TestDatabase, createTestDatabase } from '../harness/test-database';
+import { type MakePersistence, type PersistenceFixture } from './persistence-fixture';
 
 export interface SqlPersistence extends PersistenceFixture {
   readonly dataSource: DataSource;
@@ -32,13 +32,10 @@ export interface SqlPersistence extends PersistenceFixture {
  * context of its own. The caller makes sure the database starts empty.
  */
 export async function openPersistence(module: DynamicModule): Promise<SqlPersistence> {
-  let dataSource: DataSource | undefined;
   const ports = await openPorts(module, async (licenseId, period, used) => {
-    await dataSource?.getRepository(UsageCounterRecord).insert({ licenseId, period, used });
+    await ports.context.get(DataSource).getRepository(UsageCounterRecord).insert({ licenseId, period, used });
   });
-  const opened = ports.context.get(DataSource);
-  dataSource = opened;
-  return { ...ports, dataSource: opened };
+  return { ...ports, dataSource: ports.context.get(DataSource) };
 }
 
 /** Any persistence module's ports, as the service gets them (the in-memory module's too). */

@@ -1,12 +1,12 @@
-import { KeyDirectory } from '@svc/application';
+import { type KeyDirectory } from '@svc/application';
 import {
-  AnalyticsEventRepository,
-  ApiKeyRepository,
-  AuditLog,
-  KeyContextRepository,
-  ModelRepository,
-  UsageRepository,
-  UserRepository,
+  type AnalyticsEventRepository,
+  type ApiKeyRepository,
+  type AuditLog,
+  type KeyContextRepository,
+  type ModelRepository,
+  type UsageRepository,
+  type UserRepository,
 } from '@svc/domain';
 import { makeApiKey, makeUser } from '../factories/domain.factory';
 

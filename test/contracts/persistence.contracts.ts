@@ -6,7 +6,7 @@ import { describeKeyContextRepositoryContract } from './key-context-repository.c
 import { describeKeyRotationContract, rotationOf } from './key-rotation.contract';
 import { describeKeyDirectoryContract } from './key-directory.contract';
 import { describeModelRepositoryContract } from './model-repository.contract';
-import { MakePersistence, PersistenceFixture, seedKey } from './persistence-fixture';
+import { type MakePersistence, type PersistenceFixture, seedKey } from './persistence-fixture';
 import { describeUsageRepositoryContract } from './usage-repository.contract';
 import { describeUserRepositoryContract } from './user-repository.contract';
 

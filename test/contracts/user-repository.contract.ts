@@ -1,6 +1,6 @@
 import { UserRepository } from '@svc/domain';
 import { makeUser } from '../factories/domain.factory';
-import { MakePersistence, useFixture } from './persistence-fixture';
+import { type MakePersistence, useFixture } from './persistence-fixture';
 
 /** The behaviour every UserRepository adapter must share. */
 export function describeUserRepositoryContract(make: MakePersistence): void {

@@ -1,6 +1,6 @@
 import { FixedClock } from '@svc/domain';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 
 /**
  * The admin API's console reads (CONTRACT 17): GET /admin/v1/keys (filters, cursor paging),
@@ -368,7 +368,7 @@ describe('Admin API: GET /admin/v1/overview, against known data', () => {
     const below = await issue({ email: 'below@example.org', license_type: 'free', monthly_limit: 10 });
     const unlimited = await issue({ email: 'unlimited@example.org', license_type: 'enterprise' });
     const revoked = await issue({ email: 'revoked@example.org', license_type: 'commercial' });
-    const expired = await issue({ email: 'expired@example.org', license_type: 'free', expires_at: '2026-05-01T00:00:00Z' });
+    await issue({ email: 'expired@example.org', license_type: 'free', expires_at: '2026-05-01T00:00:00Z' });
     clock.set(new Date('2026-04-01T00:00:01Z'));
     await t.admin('POST', `/admin/v1/keys/${revoked.key_id}/revoke`, { reason: 'gone' });
 

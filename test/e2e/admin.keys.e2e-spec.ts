@@ -1,11 +1,10 @@
 import { FixedClock } from '@svc/domain';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 
 const NOW = new Date('2026-05-10T08:00:00.000Z');
 const RESETS_AT = '2026-06-01T00:00:00Z';
 const ONE_YEAR_LATER = '2027-05-10T08:00:00Z';
-const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const API_KEY = /^svc_(live|test)_[0-9a-f]{48}$/;
 const KEY_ID = /^key_[0-9a-f]+$/;
 const USER_ID = /^usr_[0-9a-f]+$/;

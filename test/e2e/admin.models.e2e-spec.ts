@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { ClientRequest, request as httpRequest } from 'node:http';
+import { type ClientRequest, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 import { downloadFile, signedLinkOf } from '../harness/model-download';
 
 /**

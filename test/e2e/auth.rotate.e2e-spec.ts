@@ -1,11 +1,10 @@
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 
 /** Mid-month, far from a period boundary. */
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const DAY_MS = 86_400_000;
-const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const KEY = /^svc_live_[0-9a-f]{48}$/;
 const RESEARCH_FEATURES = ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'];
 const at = (ms: number) => new Date(NOW.getTime() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

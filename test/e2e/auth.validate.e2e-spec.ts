@@ -1,4 +1,4 @@
-import { LicenseType } from '@svc/domain';
+import { type LicenseType } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 import { COMPACT_JWS } from '../harness/license-token';
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Browser, Dialog, Locator, Page, chromium } from 'playwright-core';
+import { type Browser, type Dialog, type Locator, type Page, chromium } from 'playwright-core';
 import { GENEROUS_LIMITS } from '../harness/create-test-app';
 import { ServiceProcess } from '../harness/service-process';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { TestApp } from '../harness/create-test-app';
 import { eventually } from '../harness/services';
 import { TcpProxy } from '../harness/tcp-proxy';
-import { TestDatabase, createTestDatabase, testDatabaseKind } from '../harness/test-database';
+import { type TestDatabase, createTestDatabase, testDatabaseKind } from '../harness/test-database';
 
 const kind = testDatabaseKind();
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 import { rawRequest } from '../harness/raw-http';
 
 const NOT_FOUND = { error: 'Not found', code: 'NOT_FOUND', message: 'No such endpoint' };

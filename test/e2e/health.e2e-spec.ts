@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 import { eventually, serverAvailableSync } from '../harness/services';
 import { TcpProxy } from '../harness/tcp-proxy';
 

@@ -1,6 +1,6 @@
-import { KeyObject, generateKeyPairSync, randomBytes, sign, verify } from 'node:crypto';
-import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { type KeyObject, generateKeyPairSync, randomBytes, sign, verify } from 'node:crypto';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 

@@ -8,7 +8,7 @@ import { FixedClock } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure';
 import { TestApp } from '../harness/create-test-app';
 import { request } from '../harness/http';
-import { Jwk, tampered, verifyIndependently } from '../harness/license-token';
+import { type Jwk, tampered, verifyIndependently } from '../harness/license-token';
 import { BUILT_API, ServiceProcess } from '../harness/service-process';
 
 const NOW = new Date('2026-03-15T12:00:00Z');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 import { rawRequest } from '../harness/raw-http';
 import { eventually } from '../harness/services';
 

@@ -7,9 +7,9 @@ import { loadConfig } from '@svc/config';
 import { mysqlDataSourceOptions } from '@svc/infrastructure/persistence/mysql/mysql-data-source';
 import { postgresDataSourceOptions } from '@svc/infrastructure/persistence/postgres/postgres-data-source';
 import { sqliteDataSourceOptions } from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { TestApp } from '../harness/create-test-app';
-import { TestDatabase, createTestDatabase } from '../harness/test-database';
+import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 
 /** The service's own TypeORM options for the database (migrations run at initialisation, as at start-up). */
 function productionOptions(url: string): DataSourceOptions {

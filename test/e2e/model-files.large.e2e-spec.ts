@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { IncomingMessage, request } from 'node:http';
+import { type IncomingMessage, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HmacModelLinkSigner } from '@svc/infrastructure';
 import { modelFileLinkPayload, modelFileLinkQuery, modelFilePathOf } from '@svc/presentation';
 import { TEST_ADMIN_TOKEN } from '../harness/create-test-app';
 import { ServiceProcess } from '../harness/service-process';
-import { TestDatabase, createTestDatabase } from '../harness/test-database';
+import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 
 /**
  * CONTRACT 7 / issue 13: large files stay cheap. A 200 MB model file is

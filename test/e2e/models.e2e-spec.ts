@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { IssuedKeyView } from '@svc/presentation';
+import { type IssuedKeyView } from '@svc/presentation';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 import { downloadFile, signedLinkOf } from '../harness/model-download';
 import { rawRequest } from '../harness/raw-http';
 

@@ -1,6 +1,6 @@
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 
 /** The SPEC 8 limits, set explicitly (the harness raises them for other tests). */
 const SPEC_LIMITS = {

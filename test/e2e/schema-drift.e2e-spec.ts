@@ -6,9 +6,9 @@ import { loadConfig } from '@svc/config';
 import { mysqlDataSourceOptions } from '@svc/infrastructure/persistence/mysql/mysql-data-source';
 import { postgresDataSourceOptions } from '@svc/infrastructure/persistence/postgres/postgres-data-source';
 import { sqliteDataSourceOptions } from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, type DataSourceOptions } from 'typeorm';
 import { serverAvailableSync } from '../harness/services';
-import { TestDatabase, TestDatabaseKind, createTestDatabase } from '../harness/test-database';
+import { type TestDatabase, type TestDatabaseKind, createTestDatabase } from '../harness/test-database';
 
 /**
  * Schema drift (CONTRACT 18): each database has migrations of its own; this migrates a fresh
@@ -339,9 +339,9 @@ describe('schema drift: the comparison', () => {
 
   it('names a missing index, a nullability difference and an extra column, with what each database has', () => {
     const doctored = base();
-    delete (doctored.users.indexes as Record<string, IndexDescription>).ix_users_name;
-    (doctored.api_keys.columns as Record<string, ColumnDescription>).user_id = { type: 'varchar(40)', nullable: true, default: null };
-    (doctored.api_keys.columns as Record<string, ColumnDescription>).extra = { type: 'text', nullable: true, default: null };
+    delete doctored.users.indexes.ix_users_name;
+    doctored.api_keys.columns.user_id = { type: 'varchar(40)', nullable: true, default: null };
+    doctored.api_keys.columns.extra = { type: 'text', nullable: true, default: null };
     expect(schemaDifferences({ sqlite: base(), postgres: base(), mysql: doctored })).toEqual([
       'column api_keys.extra: sqlite absent, postgres absent, mysql text null',
       'column api_keys.user_id: sqlite varchar(40) not null, postgres varchar(40) not null, mysql varchar(40) null',
@@ -351,8 +351,8 @@ describe('schema drift: the comparison', () => {
 
   it('names index column order, uniqueness, defaults, primary keys, foreign keys and missing tables', () => {
     const doctored = base();
-    (doctored.api_keys.indexes as Record<string, IndexDescription>).ux_api_keys_user = { unique: false, columns: ['id', 'user_id'] };
-    (doctored.api_keys.columns as Record<string, ColumnDescription>).used = { type: 'bigint', nullable: false, default: null };
+    doctored.api_keys.indexes.ux_api_keys_user = { unique: false, columns: ['id', 'user_id'] };
+    doctored.api_keys.columns.used = { type: 'bigint', nullable: false, default: null };
     (doctored.api_keys as unknown as { primaryKey: string[] }).primaryKey = ['id', 'user_id'];
     (doctored.api_keys as unknown as { foreignKeys: string[] }).foreignKeys = [];
     delete (doctored as Record<string, TableDescription>).users;

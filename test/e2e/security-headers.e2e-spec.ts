@@ -1,5 +1,5 @@
 import { TestApp } from '../harness/create-test-app';
-import { HttpAnswer } from '../harness/http';
+import { type HttpAnswer } from '../harness/http';
 
 /** Helmet's headers for a JSON API (no Content-Security-Policy except on the docs page), never X-Powered-By. */
 const EXPECTED: Record<string, string | RegExp> = {

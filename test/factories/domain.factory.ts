@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import {
-  AnalyticsEvent,
+  type AnalyticsEvent,
   ApiKey,
-  ApiKeyProps,
-  AuditEntry,
+  type ApiKeyProps,
+  type AuditEntry,
   IdGenerator,
-  IdKind,
-  KeyEnvironment,
-  Model,
+  type IdKind,
+  type KeyEnvironment,
+  type Model,
   RandomSource,
   TierCatalog,
-  User,
+  type User,
 } from '@svc/domain';
 import shippedTiers from '../../config/tiers.json';
 
@@ -28,7 +28,7 @@ const RUN = randomBytes(4).toString('hex');
 let counter = 0;
 
 /** `<kind>_<run><counter>`: unique, at most 40 characters (the id columns). */
-export function uniqueId(kind: IdKind | string): string {
+export function uniqueId(kind: string): string {
   counter += 1;
   return `${kind}_${RUN}${counter.toString(36).padStart(6, '0')}`;
 }

@@ -1,4 +1,4 @@
-import { LoggerService } from '@nestjs/common';
+import { type LoggerService } from '@nestjs/common';
 
 /** Nest's level names for the JSON log's levels, so lines read `warn …`, `error …`, `log …`. */
 const NEST_LEVEL: Record<string, string> = { fatal: 'fatal', error: 'error', warn: 'warn', info: 'log', debug: 'debug', trace: 'verbose' };

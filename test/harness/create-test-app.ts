@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ModuleRef } from '@nestjs/core';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { IssueApiKey, IssueApiKeyInput } from '@svc/application';
-import { AppConfig, DatabaseKind, loadConfig } from '@svc/config';
-import { Clock } from '@svc/domain';
-import { IssuedKeyView, issuedKeyViewOf } from '@svc/presentation';
-import { ApiFeatures } from '../../apps/api/src/api.module';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { IssueApiKey, type IssueApiKeyInput } from '@svc/application';
+import { type AppConfig, type DatabaseKind, loadConfig } from '@svc/config';
+import { type Clock } from '@svc/domain';
+import { type IssuedKeyView, issuedKeyViewOf } from '@svc/presentation';
+import { type ApiFeatures } from '../../apps/api/src/api.module';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { CapturingLogger } from './capturing-logger';
-import { HttpAnswer, HttpOptions, request } from './http';
-import { TestDatabase, createTestDatabase } from './test-database';
+import { type HttpAnswer, type HttpOptions, request } from './http';
+import { type TestDatabase, createTestDatabase } from './test-database';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { HttpAnswer } from './http';
+import { type HttpAnswer } from './http';
 
 export interface RawHttpOptions {
   /** Sent exactly as given; no Content-Type is added. */

@@ -1,4 +1,4 @@
-import { AddressInfo, Server, Socket, createConnection, createServer } from 'node:net';
+import { type AddressInfo, type Server, type Socket, createConnection, createServer } from 'node:net';
 
 /**
  * A TCP proxy on 127.0.0.1 that a test can cut (every connection dropped, new

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Type } from '@nestjs/common';
+import { type Type } from '@nestjs/common';
 import { requestValidationPipe } from '../../apps/api/src/http/request-validation';
 
 /** A body as the API reads it: the global ValidationPipe on the route's DTO. */

@@ -1,11 +1,11 @@
-import { LoggerService } from '@nestjs/common';
+import { type LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { AppConfig } from '@svc/config';
-import { InfrastructureOverrides } from '@svc/infrastructure';
-import { ApiFeatures, ApiModule } from './api.module';
+import { type AppConfig } from '@svc/config';
+import { type InfrastructureOverrides } from '@svc/infrastructure';
+import { type ApiFeatures, ApiModule } from './api.module';
 import { serveConsole } from './console/serve-console';
 import { REASON_PHRASE, errorEnvelope } from './http/error-envelope';
 import { BODY_LIMIT_BYTES, acceptJsonObjectBodies } from './http/request-body';
@@ -14,7 +14,7 @@ import { ADMIN_PATH_PREFIX, noStoreUnder } from './http/no-store';
 import { RouteTable } from './http/route-table';
 import { addResponseHeaders, observeRequests, requestIdOf } from './observability/request-observability';
 import { docsContentSecurityPolicyOf, protectDocsPages, securityHeadersOf } from './observability/security-headers';
-import { LogDestination, PinoNestLogger, createServiceLogger } from './observability/service-logger';
+import { type LogDestination, PinoNestLogger, createServiceLogger } from './observability/service-logger';
 import { ServiceMetrics } from './observability/service-metrics';
 import { buildOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
 

@@ -1,6 +1,6 @@
 import { isBuiltin } from 'node:module';
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import * as ts from 'typescript';
 
 /**
@@ -40,7 +40,13 @@ const USED_WITHOUT_IMPORT: Record<string, { why: string; holds: () => boolean }>
   },
   rxjs: {
     why: 'a peer dependency of @nestjs/common and @nestjs/core, which require it',
-    holds: () => ['@nestjs/common', '@nestjs/core'].every((p) => 'rxjs' in (require(`${p}/package.json`).peerDependencies ?? {})),
+    holds: () =>
+      ['@nestjs/common', '@nestjs/core'].every(
+        (p) =>
+          'rxjs' in
+          ((JSON.parse(readFileSync(require.resolve(`${p}/package.json`), 'utf8')) as { peerDependencies?: object }).peerDependencies ??
+            {}),
+      ),
   },
 };
 

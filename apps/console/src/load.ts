@@ -14,7 +14,6 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
     return () => {
       current = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, round]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   return { ...state, reload };

@@ -1,4 +1,4 @@
-import { KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
+import { type KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
 
 /** True for PEM text holding one Ed25519 private key. */
 export function isEd25519PrivateKey(pem: string): boolean {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { ed25519PublicKeysIn, isEd25519PrivateKey } from './license-keys';
 import { dirname, join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import { ValidationError, validateSync } from 'class-validator';
-import { AppConfig, DatabaseConfig, GithubAppConfig, LogLevel, TierSourceEntry } from './app-config';
+import { type ValidationError, validateSync } from 'class-validator';
+import { type AppConfig, type DatabaseConfig, type GithubAppConfig, type LogLevel, type TierSourceEntry } from './app-config';
 import { ConfigError } from './config.error';
 import { EnvSchema } from './env.schema';
 

@@ -1,12 +1,12 @@
 import { SetMetadata, UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import { KEY_CHECK_CODES, KeyPurpose } from '@svc/domain';
-import { HttpErrorCode } from '../http/error-status.map';
+import { KEY_CHECK_CODES, type KeyPurpose } from '@svc/domain';
+import { type HttpErrorCode } from '../http/error-status.map';
 import { ALWAYS, ApiErrors, BODY } from '../openapi/api-errors.decorator';
 import { API_KEY_HEADER, API_KEY_QUERY } from '../openapi/openapi';
 import { ApiKeyGuard } from './api-key.guard';
-import { API_KEY_ROUTE, ApiKeyRoute, KeySource } from './key-sources';
+import { API_KEY_ROUTE, type ApiKeyRoute, type KeySource } from './key-sources';
 
 /**
  * The endpoint limit a route counts against: the name of a throttler

@@ -1,5 +1,5 @@
-import { ExecutionContext, createParamDecorator } from '@nestjs/common';
-import { ApiKey, KeyContext } from '@svc/domain';
+import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
+import { ApiKey, type KeyContext } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
 
 /** What ApiKeyGuard found: the key, with its user and usage where the route asked for them. */

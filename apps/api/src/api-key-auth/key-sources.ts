@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { KeyPurpose } from '@svc/domain';
+import { type KeyPurpose } from '@svc/domain';
 
 /** Where an endpoint reads the key (CONTRACT 2); the first source present wins. */
 export type KeySource = 'body' | 'header' | 'query';

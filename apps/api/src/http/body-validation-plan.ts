@@ -1,4 +1,4 @@
-import { ValidationArguments, ValidationTypes, getMetadataStorage } from 'class-validator';
+import { type ValidationArguments, ValidationTypes, getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
 /** One rule of a property: class-validator's own constraint, with the arguments it is declared with. */

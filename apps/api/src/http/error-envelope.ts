@@ -1,4 +1,4 @@
-import { ErrorEnvelope, HttpErrorCode } from './error-status.map';
+import { type ErrorEnvelope, type HttpErrorCode } from './error-status.map';
 
 /** The `error` text of an answer that has nothing more specific to say than its status. */
 export const REASON_PHRASE: Readonly<Record<number, string>> = {

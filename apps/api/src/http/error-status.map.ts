@@ -1,4 +1,4 @@
-import { DomainErrorCode } from '@svc/domain';
+import { type DomainErrorCode } from '@svc/domain';
 
 /** Codes only the HTTP edge produces. */
 export type TransportErrorCode =

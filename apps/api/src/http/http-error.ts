@@ -1,4 +1,4 @@
-import { HttpErrorCode } from './error-status.map';
+import { type HttpErrorCode } from './error-status.map';
 
 /** An error decided at the HTTP edge (routing, media type, admin auth), rendered by the envelope filter. */
 export class HttpEdgeError extends Error {

@@ -1,5 +1,5 @@
 import { parseRfc3339 } from '@svc/domain';
-import { ValidationOptions, registerDecorator } from 'class-validator';
+import { type ValidationOptions, registerDecorator } from 'class-validator';
 
 /** An RFC 3339 date-time with an explicit offset, e.g. `2027-01-01T00:00:00Z`. */
 export function IsRfc3339(options?: ValidationOptions): PropertyDecorator {

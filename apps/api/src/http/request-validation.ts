@@ -1,9 +1,9 @@
-import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs/common';
-import { DomainError, InvalidEventTypeError, InvalidRequestError, MissingEventTypeError } from '@svc/domain';
+import { type ArgumentMetadata, ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
+import { type DomainError, InvalidEventTypeError, InvalidRequestError, MissingEventTypeError } from '@svc/domain';
 import { REQUEST_VALIDATOR_OPTIONS, failedRules } from '@svc/presentation';
 import { plainToInstance } from 'class-transformer';
 import { BodyValidationPlan } from './body-validation-plan';
-import { ValidationError, ValidationOptions, ValidateBy, validateSync } from 'class-validator';
+import { type ValidationError, type ValidationOptions, ValidateBy, validateSync } from 'class-validator';
 
 /**
  * The error a failed rule answers, when it is not INVALID_REQUEST: a rule

@@ -1,4 +1,4 @@
-import FindMyWay, { HTTPMethod } from 'find-my-way';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -16,7 +16,8 @@ export class RouteTable {
   static watch(instance: FastifyInstance): RouteTable {
     const table = new RouteTable();
     instance.addHook('onRoute', (route) => {
-      if ((route.config as { methodNotAllowed?: boolean } | undefined)?.methodNotAllowed) return;
+      const config: { methodNotAllowed?: boolean } | undefined = route.config;
+      if (config?.methodNotAllowed) return;
       const methods = ([] as string[]).concat(route.method).filter((m) => METHODS.includes(m as HTTPMethod));
       for (const method of methods) {
         try {

@@ -1,7 +1,7 @@
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { Readable, Transform, TransformCallback, pipeline } from 'node:stream';
+import { Readable, Transform, type TransformCallback, pipeline } from 'node:stream';
 import { HttpEdgeError } from './http-error';
 
 /** The largest model file the admin API takes (CONTRACT 12: larger than the public 64 KiB). */

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { redactUrl } from './redaction';
-import { ServiceLogger, requestLineWriter } from './service-logger';
-import { ServiceMetrics, UNMATCHED_ROUTE } from './service-metrics';
+import { type ServiceLogger, requestLineWriter } from './service-logger';
+import { type ServiceMetrics, UNMATCHED_ROUTE } from './service-metrics';
 
 /** An incoming X-Request-Id is kept when it is this sane: no spaces, quotes or control characters. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;

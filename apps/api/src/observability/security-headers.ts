@@ -1,5 +1,5 @@
-import fastifyHelmet, { FastifyHelmetOptions } from '@fastify/helmet';
-import Fastify, { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify';
 
 export type HeaderList = ReadonlyArray<readonly [string, string]>;
 

@@ -1,4 +1,4 @@
-import { PinoNestLogger, RequestLine, createServiceLogger, requestLineWriter } from './service-logger';
+import { PinoNestLogger, type RequestLine, createServiceLogger, requestLineWriter } from './service-logger';
 
 function capture(level: Parameters<typeof createServiceLogger>[0] = 'trace') {
   const records: Array<Record<string, unknown>> = [];

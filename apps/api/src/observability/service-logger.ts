@@ -1,7 +1,7 @@
-import { LoggerService } from '@nestjs/common';
-import { LogLevel } from '@svc/config';
+import { type LoggerService } from '@nestjs/common';
+import { type LogLevel } from '@svc/config';
 import { hostname } from 'node:os';
-import pino, { DestinationStream, Level, Logger } from 'pino';
+import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import { REDACTED, REDACT_PATHS } from './redaction';
 
 export type ServiceLogger = Logger;

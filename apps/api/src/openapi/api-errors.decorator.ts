@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from '../http/error-status.map';
+import { ERROR_STATUS, type ErrorEnvelope, type HttpErrorCode } from '../http/error-status.map';
 import { ErrorEnvelopeResponse } from './error-envelope.response';
 
 interface ErrorDoc {

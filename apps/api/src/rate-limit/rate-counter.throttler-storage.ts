@@ -1,5 +1,5 @@
-import { ThrottlerStorage } from '@nestjs/throttler';
-import { RateCounter } from '@svc/application';
+import { type ThrottlerStorage } from '@nestjs/throttler';
+import { type RateCounter } from '@svc/application';
 
 /** The library's record, plus when the window ends (for `X-RateLimit-Reset` in Unix seconds). */
 export interface EndpointRateRecord {

@@ -1,10 +1,10 @@
 import {
   InvalidRequestError,
   KEY_ENVIRONMENTS,
-  KeyEnvironment,
+  type KeyEnvironment,
   LICENSE_TYPES,
-  LicenseType,
-  MonthlyLimitChoice,
+  type LicenseType,
+  type MonthlyLimitChoice,
   isLicenseType,
   ROTATION_GRACE_BOUNDS,
   isMonthlyLimit,

@@ -1,4 +1,4 @@
-import { AuditEntryView, IssuedKeyView, KeyView, RotatedKeyView } from '@svc/presentation';
+import { type AuditEntryView, type IssuedKeyView, type KeyView, type RotatedKeyView } from '@svc/presentation';
 
 /** Short human-readable summaries of the admin API's views. Never the key itself (but for issuance). */
 

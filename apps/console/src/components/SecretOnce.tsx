@@ -22,7 +22,7 @@ export function SecretOnce(props: { title: string; secret: string; children?: Co
       <label for="secret-value">API key</label>
       <div class="copy-row">
         <input id="secret-value" class="mono" readOnly value={props.secret} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" class="primary" onClick={copy}>
+        <button type="button" class="primary" onClick={() => void copy()}>
           Copy
         </button>
       </div>

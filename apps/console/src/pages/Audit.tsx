@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { AUDIT_ACTIONS, AuditPage, call } from '../api';
+import { AUDIT_ACTIONS, type AuditPage, call } from '../api';
 import { AuditTable } from '../components/AuditTable';
 import { ErrorNote } from '../components/ErrorNote';
 import { Pager, useCursorPages } from '../components/Pager';

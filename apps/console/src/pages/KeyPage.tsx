@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { AuditPage, DailyUsage, KeyDetails, RotatedKey, TIERS, call } from '../api';
+import { type AuditPage, type DailyUsage, type KeyDetails, type RotatedKey, TIERS, call } from '../api';
 import { AuditTable } from '../components/AuditTable';
 import { BarChart } from '../components/BarChart';
 import { useConfirm } from '../components/Confirm';

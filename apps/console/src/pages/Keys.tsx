@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { IssuedKey, KeyPage, STATUSES, TIERS, call } from '../api';
+import { type IssuedKey, type KeyPage, STATUSES, TIERS, call } from '../api';
 import { ErrorNote } from '../components/ErrorNote';
 import { Link } from '../components/Link';
 import { Pager, useCursorPages } from '../components/Pager';
@@ -216,7 +216,7 @@ function IssueKeyForm(props: { onCancel: () => void; onIssued: (key: IssuedKey) 
     }
   };
   return (
-    <form class="card form" onSubmit={submit} aria-labelledby="issue-title">
+    <form class="card form" onSubmit={(event) => void submit(event)} aria-labelledby="issue-title">
       <h2 id="issue-title">Issue a key</h2>
       <div class="form-grid">
         <div class="field">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { AdminModel, MODEL_TYPES, TIERS, call, uploadModelFile } from '../api';
+import { type AdminModel, MODEL_TYPES, TIERS, call, uploadModelFile } from '../api';
 import { useConfirm } from '../components/Confirm';
 import { ErrorNote } from '../components/ErrorNote';
 import { Time } from '../components/Time';
@@ -256,7 +256,7 @@ function ModelForm(props: { model: AdminModel | null; onCancel: () => void; onSa
     </div>
   );
   return (
-    <form class="card form" onSubmit={submit} aria-labelledby="model-form-title">
+    <form class="card form" onSubmit={(event) => void submit(event)} aria-labelledby="model-form-title">
       <h2 id="model-form-title">{editing ? `Edit ${props.model!.name}` : 'Add a model'}</h2>
       <div class="form-grid">
         {text('name', 'Name (a-z 0-9 _ . -)', { required: true, placeholder: 'p300_binary_v2', disabled: editing })}

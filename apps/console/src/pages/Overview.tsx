@@ -1,4 +1,4 @@
-import { Overview as OverviewData, STATUSES, call } from '../api';
+import { type Overview as OverviewData, STATUSES, call } from '../api';
 import { AuditTable } from '../components/AuditTable';
 import { BarChart } from '../components/BarChart';
 import { CountsTable } from '../components/CountsTable';

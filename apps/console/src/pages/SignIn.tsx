@@ -36,7 +36,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: () => void })
           {props.notice}
         </p>
       )}
-      <form onSubmit={submit} class="card" autocomplete="off">
+      <form onSubmit={(event) => void submit(event)} class="card" autocomplete="off">
         <label for="admin-token">Admin token</label>
         <input
           id="admin-token"

@@ -9,7 +9,7 @@ import {
   makeUser,
   shippedTierCatalog,
 } from '../../../../test/factories/domain.factory';
-import { IssueApiKey, IssueApiKeyInput } from './issue-api-key.use-case';
+import { IssueApiKey, type IssueApiKeyInput } from './issue-api-key.use-case';
 
 const HEX48 = 'c0ffee'.repeat(8);
 const hasher = new Sha256SecretHasher(null);

@@ -1,4 +1,4 @@
-import { ApiKey, KeyStatus, LicenseType } from '@svc/domain';
+import { type ApiKey, type KeyStatus, type LicenseType } from '@svc/domain';
 
 /** Where a page of keys ended: the last key's creation time and id (the list's order). */
 export interface KeyPosition {

@@ -1,4 +1,4 @@
-import { ApiKey, FixedClock, KeyNotFoundError, KeyRevokedError, KeyRotationPolicy } from '@svc/domain';
+import { type ApiKey, FixedClock, KeyNotFoundError, KeyRevokedError, KeyRotationPolicy } from '@svc/domain';
 import {
   InMemoryApiKeyRepository,
   InMemoryAuditLog,

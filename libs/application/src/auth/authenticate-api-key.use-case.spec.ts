@@ -1,4 +1,4 @@
-import { ApiKey, ApiKeyFormat, DomainErrorCode, FixedClock, KeyContext, KeyContextRepository } from '@svc/domain';
+import { ApiKey, ApiKeyFormat, type DomainErrorCode, FixedClock, type KeyContext, KeyContextRepository } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import {
   InMemoryApiKeyRepository,

@@ -1,4 +1,4 @@
-import { ApiKeyFormat, FixedClock, KeyRotationPolicy, OfflineLicensePolicy, MonthlyLimitSetting, LicenseType } from '@svc/domain';
+import { ApiKeyFormat, FixedClock, KeyRotationPolicy, OfflineLicensePolicy, type MonthlyLimitSetting, type LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { JoseLicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/jose-license-signer';
 import {
@@ -10,7 +10,7 @@ import {
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 import { OfflineLicenses } from '../shared/license-snapshot';
-import { LicenseSnapshot } from '../shared/license-snapshot';
+import { type LicenseSnapshot } from '../shared/license-snapshot';
 import { RefreshApiKey } from './refresh-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);

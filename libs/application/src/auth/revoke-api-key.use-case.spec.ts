@@ -125,7 +125,7 @@ describe(RevokeApiKey.name, () => {
       ['malformed', () => 'svc_live_123', 'INVALID_FORMAT'],
       ['unknown', () => makeSecret(), 'KEY_NOT_FOUND'],
     ])('a %s key answers %s', async (_, presented, code) => {
-      await expect(revoke.execute({ presentedKey: presented(), reason: null })).rejects.toMatchObject({ code: code as string });
+      await expect(revoke.execute({ presentedKey: presented(), reason: null })).rejects.toMatchObject({ code: code });
     });
 
     it('an already revoked key answers KEY_NOT_FOUND', async () => {

@@ -3,9 +3,9 @@ import {
   FixedClock,
   KeyRotationPolicy,
   OfflineLicensePolicy,
-  MonthlyLimitSetting,
+  type MonthlyLimitSetting,
   QuotaExceededError,
-  LicenseType,
+  type LicenseType,
 } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { JoseLicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/jose-license-signer';
@@ -18,7 +18,7 @@ import {
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 import { OfflineLicenses } from '../shared/license-snapshot';
-import { ValidateApiKey, ValidateApiKeyOutput } from './validate-api-key.use-case';
+import { ValidateApiKey, type ValidateApiKeyOutput } from './validate-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
 

@@ -1,4 +1,4 @@
-import { AuditAction, AuditLog, IdGenerator, Model, OperatorChannel } from '@svc/domain';
+import { type AuditAction, type AuditLog, type IdGenerator, type Model, type OperatorChannel } from '@svc/domain';
 
 /**
  * Appends an audit entry for a change to the catalogue (CONTRACT 7): the

@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   ApiKey,
   ApiKeyFormat,
@@ -42,7 +42,7 @@ export class KeyRotator {
     private readonly keys: ApiKeyRepository,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
-    @Optional() private readonly policy: KeyRotationPolicy = new KeyRotationPolicy(),
+    private readonly policy: KeyRotationPolicy,
   ) {}
 
   async rotate(predecessor: ApiKey, graceSeconds: number | undefined, by: 'holder' | 'operator'): Promise<RotatedKey | null> {

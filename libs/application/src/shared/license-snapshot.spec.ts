@@ -1,6 +1,6 @@
-import { BillingPeriod, OFFLINE_LICENSE_REUSE_MS, OfflineLicense, LicenseSigner, OfflineLicensePolicy, Quota } from '@svc/domain';
+import { BillingPeriod, OFFLINE_LICENSE_REUSE_MS, type OfflineLicense, LicenseSigner, OfflineLicensePolicy, Quota } from '@svc/domain';
 import { T0, makeApiKey } from '../../../../test/factories/domain.factory';
-import { LicenseSnapshot, MAX_KEPT_LICENSES, OfflineLicenses } from './license-snapshot';
+import { type LicenseSnapshot, MAX_KEPT_LICENSES, OfflineLicenses } from './license-snapshot';
 
 /** Counts signatures; a token names its license's key and issue time. */
 class CountingSigner extends LicenseSigner {

@@ -1,5 +1,5 @@
-import { AnalyticsEvent } from './analytics-event';
-import { RangeUsage, UsageBreakdown } from './usage-tally';
+import { type AnalyticsEvent } from './analytics-event';
+import { type RangeUsage, type UsageBreakdown } from './usage-tally';
 
 /** Events received in one UTC day, all keys. */
 export interface EventsOnDay {

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, EventType } from './event-types';
+import { EVENT_TYPES, type EventType } from './event-types';
 
 /** Counts of a license's or a key's events, for the operators' reports (CONTRACT 12, 16, 17). */
 export interface UsageBreakdown {

@@ -1,4 +1,4 @@
-import { RandomSource } from '../shared/id-generator';
+import { type RandomSource } from '../shared/id-generator';
 
 export const KEY_ENVIRONMENTS = ['live', 'test'] as const;
 export type KeyEnvironment = (typeof KEY_ENVIRONMENTS)[number];

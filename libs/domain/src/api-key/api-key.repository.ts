@@ -1,5 +1,5 @@
-import { ApiKey } from './api-key';
-import { KeyRotation } from './key-rotation';
+import { type ApiKey } from './api-key';
+import { type KeyRotation } from './key-rotation';
 
 /** Issued keys, stored by digest. */
 export abstract class ApiKeyRepository {

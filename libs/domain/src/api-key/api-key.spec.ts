@@ -2,10 +2,9 @@ import { DAY_MS, T0, makeApiKey, shippedTierCatalog } from '../../../../test/fac
 import {
   ApiKey,
   DEFAULT_KEY_LIFETIME_DAYS,
-  MAX_REVOCATION_REASON_LENGTH,
   MONTHLY_LIMIT_BOUNDS,
-  MonthlyLimitChoice,
-  MonthlyLimitSetting,
+  type MonthlyLimitChoice,
+  type MonthlyLimitSetting,
   defaultExpiryFrom,
   isMonthlyLimit,
   monthlyLimitSettingOf,

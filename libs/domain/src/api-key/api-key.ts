@@ -1,6 +1,6 @@
-import { LicenseType } from '../license/license-type';
-import { TierCatalog } from '../license/tier-catalog';
-import { KeyEnvironment } from './api-key-format';
+import { type LicenseType } from '../license/license-type';
+import { type TierCatalog } from '../license/tier-catalog';
+import { type KeyEnvironment } from './api-key-format';
 
 /** A key's states at an instant (statusAt). */
 export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;

@@ -1,7 +1,7 @@
 import { makeApiKey } from '../../../../test/factories/domain.factory';
-import { ApiKey } from './api-key';
-import { PresentedKey } from './api-key-format';
-import { KEY_CHECK_CODES, KeyPurpose, assertUsableFor, assertWellFormed } from './key-check';
+import { type ApiKey } from './api-key';
+import { type PresentedKey } from './api-key-format';
+import { KEY_CHECK_CODES, type KeyPurpose, assertUsableFor, assertWellFormed } from './key-check';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 const PRESENTED: PresentedKey[] = [{ kind: 'missing' }, { kind: 'malformed' }, { kind: 'well-formed', secret: 's', environment: 'live' }];

@@ -1,7 +1,7 @@
-import { ApiKey } from './api-key';
+import { type ApiKey } from './api-key';
 import { InvalidFormatError, InvalidKeyError, KeyExpiredError, KeyNotFoundError, MissingKeyError } from './api-key.errors';
-import { PresentedKey } from './api-key-format';
-import { DomainErrorCode } from '../shared/error-codes';
+import { type PresentedKey } from './api-key-format';
+import { type DomainErrorCode } from '../shared/error-codes';
 
 /**
  * What a presented key is checked for: `use` (every endpoint that acts for

@@ -1,5 +1,5 @@
-import { User } from '../user/user';
-import { ApiKey } from './api-key';
+import { type User } from '../user/user';
+import { type ApiKey } from './api-key';
 
 /** A key as validate needs it: the key, its holder, and what it used in one billing period. */
 export interface KeyContext {

@@ -1,4 +1,4 @@
-import { AuditAction, AuditEntry } from './audit-entry';
+import { type AuditAction, type AuditEntry } from './audit-entry';
 
 /** Where a page of the log ended: the last entry's time and id (the list's order). */
 export interface AuditPosition {

@@ -1,7 +1,7 @@
-import { ApiKey } from '../api-key/api-key';
-import { KeyEnvironment } from '../api-key/api-key-format';
-import { Quota } from '../quota/quota';
-import { LicenseType } from './license-type';
+import { type ApiKey } from '../api-key/api-key';
+import { type KeyEnvironment } from '../api-key/api-key-format';
+import { type Quota } from '../quota/quota';
+import { type LicenseType } from './license-type';
 
 /**
  * What a signed offline license says (CONTRACT 15): the SDK keeps it and trusts

@@ -1,6 +1,6 @@
 import shippedTiers from '../../../../config/tiers.json';
 import { LICENSE_TYPES, isLicenseType, meetsTier, rankOf } from './license-type';
-import { TierCatalog, TierCatalogSource } from './tier-catalog';
+import { TierCatalog, type TierCatalogSource } from './tier-catalog';
 
 const SOURCE: TierCatalogSource = {
   free: { adds: ['a'], monthly_limit: 10 },
@@ -104,7 +104,7 @@ describe(TierCatalog.name, () => {
       ['a limit left out', withTier('free', { adds: [] }), 'tier "free": "monthly_limit" must be an integer >= 0 or null'],
       ['a tier that is not an object', withTier('free', null), 'tier "free" is missing'],
     ])('refuses a source with %s', (_, source, message) => {
-      expect(() => TierCatalog.fromSource(source as TierCatalogSource)).toThrow(message);
+      expect(() => TierCatalog.fromSource(source)).toThrow(message);
     });
   });
 });

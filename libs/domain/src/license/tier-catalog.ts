@@ -1,4 +1,4 @@
-import { LICENSE_TYPES, LicenseType, isLicenseType } from './license-type';
+import { LICENSE_TYPES, type LicenseType, isLicenseType } from './license-type';
 
 /** What one tier grants: its features and its monthly limit (`null`: unlimited). */
 export interface TierTerms {

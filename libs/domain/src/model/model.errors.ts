@@ -1,4 +1,4 @@
-import { LicenseType } from '../license/license-type';
+import { type LicenseType } from '../license/license-type';
 import { DomainError } from '../shared/domain-error';
 
 /** Unknown, not yet published, or another owner's custom model: the same answer (CONTRACT 7). */

@@ -1,4 +1,4 @@
-import { Model, ModelFile } from './model';
+import { type Model, type ModelFile } from './model';
 
 /** The model registry's records. */
 export abstract class ModelRepository {

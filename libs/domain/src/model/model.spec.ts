@@ -1,7 +1,7 @@
 import { InvalidRequestError } from '../shared/domain-error';
 import {
   MODEL_NAME_RULE,
-  ModelDescriptionInput,
+  type ModelDescriptionInput,
   compareModels,
   isDownloadUrl,
   isModelName,

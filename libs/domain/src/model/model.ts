@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../shared/domain-error';
-import { LicenseType, meetsTier, rankOf } from '../license/license-type';
+import { type LicenseType, meetsTier, rankOf } from '../license/license-type';
 import { InvalidParameterError } from './model.errors';
 
 /** The three classifier kinds the registry carries (SPEC 2.4); nothing else is listed. */

@@ -1,6 +1,6 @@
 import { DomainError } from '../shared/domain-error';
 import { toSecondTimestamp } from '../shared/timestamp';
-import { BillingPeriod } from './billing-period';
+import { type BillingPeriod } from './billing-period';
 
 /** The monthly quota is used up; it comes back at the period's reset. */
 export class QuotaExceededError extends DomainError {

@@ -1,4 +1,4 @@
-import { BillingPeriod } from './billing-period';
+import { type BillingPeriod } from './billing-period';
 
 /**
  * A key's monthly allowance in one period. `monthlyLimit` null means

@@ -1,4 +1,4 @@
-import { User } from './user';
+import { type User } from './user';
 
 export abstract class UserRepository {
   abstract findById(id: string): Promise<User | null>;

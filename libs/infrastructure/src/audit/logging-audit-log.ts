@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AuditEntry, AuditFilter, AuditLog, redactKeyShapedText } from '@svc/domain';
+import { type AuditEntry, type AuditFilter, AuditLog, redactKeyShapedText } from '@svc/domain';
 
 /**
  * Every audit entry is also one log line of its own event type, once it is

@@ -1,7 +1,7 @@
-import { KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { type KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { SignJWT, calculateJwkThumbprint, exportJWK } from 'jose';
 import { isEd25519PrivateKey } from '@svc/config/license-keys';
-import { LicensePublicKey, LicenseSigner, OfflineLicense, toSecondTimestamp } from '@svc/domain';
+import { type LicensePublicKey, LicenseSigner, type OfflineLicense, toSecondTimestamp } from '@svc/domain';
 import { keptSecretOf } from './kept-secret-file';
 
 /** The `iss` of every license token: the service's name. */

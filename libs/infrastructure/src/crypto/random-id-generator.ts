@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { IdGenerator, IdKind, RandomSource } from '@svc/domain';
+import { IdGenerator, type IdKind, RandomSource } from '@svc/domain';
 
 /** `<kind>_` and 96 random bits in hex, e.g. `key_5f2c…`. */
 export class RandomIdGenerator extends IdGenerator {

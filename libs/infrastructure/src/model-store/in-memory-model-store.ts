@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
-  ByteRangeRequest,
+  type ByteRangeRequest,
   ModelStore,
-  ModelStoreEntry,
-  OpenedModelFile,
+  type ModelStoreEntry,
+  type OpenedModelFile,
   RangeNotSatisfiableError,
-  StoredModelFile,
+  type StoredModelFile,
   byteRangeOf,
 } from '@svc/domain';
 import { isStoredFileName, newStoredFileName } from './stored-file-names';

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  ByteRangeRequest,
+  type ByteRangeRequest,
   ModelStore,
-  ModelStoreEntry,
-  OpenedModelFile,
+  type ModelStoreEntry,
+  type OpenedModelFile,
   RangeNotSatisfiableError,
-  StoredModelFile,
+  type StoredModelFile,
   byteRangeOf,
 } from '@svc/domain';
 import { isStoredFileName, newStoredFileName } from './stored-file-names';

@@ -1,5 +1,5 @@
-import { RateCounter, RateCounterMode, RateVerdict, secondsUntil } from '@svc/application';
-import { Clock } from '@svc/domain';
+import { RateCounter, type RateCounterMode, type RateVerdict, secondsUntil } from '@svc/application';
+import { type Clock } from '@svc/domain';
 
 interface Window {
   count: number;

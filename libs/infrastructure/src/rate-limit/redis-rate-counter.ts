@@ -1,7 +1,7 @@
-import { Logger, OnApplicationShutdown } from '@nestjs/common';
-import { RateCounter, RateCounterMode, RateVerdict, secondsUntil } from '@svc/application';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { RateCounter, type RateCounterMode, type RateVerdict, secondsUntil } from '@svc/application';
 import Redis from 'ioredis';
-import { InMemoryRateCounter } from './in-memory-rate-counter';
+import { type InMemoryRateCounter } from './in-memory-rate-counter';
 
 /**
  * Count and check in one script run: a bucket at its limit is not counted

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { createAppAuth, StrategyOptions } from '@octokit/auth-app';
-import { KeyObject, createPrivateKey } from 'node:crypto';
-import { RepoToken, RepoTokenIssuer, UpstreamError } from '@svc/application';
-import { ConfigError, GithubAppConfig } from '@svc/config';
-import { Clock } from '@svc/domain';
+import { createAppAuth, type StrategyOptions } from '@octokit/auth-app';
+import { type KeyObject, createPrivateKey } from 'node:crypto';
+import { type RepoToken, RepoTokenIssuer, UpstreamError } from '@svc/application';
+import { ConfigError, type GithubAppConfig } from '@svc/config';
+import { type Clock } from '@svc/domain';
 import { InstallationTokenCache } from './installation-token-cache';
 
 /** A cached token is handed out again only while it has at least this much life left (CONTRACT 6). */

@@ -1,4 +1,4 @@
-import { Clock } from '@svc/domain';
+import { type Clock } from '@svc/domain';
 
 /**
  * The token cache given to @octokit/auth-app as its `cache` option (an object

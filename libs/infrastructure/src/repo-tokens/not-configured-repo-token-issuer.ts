@@ -1,4 +1,4 @@
-import { InstallerNotConfiguredError, RepoToken, RepoTokenIssuer } from '@svc/application';
+import { InstallerNotConfiguredError, type RepoToken, RepoTokenIssuer } from '@svc/application';
 
 /** Neither a GitHub App nor a static token is configured: every request answers NOT_CONFIGURED. */
 export class NotConfiguredRepoTokenIssuer extends RepoTokenIssuer {

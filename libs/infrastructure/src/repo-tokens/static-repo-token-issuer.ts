@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { InstallerNotConfiguredError, RepoToken, RepoTokenIssuer } from '@svc/application';
-import { Clock } from '@svc/domain';
+import { InstallerNotConfiguredError, type RepoToken, RepoTokenIssuer } from '@svc/application';
+import { type Clock } from '@svc/domain';
 
 /**
  * The operator's static token (`INSTALLER_GITHUB_TOKEN`). It does not expire

@@ -1,6 +1,6 @@
 import type { DailyUsageReport, KeyPage, KeyUsage, ListedKey, Overview } from '@svc/application';
-import { AuditEntry, toSecondTimestamp } from '@svc/domain';
-import { AuditEntryView, auditEntryViewOf } from '../keys/key-views';
+import { type AuditEntry, toSecondTimestamp } from '@svc/domain';
+import { type AuditEntryView, auditEntryViewOf } from '../keys/key-views';
 import { encodeCursor } from './page-cursor';
 
 /**

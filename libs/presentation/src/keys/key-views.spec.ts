@@ -1,4 +1,4 @@
-import { KeyDetails } from '@svc/application';
+import { type KeyDetails } from '@svc/application';
 import { BillingPeriod, Quota } from '@svc/domain';
 import { T0, makeApiKey, makeAuditEntry, makeUser } from '../../../../test/factories/domain.factory';
 import { auditEntryViewOf, keyViewOf, quotaViewOf, rotatedKeyViewOf } from './key-views';

@@ -1,5 +1,5 @@
 import type { IssueApiKeyOutput, KeyDetails, RotatedKey } from '@svc/application';
-import { AuditEntry, Quota, toSecondTimestamp } from '@svc/domain';
+import { type AuditEntry, type Quota, toSecondTimestamp } from '@svc/domain';
 
 /**
  * The JSON shapes shared by the HTTP API and the CLI's `--json` output

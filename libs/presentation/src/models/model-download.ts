@@ -1,4 +1,4 @@
-import { Model } from '@svc/domain';
+import { type Model } from '@svc/domain';
 
 /*
  * Download addresses (SPEC 2.4 `download_url`, CONTRACT 7): where a client

@@ -1,5 +1,5 @@
-import { Model, isPublished, requiredTierOf, sizeMbOf } from '@svc/domain';
-import { StoredFileAddressing, downloadUrlOf } from './model-download';
+import { type Model, isPublished, requiredTierOf, sizeMbOf } from '@svc/domain';
+import { type StoredFileAddressing, downloadUrlOf } from './model-download';
 
 /**
  * The JSON shapes of the model registry, shared by the HTTP API and the CLI's

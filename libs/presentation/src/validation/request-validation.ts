@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '@svc/domain';
-import { ClassConstructor, plainToInstance } from 'class-transformer';
-import { ValidationError, ValidationOptions, ValidatorOptions, ValidateBy, validate } from 'class-validator';
+import { type ClassConstructor, plainToInstance } from 'class-transformer';
+import { type ValidationError, type ValidationOptions, type ValidatorOptions, ValidateBy, validate } from 'class-validator';
 
 /**
  * How every request DTO is judged, by the API's ValidationPipe and by the CLI

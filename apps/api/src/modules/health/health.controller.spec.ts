@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { TerminusModule } from '@nestjs/terminus';
-import { RateCounter, RateCounterMode } from '@svc/application';
+import { RateCounter, type RateCounterMode } from '@svc/application';
 import { DatabasePing } from '@svc/infrastructure';
 import type { FastifyReply } from 'fastify';
 import { DatabaseHealthIndicator } from './database.health-indicator';

@@ -1,4 +1,4 @@
-import { AppConfig } from '@svc/config';
+import { type AppConfig } from '@svc/config';
 import { modelFileBaseOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { HttpEdgeError } from '../../http/http-error';

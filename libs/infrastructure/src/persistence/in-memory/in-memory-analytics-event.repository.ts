@@ -1,14 +1,14 @@
 import {
-  AnalyticsEvent,
+  type AnalyticsEvent,
   AnalyticsEventRepository,
-  EventCount,
-  EventsOnDay,
-  RangeUsage,
-  UsageBreakdown,
+  type EventCount,
+  type EventsOnDay,
+  type RangeUsage,
+  type UsageBreakdown,
   tallyUsage,
   utcDayOf,
 } from '@svc/domain';
-import { InMemoryUsageRepository } from './in-memory-usage.repository';
+import { type InMemoryUsageRepository } from './in-memory-usage.repository';
 
 /**
  * Analytics events in an array, for use-case tests only, consuming from the

@@ -1,4 +1,4 @@
-import { ApiKey, ApiKeyProps, ApiKeyRepository, KeyRotation } from '@svc/domain';
+import { ApiKey, type ApiKeyProps, ApiKeyRepository, type KeyRotation } from '@svc/domain';
 
 /**
  * Keys in a map, for use-case tests only (never bound by InfrastructureModule).

@@ -1,4 +1,4 @@
-import { AuditEntry, AuditFilter, AuditLog } from '@svc/domain';
+import { type AuditEntry, type AuditFilter, AuditLog } from '@svc/domain';
 
 /** The audit trail in an array, for use-case tests only. Newest first, ties by id (as the SQL adapter). */
 export class InMemoryAuditLog extends AuditLog {

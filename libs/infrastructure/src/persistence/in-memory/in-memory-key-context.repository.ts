@@ -1,7 +1,7 @@
-import { KeyContext, KeyContextRepository } from '@svc/domain';
-import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
-import { InMemoryUsageRepository } from './in-memory-usage.repository';
-import { InMemoryUserRepository } from './in-memory-user.repository';
+import { type KeyContext, KeyContextRepository } from '@svc/domain';
+import { type InMemoryApiKeyRepository } from './in-memory-api-key.repository';
+import { type InMemoryUsageRepository } from './in-memory-usage.repository';
+import { type InMemoryUserRepository } from './in-memory-user.repository';
 
 /**
  * Validate's one read over the other in-memory adapters, for use-case tests

@@ -1,8 +1,8 @@
-import { KeyDirectory, KeyListing, KeySearch, KeyUsage, NearQuotaQuery, TierStatusCount } from '@svc/application';
-import { ApiKey, LicenseType } from '@svc/domain';
-import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
-import { InMemoryUsageRepository } from './in-memory-usage.repository';
-import { InMemoryUserRepository } from './in-memory-user.repository';
+import { KeyDirectory, type KeyListing, type KeySearch, type KeyUsage, type NearQuotaQuery, type TierStatusCount } from '@svc/application';
+import { type ApiKey, type LicenseType } from '@svc/domain';
+import { type InMemoryApiKeyRepository } from './in-memory-api-key.repository';
+import { type InMemoryUsageRepository } from './in-memory-usage.repository';
+import { type InMemoryUserRepository } from './in-memory-user.repository';
 
 /** The key directory over the in-memory keys, users and counters, for tests only; the domain's rules say status and limit. */
 export class InMemoryKeyDirectory extends KeyDirectory {

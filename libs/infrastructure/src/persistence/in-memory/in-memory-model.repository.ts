@@ -1,4 +1,4 @@
-import { Model, ModelFile, ModelRepository, compareModels } from '@svc/domain';
+import { type Model, type ModelFile, ModelRepository, compareModels } from '@svc/domain';
 
 /**
  * Model records in a map keyed by name, for use-case tests only. Every method

@@ -1,4 +1,4 @@
-import { User, UserRepository } from '@svc/domain';
+import { type User, UserRepository } from '@svc/domain';
 
 /** Users in a map, for use-case tests only. */
 export class InMemoryUserRepository extends UserRepository {

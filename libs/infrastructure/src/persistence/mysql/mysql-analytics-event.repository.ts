@@ -1,8 +1,8 @@
-import { AnalyticsEvent } from '@svc/domain';
+import { type AnalyticsEvent } from '@svc/domain';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
-import { EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
-import { MySqlStatements } from './mysql-statements';
-import { MySqlSession } from './mysql-statements';
+import { type EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
+import { type MySqlStatements } from './mysql-statements';
+import { type MySqlSession } from './mysql-statements';
 
 /**
  * Adds the cost only while the new total stays within the limit, handing the

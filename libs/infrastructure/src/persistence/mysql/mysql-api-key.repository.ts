@@ -1,8 +1,8 @@
-import { Repository } from 'typeorm';
-import { ApiKeyRecord } from '../typeorm/records/api-key.record';
-import { ROTATE_PREDECESSOR, RotationRows, TypeOrmApiKeyRepository } from '../typeorm/repositories/typeorm-api-key.repository';
+import { type Repository } from 'typeorm';
+import { type ApiKeyRecord } from '../typeorm/records/api-key.record';
+import { ROTATE_PREDECESSOR, type RotationRows, TypeOrmApiKeyRepository } from '../typeorm/repositories/typeorm-api-key.repository';
 import { mysqlInstant } from './mysql-analytics-event.repository';
-import { MySqlStatements } from './mysql-statements';
+import { type MySqlStatements } from './mysql-statements';
 
 /** Instants as DATETIME(3) text in UTC, exact whatever the driver's date handling. */
 const bound = (values: unknown[]): unknown[] => values.map((v) => (v instanceof Date ? mysqlInstant(v) : v));

@@ -1,4 +1,4 @@
-import { MySqlDatabaseConfig } from '@svc/config';
+import { type MySqlDatabaseConfig } from '@svc/config';
 import { AdvancedConsoleLogger, type DataSourceOptions } from 'typeorm';
 import { RECORDS } from '../typeorm/records';
 import { MYSQL_MIGRATIONS } from './migrations';

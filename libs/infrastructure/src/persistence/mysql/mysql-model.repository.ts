@@ -1,8 +1,8 @@
-import { Model } from '@svc/domain';
-import { Repository } from 'typeorm';
-import { ModelRecord } from '../typeorm/records/model.record';
+import { type Model } from '@svc/domain';
+import { type Repository } from 'typeorm';
+import { type ModelRecord } from '../typeorm/records/model.record';
 import { SqlModelRepository } from '../typeorm/repositories/sql-model.repository';
-import { MySqlStatements } from './mysql-statements';
+import { type MySqlStatements } from './mysql-statements';
 
 /** ER_DUP_ENTRY. */
 const DUPLICATE_ENTRY = 1062;

@@ -1,8 +1,8 @@
 import type { Pool } from 'mysql2';
 import type { Pool as PromisePool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
-import { DataSource, ObjectLiteral } from 'typeorm';
+import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
-import { PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
 /**
  * The time zone the prepared statements read DATETIME in: UTC, spelled so

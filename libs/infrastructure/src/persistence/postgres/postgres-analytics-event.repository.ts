@@ -1,8 +1,8 @@
-import { AnalyticsEvent } from '@svc/domain';
+import { type AnalyticsEvent } from '@svc/domain';
 import { EVENT_COLUMNS, eventValues } from '../typeorm/portable-sql';
-import { EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
-import { PreparedStatement } from '../typeorm/sql-statements';
-import { PostgresStatements } from './postgres-statements';
+import { type EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
+import { type PreparedStatement } from '../typeorm/sql-statements';
+import { type PostgresStatements } from './postgres-statements';
 
 const INSERT_VALUES = EVENT_COLUMNS.split(',')
   .map((_, i) => `$${i + 1}`)

@@ -1,8 +1,8 @@
-import { Repository } from 'typeorm';
-import { ApiKeyRecord } from '../typeorm/records/api-key.record';
-import { ROTATE_PREDECESSOR, RotationRows, TypeOrmApiKeyRepository } from '../typeorm/repositories/typeorm-api-key.repository';
-import { PreparedStatement } from '../typeorm/sql-statements';
-import { PostgresStatements } from './postgres-statements';
+import { type Repository } from 'typeorm';
+import { type ApiKeyRecord } from '../typeorm/records/api-key.record';
+import { ROTATE_PREDECESSOR, type RotationRows, TypeOrmApiKeyRepository } from '../typeorm/repositories/typeorm-api-key.repository';
+import { type PreparedStatement } from '../typeorm/sql-statements';
+import { type PostgresStatements } from './postgres-statements';
 
 /**
  * Keys on PostgreSQL: a rotation is one statement whose CTE makes the

@@ -1,4 +1,4 @@
-import { PostgresDatabaseConfig } from '@svc/config';
+import { type PostgresDatabaseConfig } from '@svc/config';
 import type { DataSourceOptions } from 'typeorm';
 import { RECORDS } from '../typeorm/records';
 import { POSTGRES_MIGRATIONS } from './migrations';

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
-import { DataSource, ObjectLiteral } from 'typeorm';
+import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
 /**
  * PostgreSQL's statements: named prepared statements on TypeORM's own pool

@@ -1,8 +1,8 @@
-import { AnalyticsEvent } from '@svc/domain';
+import { type AnalyticsEvent } from '@svc/domain';
 import type { Statement, Transaction } from 'better-sqlite3';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
-import { EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
-import { SqliteStatements } from './sqlite-statements';
+import { type EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
+import { type SqliteStatements } from './sqlite-statements';
 
 /** The license's counter of the period plus the cost (license id, period, cost): SQLite 3.35+ says ON CONFLICT … WHERE … RETURNING. */
 const UPSERT_COUNTER =

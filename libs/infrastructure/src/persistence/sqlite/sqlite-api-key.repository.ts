@@ -1,8 +1,8 @@
 import type { Transaction } from 'better-sqlite3';
-import { Repository } from 'typeorm';
-import { ApiKeyRecord } from '../typeorm/records/api-key.record';
-import { ROTATE_PREDECESSOR, RotationRows, TypeOrmApiKeyRepository } from '../typeorm/repositories/typeorm-api-key.repository';
-import { SqliteStatements } from './sqlite-statements';
+import { type Repository } from 'typeorm';
+import { type ApiKeyRecord } from '../typeorm/records/api-key.record';
+import { ROTATE_PREDECESSOR, type RotationRows, TypeOrmApiKeyRepository } from '../typeorm/repositories/typeorm-api-key.repository';
+import { type SqliteStatements } from './sqlite-statements';
 
 type Rotate = (rows: RotationRows) => boolean;
 

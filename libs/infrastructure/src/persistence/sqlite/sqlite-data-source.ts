@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SqliteDatabaseConfig } from '@svc/config';
+import { type SqliteDatabaseConfig } from '@svc/config';
 import type { DataSourceOptions } from 'typeorm';
 import { RECORDS } from '../typeorm/records';
 import { SQLITE_MIGRATIONS } from './migrations';

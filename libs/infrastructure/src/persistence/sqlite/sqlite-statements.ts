@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { DataSource, ObjectLiteral } from 'typeorm';
+import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
-import { PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
 /**
  * SQLite's statements: better-sqlite3 statements on TypeORM's own connection,

@@ -1,4 +1,4 @@
-import { AnalyticsEvent } from '@svc/domain';
+import { type AnalyticsEvent } from '@svc/domain';
 
 /**
  * SQL every database speaks, written once with `?` placeholders; each

@@ -1,4 +1,4 @@
-import { DataSource, ObjectLiteral } from 'typeorm';
+import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 /** Column types every driver hands over unchanged (absent a transformer): no conversion to call. */

@@ -1,4 +1,4 @@
-import { DataSource, ObjectLiteral } from 'typeorm';
+import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 /**

@@ -1,4 +1,4 @@
-import { DynamicModule, Provider, Type } from '@nestjs/common';
+import { type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { KeyDirectory } from '@svc/application';
 import { TypeOrmModule, getDataSourceToken, getRepositoryToken } from '@nestjs/typeorm';
 import {
@@ -10,11 +10,11 @@ import {
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
-import { DataSource, DataSourceOptions, Repository } from 'typeorm';
+import { type DataSource, type DataSourceOptions, type Repository } from 'typeorm';
 import { LoggingAuditLog } from '../../audit/logging-audit-log';
 import { DatabasePing } from '../database-ping';
 import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
-import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+import { type TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';

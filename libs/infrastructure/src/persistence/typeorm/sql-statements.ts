@@ -1,4 +1,4 @@
-import { ObjectLiteral } from 'typeorm';
+import { type ObjectLiteral } from 'typeorm';
 
 /** A statement prepared once and run many times; parameters bind to its `?` placeholders in order. */
 export interface PreparedStatement<Row extends ObjectLiteral = Record<string, unknown>> {

@@ -1,5 +1,5 @@
 import { KEY_ENVIRONMENTS, LICENSE_TYPES, MONTHLY_LIMIT_BOUNDS } from '@svc/domain';
-import { ValidationOptions } from 'class-validator';
+import { type ValidationOptions } from 'class-validator';
 
 /**
  * The messages of the admin key bodies' rules (CONTRACT 12), each naming its

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ModelRecordView } from '@svc/presentation';
 import { LICENSE_TYPES, MODEL_TYPES } from '@svc/domain';
 

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 import { tableOptions } from './table-options';
 
 /** The model registry: one row per model name; the file lives in the model store. */

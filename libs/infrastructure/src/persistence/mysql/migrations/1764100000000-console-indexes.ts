@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 import { CONSOLE_INDEXES } from '../../typeorm/console-indexes';
 
 /** The console's indexes (CONSOLE_INDEXES, one list for the three databases). */

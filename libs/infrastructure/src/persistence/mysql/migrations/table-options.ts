@@ -1,4 +1,4 @@
-import { QueryRunner } from 'typeorm';
+import { type QueryRunner } from 'typeorm';
 
 /**
  * The table options every MySQL migration uses: InnoDB, utf8mb4, and a

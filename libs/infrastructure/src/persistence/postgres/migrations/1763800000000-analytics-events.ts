@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /** Analytics events: the key by id (never the key), the period they count in. */
 export class AnalyticsEventsPostgres1763800000000 implements MigrationInterface {

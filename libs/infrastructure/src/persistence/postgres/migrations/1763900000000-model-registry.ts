@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /** The model registry: one row per model name; the file lives in the model store. */
 export class ModelRegistryPostgres1763900000000 implements MigrationInterface {

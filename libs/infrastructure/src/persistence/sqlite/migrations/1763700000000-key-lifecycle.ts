@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /** Users, keys (unique digest), usage per key and period, audit log. Times are UTC text. */
 export class KeyLifecycleSqlite1763700000000 implements MigrationInterface {

@@ -1,4 +1,4 @@
-import { ApiKey, KeyEnvironment, LicenseType, MonthlyLimitSetting } from '@svc/domain';
+import { ApiKey, type KeyEnvironment, type LicenseType, type MonthlyLimitSetting } from '@svc/domain';
 import { ApiKeyRecord } from '../records/api-key.record';
 
 export class ApiKeyMapper {

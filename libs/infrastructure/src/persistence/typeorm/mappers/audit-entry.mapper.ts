@@ -1,4 +1,4 @@
-import { AuditAction, AuditEntry } from '@svc/domain';
+import { type AuditAction, type AuditEntry } from '@svc/domain';
 import { AuditEntryRecord } from '../records/audit-entry.record';
 
 export class AuditEntryMapper {

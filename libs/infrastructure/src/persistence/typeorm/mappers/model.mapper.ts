@@ -1,4 +1,4 @@
-import { LicenseType, Model, ModelMetadata, ModelType } from '@svc/domain';
+import { type LicenseType, type Model, type ModelMetadata, type ModelType } from '@svc/domain';
 import { ModelRecord } from '../records/model.record';
 
 export class ModelMapper {

@@ -1,4 +1,4 @@
-import { User } from '@svc/domain';
+import { type User } from '@svc/domain';
 import { UserRecord } from '../records/user.record';
 
 export class UserMapper {

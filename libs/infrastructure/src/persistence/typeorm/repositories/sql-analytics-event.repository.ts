@@ -1,14 +1,14 @@
 import {
-  AnalyticsEvent,
+  type AnalyticsEvent,
   AnalyticsEventRepository,
-  EventCount,
-  EventType,
-  EventsOnDay,
-  RangeUsage,
-  UsageBreakdown,
+  type EventCount,
+  type EventType,
+  type EventsOnDay,
+  type RangeUsage,
+  type UsageBreakdown,
   tallyUsage,
 } from '@svc/domain';
-import { PreparedStatement, SqlStatements } from '../sql-statements';
+import { type PreparedStatement, type SqlStatements } from '../sql-statements';
 
 type CountRow = { key_id: string; event_type: string; model_name: string | null; success: unknown; n: string | number };
 type DayRow = { day: string; n: string | number };

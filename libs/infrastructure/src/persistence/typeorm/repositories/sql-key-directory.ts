@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { KeyDirectory, KeyListing, KeySearch, KeyUsage, NearQuotaQuery, TierStatusCount } from '@svc/application';
-import { KeyStatus, LICENSE_TYPES, LicenseType } from '@svc/domain';
+import { KeyStatus, LICENSE_TYPES } from '@svc/domain';
 import { Repository } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
 import { RecordHydrator } from '../record-hydrator';

@@ -1,8 +1,8 @@
-import { Model, ModelFile, ModelRepository } from '@svc/domain';
-import { IsNull, QueryFailedError, Repository } from 'typeorm';
+import { type Model, type ModelFile, ModelRepository } from '@svc/domain';
+import { IsNull, QueryFailedError, type Repository } from 'typeorm';
 import { ModelMapper } from '../mappers/model.mapper';
 import { RecordHydrator } from '../record-hydrator';
-import { PreparedStatement, SqlStatements } from '../sql-statements';
+import { type PreparedStatement, type SqlStatements } from '../sql-statements';
 import { ModelRecord } from '../records/model.record';
 
 /**

@@ -1,9 +1,9 @@
-import { ApiKey, ApiKeyRepository, KeyRotation } from '@svc/domain';
-import { IsNull, Repository } from 'typeorm';
+import { type ApiKey, ApiKeyRepository, type KeyRotation } from '@svc/domain';
+import { IsNull, type Repository } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
 import { RecordHydrator } from '../record-hydrator';
 import { RecordValues } from '../record-values';
-import { PreparedStatement, SqlStatements } from '../sql-statements';
+import { type PreparedStatement, type SqlStatements } from '../sql-statements';
 import { ApiKeyRecord } from '../records/api-key.record';
 
 /** The predecessor's columns a rotation writes, in the order ROTATE_PREDECESSOR binds them (then its id). */
