@@ -7,7 +7,7 @@ import { CreateKeyRequest } from '../modules/admin/dto/create-key.request';
 import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from '../modules/admin/dto/revoke-key.request';
 import { UpdateKeyRequest } from '../modules/admin/dto/update-key.request';
 import { LogEventRequest } from '../modules/analytics/dto/log-event.request';
-import { RevokeKeyRequest, RotateKeyRequest } from '../modules/auth/dto/key.request';
+import { RevokeKeyRequest, RotateKeyRequest } from '../shared/dto/key.request';
 import { BodyValidationPlan } from './body-validation-plan';
 
 /** Every DTO the API reads a body into (`@Body()` in the controllers). */

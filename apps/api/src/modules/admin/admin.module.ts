@@ -1,56 +1,23 @@
 import { Module } from '@nestjs/common';
-import {
-  CreateModel,
-  DeleteModel,
-  IssueApiKey,
-  KeyRevocation,
-  ListAllModels,
-  ListAudit,
-  ListKeys,
-  ReplaceModel,
-  ReportDailyUsage,
-  ReportUsage,
-  RevokeKeyById,
-  RotateKeyById,
-  KeyRotator,
-  ShowApiKey,
-  ShowModel,
-  ShowOverview,
-  UpdateApiKey,
-  UploadModelFile,
-} from '@svc/application';
-import { AdminTokenGuard } from '../../http/admin-token.guard';
-import { AdminKeysController } from './admin-keys.controller';
-import { AdminModelsController } from './admin-models.controller';
-import { AdminUsageController } from './admin-usage.controller';
+import { RouterModule } from '@nestjs/core';
+import { AdminKeysModule } from './keys/admin-keys.module';
+import { AdminModelsModule } from './models/admin-models.module';
+import { AdminUsageModule } from './usage/admin-usage.module';
+
+/** Where the operators' API is mounted; each of its modules declares its routes relative to it. */
+export const ADMIN_PATH = 'admin/v1';
 
 /**
  * The operators' API (CONTRACT 12), behind the admin bearer token and never
- * rate-limited. Mounted only when ADMIN_TOKEN is configured; otherwise the
- * admin API does not exist (404).
+ * rate-limited: one module per job, mounted under ADMIN_PATH. Imported only when
+ * ADMIN_TOKEN is configured; otherwise the admin API does not exist (404).
  */
 @Module({
-  controllers: [AdminKeysController, AdminUsageController, AdminModelsController],
-  providers: [
-    AdminTokenGuard,
-    IssueApiKey,
-    ShowApiKey,
-    UpdateApiKey,
-    KeyRevocation,
-    RevokeKeyById,
-    KeyRotator,
-    RotateKeyById,
-    ListAudit,
-    ListKeys,
-    ReportUsage,
-    ReportDailyUsage,
-    ShowOverview,
-    CreateModel,
-    UploadModelFile,
-    ReplaceModel,
-    DeleteModel,
-    ListAllModels,
-    ShowModel,
+  imports: [
+    AdminKeysModule,
+    AdminModelsModule,
+    AdminUsageModule,
+    RouterModule.register([{ path: ADMIN_PATH, children: [AdminKeysModule, AdminModelsModule, AdminUsageModule] }]),
   ],
 })
 export class AdminModule {}

@@ -6,9 +6,9 @@ import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey, CurrentKeyContext } from '../../api-key-auth/authenticated-key';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
 import { RotatedKeyView, rotatedKeyViewOf } from '@svc/presentation';
-import { KeyRequest, RevokeKeyRequest, RotateKeyRequest } from './dto/key.request';
-import { RotatedKeyResponse } from '../admin/dto/key.response';
-import { LicenseResponse, licenseResponseOf } from './dto/license.response';
+import { KeyRequest, RevokeKeyRequest, RotateKeyRequest } from '../../shared/dto/key.request';
+import { RotatedKeyResponse } from '../../shared/dto/rotated-key.response';
+import { LicenseResponse, licenseResponseOf } from '../../shared/dto/license.response';
 import { KEY_REVOKED_RESPONSE, RevokeKeyResponse } from './dto/revoke-key.response';
 import { ValidateKeyResponse, validateKeyResponseOf } from './dto/validate-key.response';
 

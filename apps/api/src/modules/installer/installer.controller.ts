@@ -8,7 +8,7 @@ import { CurrentKey } from '../../api-key-auth/authenticated-key';
 import { HttpEdgeError } from '../../http/http-error';
 import { ServiceMetrics } from '../../observability/service-metrics';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
-import { KeyRequest } from '../auth/dto/key.request';
+import { KeyRequest } from '../../shared/dto/key.request';
 import { GithubTokenResponse, githubTokenResponseOf } from './dto/github-token.response';
 
 /**

@@ -9,7 +9,7 @@ import {
   modelFilePathOf,
   parseModelFileLinkQuery,
 } from '@svc/presentation';
-import { modelFileBaseFor, serviceOriginOf } from './model-file-base';
+import { modelFileBaseFor, serviceOriginOf } from '../../http/model-file-base';
 
 /**
  * Signed, expiring links to the service's own model store (CONTRACT 7): made

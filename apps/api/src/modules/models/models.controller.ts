@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey } from '../../api-key-auth/authenticated-key';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
-import { ModelListResponse, ModelRecordResponse } from './dto/model-record.response';
+import { ModelListResponse, ModelRecordResponse } from '../../shared/dto/model-record.response';
 import { ModelFileLinks } from './model-file-links';
 
 /**

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AuditEntryView, IssuedKeyView, KeyView, RotatedKeyView } from '@svc/presentation';
+import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/presentation';
 import { AUDIT_ACTIONS, KEY_ENVIRONMENTS, LICENSE_TYPES } from '@svc/domain';
-import { API_KEY_EXAMPLE } from '../../auth/dto/key.request';
-import { QuotaResponse } from '../../auth/dto/license.response';
+import { API_KEY_EXAMPLE } from '../../../shared/dto/key.request';
+import { QuotaResponse } from '../../../shared/dto/license.response';
 
 const ENVIRONMENTS = [...KEY_ENVIRONMENTS];
 
@@ -76,34 +76,6 @@ export class KeyResponse implements KeyView {
 
   @ApiProperty({ type: String, nullable: true, description: 'The key that replaced this one by rotation' })
   readonly rotated_to!: string | null;
-}
-
-/** POST /v1/auth/rotate and POST /admin/v1/keys/{key_id}/rotate (CONTRACT 16). */
-export class RotatedKeyResponse implements RotatedKeyView {
-  @ApiProperty({ type: String, description: 'The new plaintext key: shown this once, never again', example: API_KEY_EXAMPLE })
-  readonly api_key!: string;
-
-  @ApiProperty({ type: String, description: "The new key's id", example: 'key_3f1c9a0b7d2e4c5a8b6f0e1d' })
-  readonly key_id!: string;
-
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    description: "The new key's expiry: the old key's, unchanged",
-    example: '2027-11-21T17:33:54Z',
-  })
-  readonly expires_at!: string;
-
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    description: 'When the old key stops working: the end of the grace (then KEY_EXPIRED), or now for grace_seconds 0 (revoked)',
-    example: '2026-11-22T17:33:54Z',
-  })
-  readonly previous_key_expires_at!: string;
-
-  @ApiProperty({ type: String, example: 'API key rotated: store the new key; the previous key works until 2026-11-22T17:33:54Z' })
-  readonly message!: string;
 }
 
 export class AuditEntryResponse implements AuditEntryView {

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { GraceSecondsProperty } from '../../auth/dto/key.request';
+import { GraceSecondsProperty } from '../../../shared/dto/key.request';
 
 export class AdminRevokeKeyRequest {
   @ApiPropertyOptional({ type: String, maxLength: 1000, nullable: true, description: 'Kept in the audit log' })

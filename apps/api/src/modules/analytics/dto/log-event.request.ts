@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EVENT_LIMITS, EVENT_TYPES, EventReport, EventType, INFERENCE_TYPES, InferenceType } from '@svc/domain';
 import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsPresent, IsSmallJsonObject, answers } from '../../../http/request-validation';
-import { API_KEY_EXAMPLE } from '../../auth/dto/key.request';
+import { API_KEY_EXAMPLE } from '../../../shared/dto/key.request';
 
 const stringRule = (field: string, max: number) => ({ message: `${field} must be a string of at most ${max} characters` });
 const DURATION_RULE = { message: 'duration_ms must be a finite number >= 0' };

@@ -7,7 +7,7 @@ import {
   QuotaResponse,
   ROTATION_RECOMMENDED_PROPERTY,
   quotaResponseOf,
-} from './license.response';
+} from '../../../shared/dto/license.response';
 
 /** SPEC 4.1, field for field, and the signed offline license (CONTRACT 15). */
 export class ValidateKeyResponse {

@@ -1,7 +1,7 @@
 import { type AppConfig } from '@svc/config';
 import { modelFileBaseOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
-import { HttpEdgeError } from '../../http/http-error';
+import { HttpEdgeError } from './http-error';
 
 /** A host name (or IPv6 literal) with an optional port: nothing that could bend a URL. */
 const HOST_FORM = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;

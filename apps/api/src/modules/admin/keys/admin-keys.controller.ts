@@ -25,22 +25,23 @@ import {
   keyViewOf,
   rotatedKeyViewOf,
 } from '@svc/presentation';
-import { AdminTokenGuard } from '../../http/admin-token.guard';
-import { ADMIN_BEARER } from '../../openapi/openapi';
-import { ALWAYS, ApiErrors, BODY } from '../../openapi/api-errors.decorator';
-import { ListAuditQuery, ListKeysQuery, pageLimitOf } from './dto/console.query';
-import { AuditPageResponse, KeyListResponse } from './dto/console.response';
-import { CreateKeyRequest } from './dto/create-key.request';
-import { IssuedKeyResponse, KeyResponse, RotatedKeyResponse } from './dto/key.response';
-import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from './dto/revoke-key.request';
-import { UpdateKeyRequest } from './dto/update-key.request';
+import { AdminTokenGuard } from '../../../http/admin-token.guard';
+import { ADMIN_BEARER } from '../../../openapi/openapi';
+import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
+import { ListAuditQuery, ListKeysQuery, pageLimitOf } from '../dto/console.query';
+import { AuditPageResponse, KeyListResponse } from '../dto/console.response';
+import { CreateKeyRequest } from '../dto/create-key.request';
+import { IssuedKeyResponse, KeyResponse } from '../dto/key.response';
+import { RotatedKeyResponse } from '../../../shared/dto/rotated-key.response';
+import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from '../dto/revoke-key.request';
+import { UpdateKeyRequest } from '../dto/update-key.request';
 import { SkipThrottle } from '@nestjs/throttler';
 
 /** The operators' key calls of CONTRACT 12, behind the admin bearer token. */
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
 @SkipThrottle()
-@Controller('admin/v1')
+@Controller()
 @UseGuards(AdminTokenGuard)
 export class AdminKeysController {
   constructor(

@@ -2,13 +2,13 @@ import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ReportDailyUsage, ReportUsage, ShowOverview, UsageReport } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
-import { AdminTokenGuard } from '../../http/admin-token.guard';
-import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
-import { ADMIN_BEARER } from '../../openapi/openapi';
+import { AdminTokenGuard } from '../../../http/admin-token.guard';
+import { ALWAYS, ApiErrors } from '../../../openapi/api-errors.decorator';
+import { ADMIN_BEARER } from '../../../openapi/openapi';
 import { DailyUsageView, OverviewView, dailyUsageViewOf, overviewViewOf } from '@svc/presentation';
-import { DailyUsageQuery } from './dto/console.query';
-import { DailyUsageResponse, OverviewResponse } from './dto/console.response';
-import { UsageReportResponse } from './dto/key.response';
+import { DailyUsageQuery } from '../dto/console.query';
+import { DailyUsageResponse, OverviewResponse } from '../dto/console.response';
+import { UsageReportResponse } from '../dto/key.response';
 import { SkipThrottle } from '@nestjs/throttler';
 
 export { UsageReportResponse };
@@ -31,7 +31,7 @@ export function usageReportResponseOf(report: UsageReport): UsageReportResponse 
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
 @SkipThrottle()
-@Controller('admin/v1')
+@Controller()
 @UseGuards(AdminTokenGuard)
 export class AdminUsageController {
   constructor(

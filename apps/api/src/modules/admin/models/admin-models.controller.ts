@@ -14,13 +14,13 @@ import { AppConfig } from '@svc/config';
 import { Model } from '@svc/domain';
 import { AdminModelView, ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf, modelFileClaimsOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
-import { AdminTokenGuard } from '../../http/admin-token.guard';
-import { HttpEdgeError } from '../../http/http-error';
-import { StreamedUpload, isUploadStream } from '../../http/streamed-upload';
-import { ALWAYS, ApiErrors, BODY } from '../../openapi/api-errors.decorator';
-import { ADMIN_BEARER } from '../../openapi/openapi';
-import { AdminModelListResponse, AdminModelResponse } from '../models/dto/model-record.response';
-import { modelFileBaseFor } from '../models/model-file-base';
+import { AdminTokenGuard } from '../../../http/admin-token.guard';
+import { HttpEdgeError } from '../../../http/http-error';
+import { StreamedUpload, isUploadStream } from '../../../http/streamed-upload';
+import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
+import { ADMIN_BEARER } from '../../../openapi/openapi';
+import { AdminModelListResponse, AdminModelResponse } from '../../../shared/dto/model-record.response';
+import { modelFileBaseFor } from '../../../http/model-file-base';
 import { SkipThrottle } from '@nestjs/throttler';
 
 /**
@@ -34,7 +34,7 @@ import { SkipThrottle } from '@nestjs/throttler';
 @ApiTags('admin')
 @ApiBearerAuth(ADMIN_BEARER)
 @SkipThrottle()
-@Controller('admin/v1/models')
+@Controller('models')
 @UseGuards(AdminTokenGuard)
 export class AdminModelsController {
   constructor(
