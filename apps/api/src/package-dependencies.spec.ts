@@ -58,6 +58,17 @@ const TOOLS: Record<string, { why: string; holds: () => boolean }> = {
   jest: { why: '`jest` in the scripts', holds: () => /\bjest\b/.test(scripts) },
   'ts-jest': { why: 'the transform of jest.config.js', holds: () => text('jest.config.js').includes("'ts-jest'") },
   typescript: { why: '`tsc` in the scripts', holds: () => /\btsc\b/.test(scripts) },
+  eslint: { why: '`eslint` in the scripts (npm run lint)', holds: () => /\beslint\b/.test(scripts) },
+  prettier: { why: '`prettier` in the scripts (npm run format:check)', holds: () => /\bprettier --check\b/.test(scripts) },
+  '@eslint/js': { why: 'imported by eslint.config.mjs', holds: () => text('eslint.config.mjs').includes("from '@eslint/js'") },
+  'typescript-eslint': {
+    why: 'imported by eslint.config.mjs',
+    holds: () => text('eslint.config.mjs').includes("from 'typescript-eslint'"),
+  },
+  'eslint-config-prettier': {
+    why: 'imported by eslint.config.mjs',
+    holds: () => text('eslint.config.mjs').includes("from 'eslint-config-prettier'"),
+  },
 };
 
 interface Import {
