@@ -1,5 +1,6 @@
 export * from './shared/error-codes';
 export * from './shared/domain-error';
+export * from './shared/database.errors';
 export * from './shared/clock';
 export * from './shared/secret-hasher';
 export * from './shared/id-generator';

@@ -1,6 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
-import { DomainError } from '@svc/domain';
-import { isDatabaseUnavailable } from '@svc/infrastructure';
+import { DatabaseUnavailableError, DomainError } from '@svc/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
 import { REASON_PHRASE, errorEnvelope } from './error-envelope';
@@ -17,9 +16,6 @@ const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
   429: 'RATE_LIMIT_EXCEEDED',
   503: 'SERVICE_UNAVAILABLE',
 };
-
-/** Retry-After of a 503 caused by the database being unreachable. */
-const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 interface Rendered {
   readonly status: number;
@@ -49,8 +45,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const rendered = this.render(exception, request);
     const route = request.routeOptions?.url ?? UNMATCHED_ROUTE;
     this.metrics.errorAnswered(rendered.body.code, route);
-    if (rendered.body.code === 'SERVICE_UNAVAILABLE' && !(exception instanceof HttpException)) {
-      this.logger.warn({ msg: `${request.method} ${route}: database unavailable (${describeBriefly(exception)})`, req_id: request.id });
+    if (exception instanceof DatabaseUnavailableError) {
+      this.logger.warn({
+        msg: `${request.method} ${route}: database unavailable (${describeBriefly(exception.cause)})`,
+        req_id: request.id,
+      });
     } else if (rendered.status >= 500 && rendered.body.code === 'SERVER_ERROR') {
       this.logger.error({ msg: `${request.method} ${route} failed`, req_id: request.id }, (exception as Error)?.stack);
     }
@@ -95,13 +94,6 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
         return { status: ERROR_STATUS[code], body: errorEnvelope(REASON_PHRASE[ERROR_STATUS[code]], code, publicHint(code)) };
       }
       if (status === 503) return { status, body: errorEnvelope(REASON_PHRASE[503], 'SERVICE_UNAVAILABLE') };
-    }
-    if (isDatabaseUnavailable(exception)) {
-      return {
-        status: 503,
-        body: errorEnvelope(REASON_PHRASE[503], 'SERVICE_UNAVAILABLE', 'The service cannot reach its database; retry shortly'),
-        headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-      };
     }
     return { status: 500, body: errorEnvelope(REASON_PHRASE[500], 'SERVER_ERROR') };
   }
