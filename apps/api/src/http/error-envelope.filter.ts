@@ -5,6 +5,7 @@ import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metric
 import { REASON_PHRASE, errorEnvelope } from './error-envelope';
 import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from './error-status.map';
 import { HttpEdgeError } from './http-error';
+import { BODY_LIMIT_HINT } from './body-limit';
 import { RouteTable } from './route-table';
 
 const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
@@ -108,7 +109,7 @@ function describeBriefly(error: unknown): string {
 function publicHint(code: HttpErrorCode): string | undefined {
   switch (code) {
     case 'PAYLOAD_TOO_LARGE':
-      return 'Request bodies are limited to 64 KiB';
+      return BODY_LIMIT_HINT;
     case 'UNSUPPORTED_MEDIA_TYPE':
       return 'Send the body as application/json';
     case 'INVALID_REQUEST':

@@ -1,11 +1,9 @@
 import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
+import { BODY_LIMIT_BYTES } from './body-limit';
 import { HttpEdgeError } from './http-error';
 import { acceptStreamedUploads } from './streamed-upload';
-
-/** The public body limit (CONTRACT 2). */
-export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Bodies: JSON objects only. `application/json` (any parameters) is parsed
