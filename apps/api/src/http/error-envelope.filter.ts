@@ -2,10 +2,10 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundE
 import { DatabaseUnavailableError, DomainError } from '@svc/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
-import { REASON_PHRASE, errorEnvelope } from './error-envelope';
+import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelope, errorEnvelope } from './error-envelope';
 import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from './error-status.map';
 import { HttpEdgeError } from './http-error';
-import { BODY_LIMIT_HINT } from './body-limit';
+import { BODY_LIMIT_HINT, JSON_BODIES_ONLY } from './body-limit';
 import { RouteTable } from './route-table';
 
 const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
@@ -66,7 +66,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       const retryAfter = (exception as { retryAfterSeconds?: number }).retryAfterSeconds;
       return {
         status: ERROR_STATUS[exception.code],
-        body: errorEnvelope(exception.description, exception.code, exception.hint),
+        body: domainErrorEnvelope(exception),
         headers: retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) },
       };
     }
@@ -82,11 +82,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       if (allowed.length > 0) {
         return {
           status: 405,
-          body: errorEnvelope(REASON_PHRASE[405], 'METHOD_NOT_ALLOWED', `Allowed methods: ${allowed.join(', ')}`),
+          body: errorEnvelope(REASON_PHRASE[405], 'METHOD_NOT_ALLOWED', allowedMethodsHint(allowed)),
           headers: { allow: allowed.join(', ') },
         };
       }
-      return { status: 404, body: errorEnvelope(REASON_PHRASE[404], 'NOT_FOUND', 'No such endpoint') };
+      return { status: 404, body: errorEnvelope(REASON_PHRASE[404], 'NOT_FOUND', NO_SUCH_ENDPOINT) };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -111,7 +111,7 @@ function publicHint(code: HttpErrorCode): string | undefined {
     case 'PAYLOAD_TOO_LARGE':
       return BODY_LIMIT_HINT;
     case 'UNSUPPORTED_MEDIA_TYPE':
-      return 'Send the body as application/json';
+      return JSON_BODIES_ONLY;
     case 'INVALID_REQUEST':
       return 'The request is malformed';
     default:

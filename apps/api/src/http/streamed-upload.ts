@@ -2,7 +2,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { Readable, Transform, type TransformCallback, pipeline } from 'node:stream';
-import { BODY_LIMIT_HINT } from './body-limit';
+import { BODY_LIMIT_HINT, JSON_BODIES_ONLY } from './body-limit';
 import { HttpEdgeError } from './http-error';
 
 /** The largest model file the admin API takes (CONTRACT 12: larger than the public 64 KiB). */
@@ -79,9 +79,7 @@ function refuseAfterReading(payload: IncomingMessage, limit: number, done: Done)
     received += chunk.length;
     if (received > limit) settle(tooLarge(false));
   });
-  payload.on('end', () =>
-    settle(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 'Send the body as application/json')),
-  );
+  payload.on('end', () => settle(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', JSON_BODIES_ONLY)));
   payload.on('error', settle);
   payload.resume();
 }
