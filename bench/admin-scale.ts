@@ -30,7 +30,7 @@ import {
 } from './bench-database';
 import { BenchProcess } from './bench-process';
 import { BUILT_API_MAIN, ROOT, assertBuilt, built, builtLibraries, serviceCommand } from './built-service';
-import { PooledRandom, type TableWriter, dataSourceOptionsOf, mysqlWriter, postgresWriter, rowOf, sqliteWriter } from './seed-keys';
+import { PooledRandom, dataSourceOptionsOf, rowOf, tableWriterFor } from './seed-keys';
 
 const DAY_MS = 86_400_000;
 const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];
@@ -86,12 +86,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
   const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
   const kind = config.database.kind;
-  const writer: TableWriter =
-    kind === 'postgres'
-      ? await postgresWriter(config.database.url)
-      : kind === 'mysql'
-        ? await mysqlWriter(config.database.url)
-        : sqliteWriter(dataSource);
+  const writer = await tableWriterFor(config.database, dataSource);
   const { ApiKey, ApiKeyFormat } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
   const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);

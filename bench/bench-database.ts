@@ -9,6 +9,12 @@ export interface BenchDatabase {
   readonly url: string;
   /** For the report: never a password. */
   readonly label: string;
+  /**
+   * Which command lines (of `ps`) are the database server's processes working
+   * for this run (their CPU counts as the benchmark's); none for SQLite, which
+   * runs inside the service.
+   */
+  readonly serverProcess?: (commandLine: string) => boolean;
   drop(): Promise<void>;
 }
 
@@ -40,6 +46,8 @@ export async function postgresBenchDatabase(adminUrl: string): Promise<BenchData
     kind: 'postgres',
     url: url.toString(),
     label: `PostgreSQL database ${name} on ${url.host} (created for this run, dropped after)`,
+    // the backends serving the bench database, and the server's background writers (no client address)
+    serverProcess: (line) => line.startsWith('postgres:') && (line.includes(` ${name} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line)),
     drop: async () => {
       if (dropped) return;
       dropped = true;
@@ -85,6 +93,8 @@ export async function mysqlBenchDatabase(adminUrl: string): Promise<BenchDatabas
     kind: 'mysql',
     url: url.toString(),
     label: `MySQL / MariaDB database ${name} on ${url.host} (created for this run, dropped after)`,
+    // one process, a thread per connection: all of it works for the benchmark
+    serverProcess: (line) => /(^|\/)(mariadbd|mysqld)$/.test(line.split(' ')[0]),
     drop: async () => {
       if (dropped) return;
       dropped = true;

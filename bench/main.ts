@@ -309,17 +309,7 @@ async function main(): Promise<number> {
     const serviceRss = new RssSampler(service);
     const ceilingRss = new RssSampler(ceiling);
     const maxRequests = Math.ceil(options.seconds * 100_000);
-    // PostgreSQL's backends for the bench database and its background writers work for the benchmark;
-    // MySQL / MariaDB is one process (a thread per connection): all of it counts as the benchmark's.
-    const databaseName = database.kind === 'postgres' ? new URL(database.url).pathname.slice(1) : null;
-    const monitor = new CpuMonitor(
-      () => [servers.service.pid, servers.ceiling.pid],
-      databaseName
-        ? (line) => line.startsWith('postgres:') && (line.includes(` ${databaseName} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line))
-        : database.kind === 'mysql'
-          ? (line) => /(^|\/)(mariadbd|mysqld)$/.test(line.split(' ')[0])
-          : undefined,
-    );
+    const monitor = new CpuMonitor(() => [servers.service.pid, servers.ceiling.pid], database.serverProcess);
     const load = async (
       server: Server,
       endpoint: EndpointName,

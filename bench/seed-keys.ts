@@ -54,7 +54,7 @@ export interface TableWriter {
 }
 
 /** better-sqlite3 on the same file: one prepared INSERT per table, run row by row inside a transaction. */
-export function sqliteWriter(dataSource: DataSource): TableWriter {
+function sqliteWriter(dataSource: DataSource): TableWriter {
   const db = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
   // This connection only (the service opens its own): room for the digest index's random inserts.
   db.pragma('cache_size = -262144');
@@ -76,7 +76,7 @@ export function sqliteWriter(dataSource: DataSource): TableWriter {
 }
 
 /** One pg connection: multi-row INSERTs inside a transaction. */
-export async function postgresWriter(url: string): Promise<TableWriter> {
+async function postgresWriter(url: string): Promise<TableWriter> {
   const client = new Client({ connectionString: url });
   await client.connect();
   return {
@@ -98,7 +98,7 @@ export async function postgresWriter(url: string): Promise<TableWriter> {
  * statement's text by mysql2 (`query`, not a prepared `execute`: one statement per chunk shape
  * would be prepared and cached for nothing), with the data source's UTC time zone for Dates.
  */
-export async function mysqlWriter(url: string): Promise<TableWriter> {
+async function mysqlWriter(url: string): Promise<TableWriter> {
   const connection = await createConnection({
     uri: url,
     timezone: 'Z',
@@ -118,6 +118,18 @@ export async function mysqlWriter(url: string): Promise<TableWriter> {
     commit: async () => void (await connection.commit()),
     close: () => connection.end(),
   };
+}
+
+/** The bulk writer of `database`: its own connection on a server, the data source's on SQLite. */
+export async function tableWriterFor(database: DatabaseConfig, dataSource: DataSource): Promise<TableWriter> {
+  switch (database.kind) {
+    case 'sqlite':
+      return sqliteWriter(dataSource);
+    case 'postgres':
+      return postgresWriter(database.url);
+    case 'mysql':
+      return mysqlWriter(database.url);
+  }
 }
 
 /** A record's column values as the driver stores them (TypeORM's own conversion, e.g. a Date to SQLite's UTC text). */
@@ -145,12 +157,7 @@ export async function seedKeys(
   const started = Date.now();
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
   const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
-  const writer =
-    config.database.kind === 'postgres'
-      ? await postgresWriter(config.database.url)
-      : config.database.kind === 'mysql'
-        ? await mysqlWriter(config.database.url)
-        : sqliteWriter(dataSource);
+  const writer = await tableWriterFor(config.database, dataSource);
   const { ApiKey, ApiKeyFormat, defaultExpiryFrom } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
   const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);

@@ -172,6 +172,14 @@ describe('GET /api/health', () => {
       for (const leak of ['stack', 'statusCode', '<', ...databaseNames(down)]) expect(res.text).not.toContain(leak);
     });
 
+    it("a request that needs the database answers 503 SERVICE_UNAVAILABLE with the database module's Retry-After, never 500", async () => {
+      const res = await down.post('/v1/auth/validate', { api_key: `svc_live_${'0'.repeat(48)}` });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: 'Service unavailable', code: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    });
+
     it('readiness answers 503 in terminus shape (not the error envelope), liveness still 200', async () => {
       const ready = await down.get('/api/health/ready');
       expect(ready.status).toBe(503);

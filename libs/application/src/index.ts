@@ -96,3 +96,4 @@ export const USE_CASES = [
   SweepModelStore,
 ] as const;
 export * from './rate-limit/rate-counter';
+export * from './health/database-ping';

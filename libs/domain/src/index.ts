@@ -1,5 +1,6 @@
 export * from './shared/error-codes';
 export * from './shared/domain-error';
+export * from './shared/database.errors';
 export * from './shared/clock';
 export * from './shared/secret-hasher';
 export * from './shared/id-generator';
@@ -27,7 +28,10 @@ export * from './analytics/analytics-event';
 export * from './analytics/analytics.errors';
 export * from './analytics/usage-tally';
 export * from './analytics/analytics-event.repository';
+export * from './model/model-forms';
 export * from './model/model';
+export * from './model/model-visibility';
+export * from './model/model-file-claims';
 export * from './model/model.errors';
 export * from './model/model.repository';
 export * from './model/model-store';

@@ -6,7 +6,5 @@ export * from './model-store/local-model-store';
 export * from './repo-tokens/github-app-repo-token-issuer';
 export * from './repo-tokens/static-repo-token-issuer';
 export * from './repo-tokens/not-configured-repo-token-issuer';
-export * from './persistence/database-unavailable';
-export * from './persistence/database-ping';
 export * from './crypto/hmac-model-link-signer';
 export * from './crypto/jose-license-signer';

@@ -11,5 +11,6 @@ export * from './models/model-file-link';
 export * from './models/model-views';
 export * from './models/model-record.request';
 export * from './validation/request-validation';
+export * from './errors/public-hint';
 export * from './admin/console-views';
 export * from './admin/page-cursor';

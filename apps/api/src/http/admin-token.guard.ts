@@ -20,9 +20,7 @@ export class AdminTokenGuard implements CanActivate {
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match || !timingSafeEqual(digest(match[1]), this.expected)) {
-      throw new HttpEdgeError('UNAUTHORIZED', 'Unauthorized', 'Send Authorization: Bearer <admin token>', {
-        'www-authenticate': 'Bearer',
-      });
+      throw adminTokenRefused();
     }
     return true;
   }
@@ -30,4 +28,9 @@ export class AdminTokenGuard implements CanActivate {
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** The answer to a missing or wrong admin token. */
+export function adminTokenRefused(): HttpEdgeError {
+  return new HttpEdgeError('UNAUTHORIZED', 'Unauthorized', 'Send Authorization: Bearer <admin token>', { 'www-authenticate': 'Bearer' });
 }

@@ -1,11 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
-import { DomainError } from '@svc/domain';
-import { isDatabaseUnavailable } from '@svc/infrastructure';
+import { DatabaseUnavailableError, DomainError } from '@svc/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
-import { REASON_PHRASE, errorEnvelope } from './error-envelope';
+import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelope, errorEnvelope } from './error-envelope';
 import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from './error-status.map';
 import { HttpEdgeError } from './http-error';
+import { BODY_LIMIT_HINT, JSON_BODIES_ONLY } from './body-limit';
 import { RouteTable } from './route-table';
 
 const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
@@ -17,9 +17,6 @@ const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
   429: 'RATE_LIMIT_EXCEEDED',
   503: 'SERVICE_UNAVAILABLE',
 };
-
-/** Retry-After of a 503 caused by the database being unreachable. */
-const DATABASE_RETRY_AFTER_SECONDS = 2;
 
 interface Rendered {
   readonly status: number;
@@ -49,8 +46,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const rendered = this.render(exception, request);
     const route = request.routeOptions?.url ?? UNMATCHED_ROUTE;
     this.metrics.errorAnswered(rendered.body.code, route);
-    if (rendered.body.code === 'SERVICE_UNAVAILABLE' && !(exception instanceof HttpException)) {
-      this.logger.warn({ msg: `${request.method} ${route}: database unavailable (${describeBriefly(exception)})`, req_id: request.id });
+    if (exception instanceof DatabaseUnavailableError) {
+      this.logger.warn({
+        msg: `${request.method} ${route}: database unavailable (${describeBriefly(exception.cause)})`,
+        req_id: request.id,
+      });
     } else if (rendered.status >= 500 && rendered.body.code === 'SERVER_ERROR') {
       this.logger.error({ msg: `${request.method} ${route} failed`, req_id: request.id }, (exception as Error)?.stack);
     }
@@ -66,7 +66,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       const retryAfter = (exception as { retryAfterSeconds?: number }).retryAfterSeconds;
       return {
         status: ERROR_STATUS[exception.code],
-        body: errorEnvelope(exception.description, exception.code, exception.hint),
+        body: domainErrorEnvelope(exception),
         headers: retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) },
       };
     }
@@ -82,11 +82,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       if (allowed.length > 0) {
         return {
           status: 405,
-          body: errorEnvelope(REASON_PHRASE[405], 'METHOD_NOT_ALLOWED', `Allowed methods: ${allowed.join(', ')}`),
+          body: errorEnvelope(REASON_PHRASE[405], 'METHOD_NOT_ALLOWED', allowedMethodsHint(allowed)),
           headers: { allow: allowed.join(', ') },
         };
       }
-      return { status: 404, body: errorEnvelope(REASON_PHRASE[404], 'NOT_FOUND', 'No such endpoint') };
+      return { status: 404, body: errorEnvelope(REASON_PHRASE[404], 'NOT_FOUND', NO_SUCH_ENDPOINT) };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
@@ -95,13 +95,6 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
         return { status: ERROR_STATUS[code], body: errorEnvelope(REASON_PHRASE[ERROR_STATUS[code]], code, publicHint(code)) };
       }
       if (status === 503) return { status, body: errorEnvelope(REASON_PHRASE[503], 'SERVICE_UNAVAILABLE') };
-    }
-    if (isDatabaseUnavailable(exception)) {
-      return {
-        status: 503,
-        body: errorEnvelope(REASON_PHRASE[503], 'SERVICE_UNAVAILABLE', 'The service cannot reach its database; retry shortly'),
-        headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-      };
     }
     return { status: 500, body: errorEnvelope(REASON_PHRASE[500], 'SERVER_ERROR') };
   }
@@ -116,9 +109,9 @@ function describeBriefly(error: unknown): string {
 function publicHint(code: HttpErrorCode): string | undefined {
   switch (code) {
     case 'PAYLOAD_TOO_LARGE':
-      return 'Request bodies are limited to 64 KiB';
+      return BODY_LIMIT_HINT;
     case 'UNSUPPORTED_MEDIA_TYPE':
-      return 'Send the body as application/json';
+      return JSON_BODIES_ONLY;
     case 'INVALID_REQUEST':
       return 'The request is malformed';
     default:

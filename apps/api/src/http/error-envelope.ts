@@ -1,3 +1,5 @@
+import { type DomainError } from '@svc/domain';
+import { publicHintOf } from '@svc/presentation';
 import { type ErrorEnvelope, type HttpErrorCode } from './error-status.map';
 
 /** The `error` text of an answer that has nothing more specific to say than its status. */
@@ -16,6 +18,14 @@ export const REASON_PHRASE: Readonly<Record<number, string>> = {
   503: 'Service unavailable',
 };
 
+/** The `message` of a 404 for a path no route has. */
+export const NO_SUCH_ENDPOINT = 'No such endpoint';
+
+/** The `message` of a 405: the methods the path answers to. */
+export function allowedMethodsHint(allowed: readonly string[]): string {
+  return `Allowed methods: ${allowed.join(', ')}`;
+}
+
 /**
  * The body of every error answer (SPEC 7): `{ error, code, message? }`, in that
  * order, `message` left out when there is none. Every writer of an error answer
@@ -24,4 +34,9 @@ export const REASON_PHRASE: Readonly<Record<number, string>> = {
  */
 export function errorEnvelope(error: string, code: HttpErrorCode, message?: string): ErrorEnvelope {
   return message === undefined ? { error, code } : { error, code, message };
+}
+
+/** A domain error's envelope: its description, code, and the hint the edge words for it (`publicHintOf`). */
+export function domainErrorEnvelope(error: DomainError): ErrorEnvelope {
+  return errorEnvelope(error.description, error.code, publicHintOf(error));
 }

@@ -4,10 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 export const ADMIN_PATH_PREFIX = '/admin/';
 
 /**
- * `Cache-Control: no-store` on every answer of the routes under `prefix`
- * (their errors already carry it, from the error envelope), added as a
- * route-level hook, like the docs' policy: other routes pay nothing for it.
- * Must be called before those routes are registered.
+ * `Cache-Control: no-store` on every answer of the routes under `prefix`,
+ * set before anything runs (so a refused token's 401 carries it too), added
+ * as a route-level hook, like the docs' policy: other routes pay nothing for
+ * it. The one mechanism for the admin API: its controllers declare no
+ * `@Header` of their own. Must be called before those routes are registered.
  */
 export function noStoreUnder(instance: FastifyInstance, prefix: string): void {
   const noStore = (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {

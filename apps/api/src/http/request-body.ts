@@ -1,11 +1,9 @@
 import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
+import { BODY_LIMIT_BYTES, JSON_BODIES_ONLY } from './body-limit';
 import { HttpEdgeError } from './http-error';
 import { acceptStreamedUploads } from './streamed-upload';
-
-/** The public body limit (CONTRACT 2). */
-export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Bodies: JSON objects only. `application/json` (any parameters) is parsed
@@ -38,6 +36,6 @@ export function acceptJsonObjectBodies(instance: FastifyInstance): void {
   // Model uploads stream (see StreamedUpload); elsewhere it is refused like any other non-JSON body.
   acceptStreamedUploads(instance, BODY_LIMIT_BYTES);
   instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, _body, done) => {
-    done(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 'Send the body as application/json'), undefined);
+    done(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', JSON_BODIES_ONLY), undefined);
   });
 }

@@ -2,6 +2,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { Readable, Transform, type TransformCallback, pipeline } from 'node:stream';
+import { BODY_LIMIT_HINT, JSON_BODIES_ONLY } from './body-limit';
 import { HttpEdgeError } from './http-error';
 
 /** The largest model file the admin API takes (CONTRACT 12: larger than the public 64 KiB). */
@@ -61,7 +62,7 @@ function tooLarge(streamed: boolean): HttpEdgeError {
   return new HttpEdgeError(
     'PAYLOAD_TOO_LARGE',
     'Payload too large',
-    streamed ? `Model files are limited to ${MODEL_UPLOAD_LIMIT_BYTES} bytes` : 'Request bodies are limited to 64 KiB',
+    streamed ? `Model files are limited to ${MODEL_UPLOAD_LIMIT_BYTES} bytes` : BODY_LIMIT_HINT,
   );
 }
 
@@ -78,9 +79,7 @@ function refuseAfterReading(payload: IncomingMessage, limit: number, done: Done)
     received += chunk.length;
     if (received > limit) settle(tooLarge(false));
   });
-  payload.on('end', () =>
-    settle(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 'Send the body as application/json')),
-  );
+  payload.on('end', () => settle(new HttpEdgeError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', JSON_BODIES_ONLY)));
   payload.on('error', settle);
   payload.resume();
 }

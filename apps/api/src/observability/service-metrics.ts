@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { RateCounter } from '@svc/application';
+import { DatabasePing, RateCounter } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { DatabasePing } from '@svc/infrastructure';
 
 /** The route label of requests no route matched (404, 405): never the raw URL. */
 export const UNMATCHED_ROUTE = 'unmatched';

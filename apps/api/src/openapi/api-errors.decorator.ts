@@ -1,122 +1,147 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { InstallerNotConfiguredError, UpstreamError } from '@svc/application';
+import {
+  BillingPeriod,
+  DatabaseUnavailableError,
+  DomainError,
+  EVENT_TYPES,
+  InsufficientLicenseError,
+  InvalidEventTypeError,
+  InvalidFormatError,
+  InvalidKeyError,
+  InvalidRequestError,
+  KeyExpiredError,
+  KeyNotFoundError,
+  KeyRevokedError,
+  KeyRotatedError,
+  LinkExpiredError,
+  LinkInvalidError,
+  MissingEventTypeError,
+  MissingKeyError,
+  ModelExistsError,
+  ModelNotFoundError,
+  QuotaExceededError,
+  RangeNotSatisfiableError,
+  UserNotFoundError,
+  readModelFilter,
+} from '@svc/domain';
+import { adminTokenRefused } from '../http/admin-token.guard';
+import { BODY_LIMIT_BYTES, BODY_LIMIT_HINT, JSON_BODIES_ONLY } from '../http/body-limit';
+import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelope, errorEnvelope } from '../http/error-envelope';
 import { ERROR_STATUS, type ErrorEnvelope, type HttpErrorCode } from '../http/error-status.map';
+import { HttpEdgeError } from '../http/http-error';
+import { MODEL_UPLOAD_LIMIT_BYTES } from '../http/streamed-upload';
+import { rateLimitExceeded } from '../rate-limit/rate-limit-exceeded';
 import { ErrorEnvelopeResponse } from './error-envelope.response';
+
+type EdgeExample = Omit<ErrorEnvelope, 'code'>;
 
 interface ErrorDoc {
   /** When the code is answered. */
   readonly when: string;
-  /** A representative body. */
-  readonly example: Omit<ErrorEnvelope, 'code'>;
+  /** A representative error: the domain error itself (its envelope is rendered as the filter renders it), or the edge's body. */
+  readonly example: DomainError | HttpEdgeError | EdgeExample;
 }
 
-/** What each code means and how its body reads (the texts are the service's own). */
+/** The error `run` throws (an example made by the rule that makes the real ones). */
+function thrownBy(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+  }
+  throw new Error('the example rule threw no domain error');
+}
+
+const EXAMPLE_MONTH = new Date('2026-11-15T00:00:00Z');
+
+/** What each code means and how its body reads: domain errors' texts are theirs, never copied here. */
 const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
-  MISSING_KEY: {
-    when: 'no key, `null`, or a string empty after trimming',
-    example: { error: 'API key is required', message: 'Send the API key as documented for this endpoint' },
-  },
+  MISSING_KEY: { when: 'no key, `null`, or a string empty after trimming', example: new MissingKeyError() },
   INVALID_FORMAT: {
     when: 'the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database)',
-    example: { error: 'Invalid API key format' },
+    example: new InvalidFormatError(),
   },
   INVALID_REQUEST: {
     when: 'the body is not a JSON object, or a field has the wrong type or is out of range (`message` names it)',
-    example: { error: 'Invalid request', message: 'duration_ms must be a number >= 0' },
+    example: new InvalidRequestError('duration_ms must be a number >= 0'),
   },
-  MISSING_EVENT_TYPE: {
-    when: '`event_type` absent, `null` or empty',
-    example: { error: 'Event type is required', message: 'event_type must be one of inference, model_load, error' },
-  },
+  MISSING_EVENT_TYPE: { when: '`event_type` absent, `null` or empty', example: new MissingEventTypeError() },
   INVALID_EVENT_TYPE: {
-    when: '`event_type` is not one of `inference`, `model_load`, `error`',
-    example: { error: 'Invalid event type', message: 'event_type must be one of inference, model_load, error' },
+    when: `\`event_type\` is not one of ${EVENT_TYPES.map((type) => `\`${type}\``).join(', ')}`,
+    example: new InvalidEventTypeError(),
   },
   INVALID_PARAMETER: {
     when: 'a query parameter has a value outside its allowed set',
-    example: { error: 'Invalid parameter', message: 'type must be one of SvcLDA, SvcQDA, SvcProbit' },
+    example: thrownBy(() => readModelFilter({ type: 'SvcSVM' })),
   },
-  UNAUTHORIZED: {
-    when: '`Authorization: Bearer <ADMIN_TOKEN>` missing or wrong',
-    example: { error: 'Unauthorized', message: 'Send Authorization: Bearer <admin token>' },
-  },
-  INVALID_KEY: { when: 'the key is well-formed but unknown, or revoked', example: { error: 'Invalid or inactive API key' } },
-  KEY_EXPIRED: {
-    when: 'the key is past its `expires_at`',
-    example: { error: 'API key has expired', message: 'Request a new key from support' },
-  },
-  INSUFFICIENT_LICENSE: {
-    when: "the model needs a higher tier than the key's",
-    example: { error: 'Insufficient license', message: 'This model requires the research license or higher' },
-  },
-  KEY_NOT_FOUND: { when: 'no such key, or (revoke) already revoked', example: { error: 'API key not found or already revoked' } },
-  USER_NOT_FOUND: { when: '`user_id` names no user', example: { error: 'User not found' } },
-  MODEL_NOT_FOUND: { when: "unknown, not yet published, or another owner's custom model", example: { error: 'Model not found' } },
-  NOT_FOUND: { when: 'no such path (or no such stored file)', example: { error: 'Not found', message: 'No such endpoint' } },
+  UNAUTHORIZED: { when: '`Authorization: Bearer <ADMIN_TOKEN>` missing or wrong', example: adminTokenRefused() },
+  INVALID_KEY: { when: 'the key is well-formed but unknown, or revoked', example: new InvalidKeyError() },
+  KEY_EXPIRED: { when: 'the key is past its `expires_at`', example: new KeyExpiredError() },
+  INSUFFICIENT_LICENSE: { when: "the model needs a higher tier than the key's", example: new InsufficientLicenseError('research') },
+  KEY_NOT_FOUND: { when: 'no such key, or (revoke) already revoked', example: new KeyNotFoundError() },
+  USER_NOT_FOUND: { when: '`user_id` names no user', example: new UserNotFoundError() },
+  MODEL_NOT_FOUND: { when: "unknown, not yet published, or another owner's custom model", example: new ModelNotFoundError() },
+  NOT_FOUND: { when: 'no such path (or no such stored file)', example: { error: REASON_PHRASE[404], message: NO_SUCH_ENDPOINT } },
   METHOD_NOT_ALLOWED: {
     when: 'another method on this path; the `Allow` header lists the methods',
-    example: { error: 'Method not allowed', message: 'Allowed methods: GET, POST' },
+    example: { error: REASON_PHRASE[405], message: allowedMethodsHint(['GET', 'POST']) },
   },
-  KEY_REVOKED: { when: 'the key is revoked', example: { error: 'API key is revoked', message: 'A revoked key is permanently inactive' } },
+  KEY_REVOKED: { when: 'the key is revoked', example: new KeyRevokedError() },
   KEY_ROTATED: {
     when: 'the key was already rotated (it still works until its grace ends, but only its successor may be rotated)',
-    example: {
-      error: 'API key was already rotated',
-      message: 'Use the key the rotation returned; this one works only until its grace period ends',
-    },
+    example: new KeyRotatedError(),
   },
-  MODEL_EXISTS: {
-    when: 'a model of that name exists',
-    example: { error: 'Model already exists', message: 'A model named p300_binary_v1 is already registered; replace it instead' },
-  },
+  MODEL_EXISTS: { when: 'a model of that name exists', example: new ModelExistsError('p300_binary_v1') },
   PAYLOAD_TOO_LARGE: {
-    when: 'the body is larger than 64 KiB (model files: 1 GiB)',
-    example: { error: 'Payload too large', message: 'Request bodies are limited to 64 KiB' },
+    when: `the body is larger than ${BODY_LIMIT_BYTES / 1024} KiB (model files: ${MODEL_UPLOAD_LIMIT_BYTES / 1024 ** 3} GiB)`,
+    example: { error: REASON_PHRASE[413], message: BODY_LIMIT_HINT },
   },
   UNSUPPORTED_MEDIA_TYPE: {
     when: 'a body that is not `application/json`',
-    example: { error: 'Unsupported media type', message: 'Send the body as application/json' },
+    example: { error: REASON_PHRASE[415], message: JSON_BODIES_ONLY },
   },
   QUOTA_EXCEEDED: {
     when: 'the monthly quota is used up; `Retry-After` counts the seconds to `resets_at`',
-    example: { error: 'Monthly quota exceeded', message: 'Monthly quota used up; it resets at 2026-12-01T00:00:00Z' },
+    example: new QuotaExceededError(BillingPeriod.containing(EXAMPLE_MONTH), EXAMPLE_MONTH),
   },
   RATE_LIMIT_EXCEEDED: {
     when: 'too many requests in the window (or too many failed key checks from the address); `Retry-After` in seconds',
-    example: { error: 'Too many requests', message: 'Rate limit exceeded; retry in 42 seconds' },
+    example: rateLimitExceeded(42),
   },
   SERVER_ERROR: {
     when: 'an unexpected failure (logged with the request id, never detailed here)',
-    example: { error: 'Internal server error' },
+    example: { error: REASON_PHRASE[500] },
   },
-  UPSTREAM_ERROR: {
-    when: 'GitHub could not be reached, timed out or refused to mint a token',
-    example: { error: 'Upstream service unavailable', message: 'Could not obtain a token from the code host; try again later' },
-  },
-  NOT_CONFIGURED: {
-    when: 'no installer token is set up on the server',
-    example: {
-      error: 'Installer token is not configured on the server',
-      message: 'The installer token is not available; please contact support',
-    },
-  },
+  UPSTREAM_ERROR: { when: 'GitHub could not be reached, timed out or refused to mint a token', example: new UpstreamError() },
+  NOT_CONFIGURED: { when: 'no installer token is set up on the server', example: new InstallerNotConfiguredError() },
   LINK_EXPIRED: {
     when: 'a correctly signed model file link past its `expires` (links live MODEL_URL_TTL_SECONDS); ask the download endpoint for a fresh one',
-    example: { error: 'Link expired', message: 'Ask GET /v1/models/{name}/download for a fresh link' },
+    example: new LinkExpiredError(),
   },
   LINK_INVALID: {
     when: 'a model file link without `expires` and `signature`, malformed, or altered (path, expiry or signature)',
-    example: { error: 'Invalid link', message: 'Model file links are signed; ask GET /v1/models/{name}/download for one' },
+    example: new LinkInvalidError(),
   },
   RANGE_NOT_SATISFIABLE: {
     when: 'the `Range` starts past the end of the file; `Content-Range: bytes */<size>` gives the size',
-    example: { error: 'Range not satisfiable', message: 'The file has 1024 bytes' },
+    example: new RangeNotSatisfiableError(1024),
   },
   SERVICE_UNAVAILABLE: {
     when: 'the database does not answer; `Retry-After` in seconds',
-    example: { error: 'Service unavailable', message: 'The service cannot reach its database; retry shortly' },
+    example: new DatabaseUnavailableError(2, { cause: undefined }),
   },
 };
+
+/** The body an example answers with, rendered as the filter renders a real one. */
+function envelopeOf(code: HttpErrorCode, example: ErrorDoc['example']): ErrorEnvelope {
+  if (example instanceof DomainError || example instanceof HttpEdgeError) {
+    if (example.code !== code) throw new Error(`the example of ${code} is a ${example.code}`);
+    return example instanceof DomainError ? domainErrorEnvelope(example) : errorEnvelope(example.description, code, example.hint);
+  }
+  return errorEnvelope(example.error, code, example.message);
+}
 
 const RETRY_AFTER = { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } as const;
 const ALLOW = { description: 'The methods the path answers to', schema: { type: 'string' } } as const;
@@ -157,7 +182,7 @@ export function errorExamples(): Record<string, { summary: string; value: ErrorE
   return Object.fromEntries(
     (Object.keys(ERROR_DOCS) as HttpErrorCode[]).map((code) => [
       code,
-      { summary: ERROR_DOCS[code].when, value: { ...ERROR_DOCS[code].example, code } },
+      { summary: ERROR_DOCS[code].when, value: envelopeOf(code, ERROR_DOCS[code].example) },
     ]),
   );
 }

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '@svc/config';
-import { DomainError } from '@svc/domain';
+import { DomainError, type DomainErrorCode, KEY_CHECK_CODES } from '@svc/domain';
 import { rateLimitExceeded } from './rate-limit-exceeded';
 
-/** The failed key checks the brute-force guard counts (CONTRACT 8). */
-const FAILED_KEY_CHECKS = new Set(['INVALID_FORMAT', 'INVALID_KEY', 'KEY_EXPIRED', 'KEY_NOT_FOUND']);
+/**
+ * The failed key checks the brute-force guard counts (CONTRACT 8): every code
+ * a key check answers for any purpose once a key was presented (a missing
+ * key is no guess).
+ */
+const FAILED_KEY_CHECKS: ReadonlySet<DomainErrorCode> = new Set(
+  Object.values(KEY_CHECK_CODES)
+    .flat()
+    .filter((code) => code !== 'MISSING_KEY'),
+);
 
 /**
  * Brute-force guard: failed key checks from one client address are limited

@@ -1,5 +1,4 @@
 import { RevokeKeyById } from '@svc/application';
-import { InvalidRequestError, MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
 import { keyViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
@@ -22,11 +21,7 @@ export class RevokeKeyCommand extends CliCommand<RevokeKeyOptions> {
   }
 
   async run([keyId]: string[], options: RevokeKeyOptions = {}): Promise<void> {
-    const reason = options.reason ?? null;
-    if (reason !== null && reason.length > MAX_REVOCATION_REASON_LENGTH) {
-      throw new InvalidRequestError(`--reason must be at most ${MAX_REVOCATION_REASON_LENGTH} characters`);
-    }
-    const view = keyViewOf(await this.revokeKey.execute({ keyId, reason }));
+    const view = keyViewOf(await this.revokeKey.execute({ keyId, reason: options.reason ?? null }));
     this.print(options, view, () => keySummary(view));
   }
 

@@ -1,5 +1,6 @@
 import { ConfigError } from '@svc/config';
 import { DomainError } from '@svc/domain';
+import { publicHintOf } from '@svc/presentation';
 import { CliUsageError } from './cli-usage-error';
 
 /** Exit statuses: 0 done, 1 refused (domain rule, configuration, usage), 2 anything unexpected. */
@@ -9,12 +10,13 @@ export const EXIT_FAILED = 2;
 
 /**
  * Writes a failure to stderr and returns the exit status (STYLE 7). Domain
- * errors print their public code, description and hint only; unexpected errors
+ * errors print their public code, description and hint (as the edge words it) only; unexpected errors
  * print their message, and their stack only when asked with `--verbose`.
  */
 export function reportFailure(error: unknown, verbose: boolean, write: (line: string) => void = toStderr): number {
   if (error instanceof DomainError) {
-    write(`${error.code}: ${error.description}${error.hint ? ` (${error.hint})` : ''}`);
+    const hint = publicHintOf(error);
+    write(`${error.code}: ${error.description}${hint ? ` (${hint})` : ''}`);
     return EXIT_REFUSED;
   }
   if (error instanceof ConfigError) {

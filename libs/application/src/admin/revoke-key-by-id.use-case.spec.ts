@@ -1,4 +1,4 @@
-import { FixedClock, KeyNotFoundError, KeyRevokedError } from '@svc/domain';
+import { FixedClock, InvalidRequestError, KeyNotFoundError, KeyRevokedError, MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
 import {
   InMemoryApiKeyRepository,
   InMemoryAuditLog,
@@ -44,6 +44,20 @@ describe(RevokeKeyById.name, () => {
     await expect(audit.list({ keyId: key.id, limit: 10 })).resolves.toMatchObject([
       { action: 'key.revoked', reason: 'contract ended', details: { by: 'operator' } },
     ]);
+  });
+
+  it('refuses a reason over its bound (INVALID_REQUEST) and leaves the key and the log as they were; the bound itself is taken', async () => {
+    const key = await given();
+
+    await expect(revoke.execute({ keyId: key.id, reason: 'x'.repeat(MAX_REVOCATION_REASON_LENGTH + 1) })).rejects.toBeInstanceOf(
+      InvalidRequestError,
+    );
+
+    expect((await keys.findById(key.id))?.revokedAt).toBeNull();
+    await expect(audit.list({ keyId: key.id, limit: 10 })).resolves.toEqual([]);
+    await expect(revoke.execute({ keyId: key.id, reason: 'x'.repeat(MAX_REVOCATION_REASON_LENGTH) })).resolves.toMatchObject({
+      status: 'revoked',
+    });
   });
 
   it('revokes an expired key', async () => {

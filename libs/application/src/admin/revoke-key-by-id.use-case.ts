@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyRepository, KeyNotFoundError, KeyRevokedError } from '@svc/domain';
+import { ApiKeyRepository, KeyNotFoundError, KeyRevokedError, revocationReasonOf } from '@svc/domain';
 import { KeyRevocation } from '../shared/key-revocation';
 import { KeyDetails, ShowApiKey } from './show-api-key.use-case';
 
-/** An operator revokes a key by id; a key already revoked answers KEY_REVOKED. */
+/** An operator revokes a key by id; a key already revoked answers KEY_REVOKED; a reason over its bound, INVALID_REQUEST. */
 @Injectable()
 export class RevokeKeyById {
   constructor(
@@ -13,9 +13,10 @@ export class RevokeKeyById {
   ) {}
 
   async execute(input: { keyId: string; reason: string | null }): Promise<KeyDetails> {
+    const reason = revocationReasonOf(input.reason);
     const key = await this.keys.findById(input.keyId);
     if (!key) throw new KeyNotFoundError('API key not found');
-    if (key.revokedAt || !(await this.revocation.revoke(key.id, input.reason, 'operator'))) {
+    if (key.revokedAt || !(await this.revocation.revoke(key.id, reason, 'operator'))) {
       throw new KeyRevokedError();
     }
     return this.show.execute(key.id);

@@ -1,4 +1,4 @@
-import { ApiKeyFormat, FixedClock, KeyNotFoundError } from '@svc/domain';
+import { ApiKeyFormat, FixedClock, InvalidRequestError, KeyNotFoundError, MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import {
   InMemoryApiKeyRepository,
@@ -75,6 +75,16 @@ describe(RevokeApiKey.name, () => {
     await revoke.execute({ presentedKey: secret, reason: `rotated: ${secret} leaked, ${other.toUpperCase()} too (ticket 42)` });
     const [entry] = await audit.list({ keyId: key.id, limit: 10 });
     expect(entry.reason).toBe('rotated: [REDACTED] leaked, [REDACTED] too (ticket 42)');
+  });
+
+  it('refuses a reason over its bound (INVALID_REQUEST), the key left active and nothing logged', async () => {
+    const { secret, key } = await given();
+    const reason = 'x'.repeat(MAX_REVOCATION_REASON_LENGTH + 1);
+
+    await expect(revoke.execute({ presentedKey: secret, reason })).rejects.toBeInstanceOf(InvalidRequestError);
+
+    expect((await keys.findById(key.id))?.revokedAt).toBeNull();
+    await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
   });
 
   it('revokes without a reason', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKey, KeyNotFoundError } from '@svc/domain';
+import { ApiKey, KeyNotFoundError, revocationReasonOf } from '@svc/domain';
 import { KeyRevocation } from '../shared/key-revocation';
 
 export interface RevokeApiKeyInput {
@@ -10,14 +10,15 @@ export interface RevokeApiKeyInput {
 
 /**
  * POST /v1/auth/revoke: whoever holds a key may revoke it, expired or not.
- * Of concurrent calls exactly one wins; the others answer KEY_NOT_FOUND.
+ * Of concurrent calls exactly one wins; the others answer KEY_NOT_FOUND. A
+ * reason over its bound is INVALID_REQUEST.
  */
 @Injectable()
 export class RevokeApiKey {
   constructor(private readonly revocation: KeyRevocation) {}
 
   async execute(input: RevokeApiKeyInput): Promise<void> {
-    const won = await this.revocation.revoke(input.key.id, input.reason, 'holder');
+    const won = await this.revocation.revoke(input.key.id, revocationReasonOf(input.reason), 'holder');
     if (!won) throw new KeyNotFoundError();
   }
 }

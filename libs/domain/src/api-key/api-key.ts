@@ -1,6 +1,7 @@
 import { type LicenseType } from '../license/license-type';
 import { type TierCatalog } from '../license/tier-catalog';
 import { type KeyEnvironment } from './api-key-format';
+import { InvalidRequestError } from '../shared/domain-error';
 
 /** A key's states at an instant (statusAt). */
 export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
@@ -46,6 +47,17 @@ export function monthlyLimitSettingOf(choice: MonthlyLimitChoice | undefined): M
 
 /** The most characters of a revocation reason kept for audit. */
 export const MAX_REVOCATION_REASON_LENGTH = 1000;
+
+/** The rule a revocation's reason follows. */
+export const REVOCATION_REASON_RULE = `reason must be a string of at most ${MAX_REVOCATION_REASON_LENGTH} characters`;
+
+/** A revocation's reason (none, or at most MAX_REVOCATION_REASON_LENGTH characters); INVALID_REQUEST otherwise. */
+export function revocationReasonOf(reason: string | null): string | null {
+  if (reason !== null && (typeof reason !== 'string' || reason.length > MAX_REVOCATION_REASON_LENGTH)) {
+    throw new InvalidRequestError(REVOCATION_REASON_RULE);
+  }
+  return reason;
+}
 
 export interface ApiKeyProps {
   readonly id: string;

@@ -4,7 +4,7 @@ import { DomainError } from '../shared/domain-error';
 export class LinkExpiredError extends DomainError {
   readonly code = 'LINK_EXPIRED' as const;
   constructor() {
-    super('Link expired', 'Ask GET /v1/models/{name}/download for a fresh link');
+    super('Link expired', 'Links to model files expire');
   }
 }
 
@@ -12,7 +12,7 @@ export class LinkExpiredError extends DomainError {
 export class LinkInvalidError extends DomainError {
   readonly code = 'LINK_INVALID' as const;
   constructor() {
-    super('Invalid link', 'Model file links are signed; ask GET /v1/models/{name}/download for one');
+    super('Invalid link', 'Model file links are signed');
   }
 }
 

@@ -1,21 +1,10 @@
 import { InvalidRequestError } from '../shared/domain-error';
-import {
-  MODEL_NAME_RULE,
-  type ModelDescriptionInput,
-  compareModels,
-  isDownloadUrl,
-  isModelName,
-  isPublished,
-  isStoredFileUrl,
-  modelDescriptionOf,
-  recordFileOf,
-  readModelFilter,
-  requiredTierOf,
-  sizeMbOf,
-  visibilityOf,
-} from './model';
+import { type ModelDescriptionInput, modelDescriptionOf, sizeMbOf } from './model';
+import { isStoredFileUrl, recordFileOf } from './model-file-claims';
+import { MODEL_NAME_RULE, isDownloadUrl, isModelName } from './model-forms';
+import { compareModels, isPublished, readModelFilter, requiredTierOf, visibilityOf } from './model-visibility';
 import { makeModel } from '../../../../test/factories/domain.factory';
-import { InvalidParameterError } from './model.errors';
+import { InvalidParameterError, ModelRecordError, type ModelRecordViolation } from './model.errors';
 
 /** The public hint of the domain error `run` throws (its `message` is only the description). */
 function hintOf(run: () => unknown): string | undefined {
@@ -26,6 +15,18 @@ function hintOf(run: () => unknown): string | undefined {
     return (error as InvalidRequestError).hint;
   }
   throw new Error('expected an InvalidRequestError');
+}
+
+/** The record rule `run` breaks (the edge words it; the domain only names it). */
+function violationOf(run: () => unknown): ModelRecordViolation {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ModelRecordError);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    return (error as ModelRecordError).violation;
+  }
+  throw new Error('expected a ModelRecordError');
 }
 
 const INPUT: ModelDescriptionInput = {
@@ -148,7 +149,8 @@ describe('model rules', () => {
     it('takes the name from the path when left out, and refuses another', () => {
       const { name: _, ...unnamed } = INPUT;
       expect(modelDescriptionOf(unnamed, 'p300_binary_v1').name).toBe('p300_binary_v1');
-      expect(hintOf(() => modelDescriptionOf(INPUT, 'other_v1'))).toBe('name must match the model in the path (a model cannot be renamed)');
+      expect(violationOf(() => modelDescriptionOf(INPUT, 'other_v1'))).toEqual({ rule: 'renamed' });
+      expect(hintOf(() => modelDescriptionOf(INPUT, 'other_v1'))).toBe('a model cannot be renamed');
     });
 
     it.each([
@@ -161,10 +163,9 @@ describe('model rules', () => {
     });
 
     it('a custom model must require commercial or above', () => {
-      expect(hintOf(() => modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a' }))).toBe(
-        'requires_license must be commercial or enterprise for a custom model (one with owner_user_id)',
-      );
-      expect(hintOf(() => modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'free' }))).toMatch(/^requires_license /);
+      const belowTier = { rule: 'custom-model-below-tier', tier: 'commercial' };
+      expect(violationOf(() => modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a' }))).toEqual(belowTier);
+      expect(violationOf(() => modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'free' }))).toEqual(belowTier);
       expect(modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'commercial' }).ownerUserId).toBe('usr_a');
       expect(modelDescriptionOf({ ...INPUT, ownerUserId: 'usr_a', requiresLicense: 'enterprise' }).ownerUserId).toBe('usr_a');
     });
@@ -178,13 +179,17 @@ describe('model rules', () => {
 
     it('an external download_url needs checksum and size_bytes, naming the missing one', () => {
       const external = { ...description, downloadUrl: EXTERNAL };
-      expect(hintOf(() => recordFileOf(external, { sizeBytes: 10 }, null))).toMatch(/^checksum is required with an external download_url/);
-      expect(hintOf(() => recordFileOf(external, { checksum: CHECKSUM }, STORED))).toMatch(
-        /^size_bytes is required with an external download_url/,
-      );
-      expect(hintOf(() => recordFileOf(external, { checksum: CHECKSUM, sizeBytes: 10, sizeMb: 1 }, null))).toMatch(
-        /^size_mb must equal size_bytes/,
-      );
+      expect(violationOf(() => recordFileOf(external, { sizeBytes: 10 }, null))).toEqual({
+        rule: 'external-file-needs',
+        claim: 'checksum',
+      });
+      expect(violationOf(() => recordFileOf(external, { checksum: CHECKSUM }, STORED))).toEqual({
+        rule: 'external-file-needs',
+        claim: 'sizeBytes',
+      });
+      expect(violationOf(() => recordFileOf(external, { checksum: CHECKSUM, sizeBytes: 10, sizeMb: 1 }, null))).toEqual({
+        rule: 'size-mb-not-derived',
+      });
       expect(recordFileOf(external, { checksum: CHECKSUM, sizeBytes: 10, sizeMb: 0.00001 }, null)).toEqual({
         description: external,
         file: { kind: 'external', checksum: CHECKSUM, sizeBytes: 10 },
@@ -195,11 +200,14 @@ describe('model rules', () => {
       const same = { checksum: STORED.checksum, sizeBytes: STORED.sizeBytes, sizeMb: sizeMbOf(STORED) };
       expect(recordFileOf(description, same, STORED)).toEqual({ description, file: { kind: 'stored' } });
       expect(recordFileOf(description, { checksum: null, sizeBytes: null, sizeMb: null }, STORED).file).toEqual({ kind: 'stored' });
-      expect(hintOf(() => recordFileOf(description, { ...same, checksum: CHECKSUM }, STORED))).toMatch(
-        /^checksum must be the stored file's/,
+      const differs = (claim: string, stored: unknown) => ({ rule: 'differs-from-stored-file', claim, stored });
+      expect(violationOf(() => recordFileOf(description, { ...same, checksum: CHECKSUM }, STORED))).toEqual(
+        differs('checksum', STORED.checksum),
       );
-      expect(hintOf(() => recordFileOf(description, { ...same, sizeBytes: 1 }, STORED))).toMatch(/^size_bytes must be the stored file's/);
-      expect(hintOf(() => recordFileOf(description, { ...same, sizeMb: 1 }, STORED))).toMatch(/^size_mb must be the stored file's/);
+      expect(violationOf(() => recordFileOf(description, { ...same, sizeBytes: 1 }, STORED))).toEqual(
+        differs('sizeBytes', STORED.sizeBytes),
+      );
+      expect(violationOf(() => recordFileOf(description, { ...same, sizeMb: 1 }, STORED))).toEqual(differs('sizeMb', sizeMbOf(STORED)));
     });
 
     it('a download_url naming the stored file (any base, any query) keeps the file and is not stored', () => {
@@ -222,14 +230,12 @@ describe('model rules', () => {
       expect(recordFileOf(description, {}, null)).toEqual({ description, file: { kind: 'none' } });
       const external = makeModel({ storedFile: null, downloadUrl: EXTERNAL });
       expect(recordFileOf(description, {}, external).file).toEqual({ kind: 'none' });
-      for (const [field, claims] of [
+      for (const [claim, claims] of [
         ['checksum', { checksum: CHECKSUM }],
-        ['size_bytes', { sizeBytes: 3 }],
-        ['size_mb', { sizeMb: 3 }],
+        ['sizeBytes', { sizeBytes: 3 }],
+        ['sizeMb', { sizeMb: 3 }],
       ] as const) {
-        expect(hintOf(() => recordFileOf(description, claims, null))).toMatch(
-          new RegExp(`^${field} can be set only with an external download_url`),
-        );
+        expect(violationOf(() => recordFileOf(description, claims, null))).toEqual({ rule: 'computed-from-stored-file', claim });
       }
     });
   });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
-import { DatabasePing } from '@svc/infrastructure';
+import { DatabasePing } from '@svc/application';
 
 /** The key the database check is reported under (readiness `info`/`error`/`details`). */
 export const DATABASE_CHECK = 'database';

@@ -1,7 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { TerminusModule } from '@nestjs/terminus';
-import { RateCounter, type RateCounterMode } from '@svc/application';
-import { DatabasePing } from '@svc/infrastructure';
+import { DatabasePing, RateCounter, type RateCounterMode } from '@svc/application';
 import type { FastifyReply } from 'fastify';
 import { DatabaseHealthIndicator } from './database.health-indicator';
 import { HealthController } from './health.controller';

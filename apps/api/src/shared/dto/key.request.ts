@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_REVOCATION_REASON_LENGTH, ROTATION_GRACE_BOUNDS } from '@svc/domain';
+import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_REVOCATION_REASON_LENGTH, REVOCATION_REASON_RULE, ROTATION_GRACE_BOUNDS } from '@svc/domain';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 export const API_KEY_EXAMPLE = 'svc_live_0123456789abcdef0123456789abcdef0123456789abcdef';
@@ -18,19 +18,18 @@ export class KeyRequest {
   readonly api_key!: string;
 }
 
-const REASON_RULE = `reason must be a string of at most ${MAX_REVOCATION_REASON_LENGTH} characters`;
+/** A revocation's `reason` (the domain's bound, `revocationReasonOf`), shared by the holder's and the operators' bodies. */
+export function RevocationReasonProperty(description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: String, maxLength: MAX_REVOCATION_REASON_LENGTH, nullable: true, description, example: 'rotated' }),
+    IsOptional(),
+    IsString({ message: REVOCATION_REASON_RULE }),
+    MaxLength(MAX_REVOCATION_REASON_LENGTH, { message: REVOCATION_REASON_RULE }),
+  );
+}
 
 export class RevokeKeyRequest extends KeyRequest {
-  @ApiPropertyOptional({
-    type: String,
-    maxLength: MAX_REVOCATION_REASON_LENGTH,
-    nullable: true,
-    description: 'Why the key is revoked (kept in the audit log, key-shaped text replaced)',
-    example: 'rotated',
-  })
-  @IsOptional()
-  @IsString({ message: REASON_RULE })
-  @MaxLength(MAX_REVOCATION_REASON_LENGTH, { message: REASON_RULE })
+  @RevocationReasonProperty('Why the key is revoked (kept in the audit log, key-shaped text replaced)')
   readonly reason?: string | null;
 }
 

@@ -9,7 +9,7 @@ import {
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
-import { DatabasePing } from '../database-ping';
+import { DatabasePing } from '@svc/application';
 import { InMemoryAnalyticsEventRepository } from './in-memory-analytics-event.repository';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { InMemoryAuditLog } from './in-memory-audit-log';

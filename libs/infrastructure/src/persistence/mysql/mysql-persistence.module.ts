@@ -6,12 +6,14 @@ import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repositor
 import { mysqlDataSourceOptions } from './mysql-data-source';
 import { MySqlModelRepository } from './mysql-model.repository';
 import { MySqlStatements } from './mysql-statements';
+import { MYSQL_FAULTS } from './mysql-faults';
 
 /** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
 @Module({})
 export class MySqlPersistenceModule {
   static forRoot(database: MySqlDatabaseConfig): DynamicModule {
     return sqlPersistenceModule(MySqlPersistenceModule, mysqlDataSourceOptions(database), {
+      faults: MYSQL_FAULTS,
       statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
       keys: (records, statements) => new MySqlApiKeyRepository(records, statements),
       events: (statements) => new MySqlAnalyticsEventRepository(statements),

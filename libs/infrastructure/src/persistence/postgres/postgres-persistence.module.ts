@@ -6,12 +6,14 @@ import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.rep
 import { postgresDataSourceOptions } from './postgres-data-source';
 import { PostgresModelRepository } from './postgres-model.repository';
 import { PostgresStatements } from './postgres-statements';
+import { POSTGRES_FAULTS } from './postgres-faults';
 
 /** PostgreSQL, production: every persistence port on one pool (pg). */
 @Module({})
 export class PostgresPersistenceModule {
   static forRoot(database: PostgresDatabaseConfig): DynamicModule {
     return sqlPersistenceModule(PostgresPersistenceModule, postgresDataSourceOptions(database), {
+      faults: POSTGRES_FAULTS,
       statements: (dataSource) => new PostgresStatements(dataSource),
       keys: (records, statements) => new PostgresApiKeyRepository(records, statements),
       events: (statements) => new PostgresAnalyticsEventRepository(statements),

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { type DataSource, type ObjectLiteral } from 'typeorm';
+import { ConnectionIsNotSetError, type DataSource, type ObjectLiteral } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
@@ -14,8 +14,11 @@ export class PostgresStatements extends SqlStatements {
     super();
   }
 
+  /** TypeORM's pool; once the data source is closed there is none, and a statement fails as the database unavailable. */
   get pool(): Pool {
-    return (this.dataSource.driver as PostgresDriver).master as Pool;
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool | undefined;
+    if (!pool) throw new ConnectionIsNotSetError('postgres');
+    return pool;
   }
 
   prepare<Row extends ObjectLiteral>(name: string, sql: string): PreparedStatement<Row> {

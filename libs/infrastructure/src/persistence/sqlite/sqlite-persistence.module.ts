@@ -6,12 +6,14 @@ import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.reposit
 import { sqliteDataSourceOptions } from './sqlite-data-source';
 import { SqliteModelRepository } from './sqlite-model.repository';
 import { SqliteStatements } from './sqlite-statements';
+import { SQLITE_FAULTS } from './sqlite-faults';
 
 /** SQLite, the embedded default: every persistence port on one file (better-sqlite3). */
 @Module({})
 export class SqlitePersistenceModule {
   static forRoot(database: SqliteDatabaseConfig): DynamicModule {
     return sqlPersistenceModule(SqlitePersistenceModule, sqliteDataSourceOptions(database), {
+      faults: SQLITE_FAULTS,
       statements: (dataSource) => new SqliteStatements(dataSource),
       keys: (records, statements) => new SqliteApiKeyRepository(records, statements),
       events: (statements) => new SqliteAnalyticsEventRepository(statements),

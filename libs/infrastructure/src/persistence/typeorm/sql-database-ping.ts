@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DATABASE_PING_TIMEOUT_MS, DatabasePing } from '../database-ping';
+import { DATABASE_PING_TIMEOUT_MS, DatabasePing } from '@svc/application';
 import { PreparedStatement, SqlStatements } from './sql-statements';
 
 /**

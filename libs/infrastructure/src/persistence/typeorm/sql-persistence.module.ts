@@ -1,5 +1,5 @@
-import { type DynamicModule, type Provider, type Type } from '@nestjs/common';
-import { KeyDirectory } from '@svc/application';
+import { type DynamicModule, type FactoryProvider, type Provider, type Type } from '@nestjs/common';
+import { DatabasePing, KeyDirectory } from '@svc/application';
 import { TypeOrmModule, getDataSourceToken, getRepositoryToken } from '@nestjs/typeorm';
 import {
   AnalyticsEventRepository,
@@ -12,7 +12,7 @@ import {
 } from '@svc/domain';
 import { type DataSource, type DataSourceOptions, type Repository } from 'typeorm';
 import { LoggingAuditLog } from '../../audit/logging-audit-log';
-import { DatabasePing } from '../database-ping';
+import { type DriverFaults, translatingFaults } from '../driver-faults';
 import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
 import { type TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
@@ -25,6 +25,8 @@ import { SqlStatements } from './sql-statements';
 
 /** What a SQL database's module supplies: its statements, and its own adapters where its dialect differs. */
 export interface SqlDialectAdapters<S extends SqlStatements> {
+  /** Which of its driver's errors mean the database is unavailable, and the retry hint (every port's failures pass through them). */
+  readonly faults: DriverFaults;
   readonly statements: (dataSource: DataSource) => S;
   /** An event appended together with its quota consumption, atomically (the only consumption there is). */
   readonly events: (statements: S) => AnalyticsEventRepository;
@@ -47,11 +49,20 @@ export const PERSISTENCE_PORTS = [
   KeyDirectory,
 ] as const;
 
+type Port = (typeof PERSISTENCE_PORTS)[number];
+
+/** The token a port's adapter is provided under before its faults are translated. */
+function untranslated(port: Port): symbol {
+  return Symbol.for(`svc.untranslated.${port.name}`);
+}
+
 /**
  * The module of one SQL database: TypeORM on the database's own options and
  * migrations, the portable adapters shared by every SQL database (keys,
  * users, key context, audit log, ping; all on the records and mappers of
- * `typeorm/`), and the database's own. Global, like the configuration: the
+ * `typeorm/`), and the database's own, each port's failures translated by the
+ * database's DriverFaults (a driver's unavailability becomes the domain's
+ * DatabaseUnavailableError before it leaves the adapter). Global, like the configuration: the
  * feature modules ask for ports, never for a database.
  */
 export function sqlPersistenceModule<S extends SqlStatements>(
@@ -59,8 +70,7 @@ export function sqlPersistenceModule<S extends SqlStatements>(
   options: DataSourceOptions,
   dialect: SqlDialectAdapters<S>,
 ): DynamicModule {
-  const providers: Provider[] = [
-    { provide: SqlStatements, inject: [getDataSourceToken()], useFactory: dialect.statements },
+  const adapters: ReadonlyArray<{ provide: Port } & ({ useClass: Type<object> } | Omit<FactoryProvider<object>, 'provide'>)> = [
     { provide: UsageRepository, useClass: SqlUsageRepository },
     { provide: AnalyticsEventRepository, inject: [SqlStatements], useFactory: dialect.events },
     { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements], useFactory: dialect.models },
@@ -68,9 +78,19 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
-    TypeOrmAuditLog,
     { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },
     { provide: DatabasePing, useClass: SqlDatabasePing },
+  ];
+  const providers: Provider[] = [
+    { provide: SqlStatements, inject: [getDataSourceToken()], useFactory: dialect.statements },
+    TypeOrmAuditLog,
+    // Each adapter under a token of its own, and its port bound to it with the driver's faults translated.
+    ...adapters.map(({ provide, ...adapter }): Provider => ({ provide: untranslated(provide), ...adapter })),
+    ...adapters.map(({ provide }): Provider => ({
+      provide,
+      inject: [untranslated(provide)],
+      useFactory: (adapter: object) => translatingFaults(adapter, dialect.faults),
+    })),
   ];
   return {
     module,

@@ -1,12 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { GraceSecondsProperty } from '../../../shared/dto/key.request';
+import { GraceSecondsProperty, RevocationReasonProperty } from '../../../shared/dto/key.request';
 
 export class AdminRevokeKeyRequest {
-  @ApiPropertyOptional({ type: String, maxLength: 1000, nullable: true, description: 'Kept in the audit log' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(1000)
+  @RevocationReasonProperty('Kept in the audit log')
   reason?: string | null;
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   IssueApiKey,
@@ -55,7 +55,6 @@ export class AdminKeysController {
   ) {}
 
   @Get('keys')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Search keys',
     description:
@@ -143,7 +142,6 @@ export class AdminKeysController {
 
   @Post('keys/:key_id/rotate')
   @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'Rotate a key by id',
     description:
@@ -158,7 +156,6 @@ export class AdminKeysController {
   }
 
   @Get('audit')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: 'The audit log',
     description:

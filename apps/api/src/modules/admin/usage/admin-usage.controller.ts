@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ReportDailyUsage, ReportUsage, ShowOverview, UsageReport } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
@@ -41,7 +41,6 @@ export class AdminUsageController {
   ) {}
 
   @Get('usage/daily')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: "A key's usage day by day",
     description:
@@ -55,7 +54,6 @@ export class AdminUsageController {
   }
 
   @Get('overview')
-  @Header('Cache-Control', 'no-store')
   @ApiOperation({
     summary: "The operators' overview",
     description:
