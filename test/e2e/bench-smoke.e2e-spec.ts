@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BUILT_API } from '../harness/service-process';
 
 const ROOT = join(__dirname, '..', '..');
-const BENCH_MAIN = join(ROOT, 'dist/bench/bench/main.js');
+const BENCH_MAIN = join(ROOT, 'dist/bench/main.js');
 
 /** The compiled bench, rebuilt here when missing or older than its sources (tsc, a few seconds). */
 function ensureBenchBuilt(): void {

@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const CLI_MAIN = join(ROOT, 'dist/apps/cli/apps/cli/src/main.js');
-const API_MAIN = join(ROOT, 'dist/apps/api/apps/api/src/main.js');
+const CLI_MAIN = join(ROOT, 'dist/apps/cli/main.js');
+const API_MAIN = join(ROOT, 'dist/apps/api/main.js');
 const ADMIN_TOKEN = 'cli-e2e-admin-token-0123456789abcdef';
 const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

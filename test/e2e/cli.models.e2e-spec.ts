@@ -12,7 +12,7 @@ import { downloadFile } from '../harness/model-download';
  * serves what the CLI published. Needs `npm run build` (as `npm test` does).
  */
 
-const CLI = resolve(__dirname, '../../dist/apps/cli/apps/cli/src/main.js');
+const CLI = resolve(__dirname, '../../dist/apps/cli/main.js');
 
 interface CliAnswer {
   readonly status: number;

@@ -5,7 +5,7 @@ import { TestApp } from '../harness/create-test-app';
 import { testDatabaseKind } from '../harness/test-database';
 
 const ROOT = resolve(__dirname, '../..');
-const CLI_MAIN = join(ROOT, 'dist/apps/cli/apps/cli/src/main.js');
+const CLI_MAIN = join(ROOT, 'dist/apps/cli/main.js');
 
 /** Runs the built CLI on the given database, bounded in time; resolves its exit code. */
 function runCli(args: string[], databaseUrl: string): Promise<number | null> {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { eventually } from './services';
 
 const ROOT = join(__dirname, '..', '..');
-export const BUILT_API = join(ROOT, 'dist/apps/api/apps/api/src/main.js');
+export const BUILT_API = join(ROOT, 'dist/apps/api/main.js');
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
