@@ -61,7 +61,7 @@ describe('Three service instances on one database', () => {
       ...(redisUp ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: namespace } : {}),
     };
     instances = await Promise.all([0, 1, 2].map(() => ServiceProcess.start(env)));
-  }, 60000);
+  }, 120_000); // three starts at once, each bounded by ServiceProcess.start
 
   afterAll(async () => {
     await Promise.all(instances.map((i) => i.stop('SIGKILL')));
