@@ -29,6 +29,7 @@
  *                        bench/admin-scale.ts: --pg, --mysql, --keys, --events, --requests, --keep, --smoke)
  *   --help               this text
  */
+import 'reflect-metadata';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';

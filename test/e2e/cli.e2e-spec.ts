@@ -143,10 +143,12 @@ describe('operator CLI (built), on the database the API serves', () => {
         () => false,
       );
       if (up) {
-        // the start-up line says where the API, its OpenAPI page and the console are
-        expect(run.output()).toContain(
-          `listening on ${api.baseUrl} (sqlite): API under ${api.baseUrl}/v1/, OpenAPI page ${api.baseUrl}/api/docs, console ${api.baseUrl}/console`,
-        );
+        // the start-up line says where the API, its OpenAPI page and the console are (written just
+        // after the port opens, so it may reach the pipe after the first answer)
+        const line = `listening on ${api.baseUrl} (sqlite): API under ${api.baseUrl}/v1/, OpenAPI page ${api.baseUrl}/api/docs, console ${api.baseUrl}/console`;
+        const until = Date.now() + START_TIMEOUT_MS;
+        while (!run.output().includes(line) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        expect(run.output()).toContain(line);
         return;
       }
       if (Date.now() > deadline) throw new Error(`the API did not answer within ${START_TIMEOUT_MS} ms:\n${run.output()}`);

@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { TestApp } from '../harness/create-test-app';
 import { request } from '../harness/http';
 import { ServiceProcess } from '../harness/service-process';
-import { serverAvailableSync } from '../harness/services';
+import { eventually, serverAvailableSync } from '../harness/services';
 
 const redisUp = serverAvailableSync(6379, 'Redis');
 
@@ -61,7 +61,17 @@ describe('Three service instances on one database', () => {
       ...(redisUp ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: namespace } : {}),
     };
     instances = await Promise.all([0, 1, 2].map(() => ServiceProcess.start(env)));
-  }, 120_000); // three starts at once, each bounded by ServiceProcess.start
+    // live is not ready: each instance connects to Redis in the background and counts per instance
+    // until then, so wait for every one to share its counters (milliseconds when idle; 30 s margin)
+    if (redisUp) {
+      for (const instance of instances) {
+        await eventually(async () => {
+          const ready = await request(instance.baseUrl, 'GET', '/api/health/ready').catch(() => null);
+          return ready?.body?.details?.redis?.connection === 'up';
+        }, 30_000);
+      }
+    }
+  }, 180_000); // three starts at once, each bounded by ServiceProcess.start
 
   afterAll(async () => {
     await Promise.all(instances.map((i) => i.stop('SIGKILL')));

@@ -22,6 +22,12 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2])
 return {1, count, ttl}
 `;
 
+/**
+ * After a command failed on a connection that stayed open (a command timeout on a busy host, an
+ * error answer), Redis is tried again this often: no 'ready' event will announce that it answers.
+ */
+export const REDIS_RETRY_AFTER_FAILED_COMMAND_MS = 1000;
+
 type RedisWithHit = Redis & { rateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]> };
 
 /**
@@ -34,11 +40,13 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
   private readonly logger = new Logger('RateLimits');
   private readonly redis: RedisWithHit;
   private state: 'connecting' | 'shared' | 'degraded' = 'connecting';
+  private retryAtMs = 0;
 
   constructor(
     url: string,
     private readonly keyPrefix: string,
     private readonly fallback: InMemoryRateCounter,
+    private readonly retryAfterMs: number = REDIS_RETRY_AFTER_FAILED_COMMAND_MS,
   ) {
     super();
     this.redis = new Redis(url, {
@@ -50,18 +58,16 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
       lazyConnect: false,
     }) as RedisWithHit;
     this.redis.defineCommand('rateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-    this.redis.on('ready', () => {
-      this.logger.log('Redis reachable: rate limits are shared across instances');
-      this.state = 'shared';
-    });
+    this.redis.on('ready', () => this.share());
     this.redis.on('error', () => this.degrade());
     this.redis.on('close', () => this.degrade());
   }
 
   async hit(bucket: string, limit: number, windowMs: number): Promise<RateVerdict> {
-    if (this.state === 'shared') {
+    if (this.state === 'shared' || this.mayRetry()) {
       try {
         const [allowed, count, ttl] = await this.redis.rateHit(this.keyPrefix + bucket, limit, windowMs);
+        if (this.state !== 'shared') this.share();
         const now = Date.now();
         const resetAtMs = now + Math.max(0, ttl);
         return {
@@ -89,9 +95,20 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
     this.redis.disconnect();
   }
 
+  private share(): void {
+    this.logger.log('Redis reachable: rate limits are shared across instances');
+    this.state = 'shared';
+  }
+
+  /** Degraded on an open connection: try Redis again now and then (a reconnection is announced by 'ready'). */
+  private mayRetry(): boolean {
+    return this.state === 'degraded' && this.redis.status === 'ready' && Date.now() >= this.retryAtMs;
+  }
+
   /** Once per incident: the first failure after Redis was reachable (or at start-up). */
   private degrade(): void {
     if (this.state !== 'degraded') this.logger.warn('Redis unreachable: rate limits fall back to per-instance counters');
     this.state = 'degraded';
+    this.retryAtMs = Date.now() + this.retryAfterMs;
   }
 }
