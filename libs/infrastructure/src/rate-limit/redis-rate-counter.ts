@@ -24,7 +24,8 @@ return {1, count, ttl}
 
 /**
  * After a command failed on a connection that stayed open (a command timeout on a busy host, an
- * error answer), Redis is tried again this often: no 'ready' event will announce that it answers.
+ * error answer), Redis is asked again (PING) after this long: no 'ready' event will announce that
+ * it answers.
  */
 export const REDIS_RETRY_AFTER_FAILED_COMMAND_MS = 1000;
 
@@ -40,7 +41,7 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
   private readonly logger = new Logger('RateLimits');
   private readonly redis: RedisWithHit;
   private state: 'connecting' | 'shared' | 'degraded' = 'connecting';
-  private retryAtMs = 0;
+  private probe: NodeJS.Timeout | undefined;
 
   constructor(
     url: string,
@@ -64,10 +65,9 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
   }
 
   async hit(bucket: string, limit: number, windowMs: number): Promise<RateVerdict> {
-    if (this.state === 'shared' || this.mayRetry()) {
+    if (this.state === 'shared') {
       try {
         const [allowed, count, ttl] = await this.redis.rateHit(this.keyPrefix + bucket, limit, windowMs);
-        if (this.state !== 'shared') this.share();
         const now = Date.now();
         const resetAtMs = now + Math.max(0, ttl);
         return {
@@ -92,6 +92,7 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
   }
 
   onApplicationShutdown(): void {
+    clearTimeout(this.probe);
     this.redis.disconnect();
   }
 
@@ -100,15 +101,22 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
     this.state = 'shared';
   }
 
-  /** Degraded on an open connection: try Redis again now and then (a reconnection is announced by 'ready'). */
-  private mayRetry(): boolean {
-    return this.state === 'degraded' && this.redis.status === 'ready' && Date.now() >= this.retryAtMs;
-  }
-
   /** Once per incident: the first failure after Redis was reachable (or at start-up). */
   private degrade(): void {
     if (this.state !== 'degraded') this.logger.warn('Redis unreachable: rate limits fall back to per-instance counters');
     this.state = 'degraded';
-    this.retryAtMs = Date.now() + this.retryAfterMs;
+    // a failed command on a connection that stays open: no 'ready' event will come, so ask again
+    if (this.redis.status === 'ready' && this.probe === undefined) {
+      this.probe = setTimeout(() => {
+        this.probe = undefined;
+        this.redis.ping().then(
+          () => {
+            if (this.state === 'degraded' && this.redis.status === 'ready') this.share();
+          },
+          () => this.degrade(),
+        );
+      }, this.retryAfterMs);
+      this.probe.unref();
+    }
   }
 }
