@@ -3,11 +3,11 @@
 # svc-licensing: the API (and its operator CLI) in one image.
 #   docker build -t svc-licensing:0.1.0 .
 #   docker run -p 3000:3000 svc-licensing:0.1.0            # SQLite in /app/data, sample models
-#   docker run svc-licensing:0.1.0 node dist/apps/cli/apps/cli/src/main.js migrate   # the CLI
+#   docker run svc-licensing:0.1.0 node dist/apps/cli/main.js migrate   # the CLI
 # See docs/OPERATIONS.md. (Not built in this repository's CI: no container engine runs there;
 # test/e2e/deploy.e2e-spec.ts checks the paths this file names.)
 
-# ---- build: compile both apps, then keep only the production dependencies ----
+# ---- build: bundle both apps (dist/apps/api/main.js, dist/apps/cli/main.js) and the console, then keep only the production dependencies ----
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles its native module when no prebuilt binary matches
@@ -16,7 +16,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY tsconfig.json tsconfig.build.json nest-cli.json webpack.config.js ./
 COPY apps ./apps
 COPY libs ./libs
 RUN npm run build \
@@ -40,4 +40,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # As `npm run start:built` starts it: V8 heap limits that keep the process near 165 MiB resident under
 # load instead of 270 (a 1 GiB old-space ceiling, 8 MiB young-generation semi-spaces; docs/PERFORMANCE.md)
-CMD ["node", "--max-old-space-size=1024", "--max-semi-space-size=8", "dist/apps/api/apps/api/src/main.js"]
+CMD ["node", "--max-old-space-size=1024", "--max-semi-space-size=8", "dist/apps/api/main.js"]

@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import type { AnalyticsEvent, AuditEntry, IdKind, LicenseType, User } from '@svc/domain';
-import type * as PortableSql from '@svc/infrastructure/persistence/typeorm/portable-sql';
 import {
   type BenchDatabase,
   DEFAULT_MYSQL_ADMIN_URL,
@@ -29,7 +28,7 @@ import {
   sqliteBenchDatabase,
 } from './bench-database';
 import { BenchProcess } from './bench-process';
-import { BUILT_API_MAIN, ROOT, assertBuilt, built, builtLibraries, serviceCommand } from './built-service';
+import { BUILT_API_MAIN, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
 import { PooledRandom, dataSourceOptionsOf, rowOf, tableWriterFor } from './seed-keys';
 
 const DAY_MS = 86_400_000;
@@ -81,8 +80,8 @@ const ymd = (at: Date) => at.toISOString().slice(0, 10);
 
 async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line: string) => void): Promise<Seeded> {
   const started = Date.now();
-  const lib = builtLibraries();
-  const sql = built<typeof PortableSql>('libs/infrastructure/src/persistence/typeorm/portable-sql');
+  const lib = LIBRARIES;
+  const sql = LIBRARIES.portableSql;
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
   const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
   const kind = config.database.kind;
@@ -369,7 +368,7 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
     );
     out();
 
-    const { encodeCursor } = builtLibraries().presentation;
+    const { encodeCursor } = LIBRARIES.presentation;
     const pick = <T>(list: readonly T[], n: number) => list[((((n + 7) * 7919) % list.length) + list.length) % list.length];
     const today = new Date();
     const from = ymd(new Date(today.getTime() - 365 * DAY_MS));

@@ -1,27 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type * as Config from '@svc/config';
-import type * as Domain from '@svc/domain';
-import type * as Infrastructure from '@svc/infrastructure';
-import type * as MySqlDataSource from '@svc/infrastructure/persistence/mysql/mysql-data-source';
-import type * as PostgresDataSource from '@svc/infrastructure/persistence/postgres/postgres-data-source';
-import type * as SqliteDataSource from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
-import type * as ApiKeyMappers from '@svc/infrastructure/persistence/typeorm/mappers/api-key.mapper';
-import type * as UserMappers from '@svc/infrastructure/persistence/typeorm/mappers/user.mapper';
-import type * as Records from '@svc/infrastructure/persistence/typeorm/records';
-import type * as AuditEntryMappers from '@svc/infrastructure/persistence/typeorm/mappers/audit-entry.mapper';
-import type * as Presentation from '@svc/presentation';
+import * as config from '@svc/config';
+import * as domain from '@svc/domain';
+import * as infrastructure from '@svc/infrastructure';
+import * as mysqlDataSource from '@svc/infrastructure/persistence/mysql/mysql-data-source';
+import * as postgresDataSource from '@svc/infrastructure/persistence/postgres/postgres-data-source';
+import * as sqliteDataSource from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
+import * as apiKeyMapper from '@svc/infrastructure/persistence/typeorm/mappers/api-key.mapper';
+import * as userMapper from '@svc/infrastructure/persistence/typeorm/mappers/user.mapper';
+import * as records from '@svc/infrastructure/persistence/typeorm/records';
+import * as auditEntryMapper from '@svc/infrastructure/persistence/typeorm/mappers/audit-entry.mapper';
+import * as portableSql from '@svc/infrastructure/persistence/typeorm/portable-sql';
+import * as presentation from '@svc/presentation';
 
 /**
- * The benchmark measures the service as `npm run build` leaves it, and seeds
- * keys with the same built code. The bench itself is compiled by tsc
- * (tsconfig.bench.json, to dist/bench), which does not rewrite the `@svc/*`
- * aliases; so the libraries are loaded from the built API (where nest build
- * did rewrite them), and only their types come from the sources.
+ * The benchmark measures the service as `npm run build` leaves it
+ * (dist/apps/api/main.js), and seeds keys with the libraries' own code: the
+ * bench is bundled from the same sources by `nest build bench` (webpack.config.js)
+ * into dist/bench/main.js, beside its ceiling fixture (dist/bench/ceiling-server.js).
  */
-export const ROOT = join(__dirname, '..', '..', '..');
-export const BUILT_API_DIR = join(ROOT, 'dist/apps/api');
-export const BUILT_API_MAIN = join(BUILT_API_DIR, 'apps/api/src/main.js');
+export const ROOT = join(__dirname, '..', '..');
+export const BUILT_API_MAIN = join(ROOT, 'dist/apps/api/main.js');
 export const CEILING_SERVER = join(__dirname, 'ceiling-server.js');
 
 export function assertBuilt(): void {
@@ -55,38 +54,19 @@ export function serviceCommand(): ServiceCommand {
   return { nodeFlags: rest, text };
 }
 
-export function built<T>(relative: string): T {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(join(BUILT_API_DIR, relative)) as T;
-}
-
-export interface BuiltLibraries {
-  readonly config: typeof Config;
-  readonly domain: typeof Domain;
-  readonly infrastructure: typeof Infrastructure;
-  readonly sqliteDataSource: typeof SqliteDataSource;
-  readonly postgresDataSource: typeof PostgresDataSource;
-  readonly mysqlDataSource: typeof MySqlDataSource;
-  readonly records: typeof Records;
-  readonly apiKeyMapper: typeof ApiKeyMappers;
-  readonly userMapper: typeof UserMappers;
-  readonly auditEntryMapper: typeof AuditEntryMappers;
-  readonly presentation: typeof Presentation;
-}
-
-export function builtLibraries(): BuiltLibraries {
-  const typeorm = 'libs/infrastructure/src/persistence/typeorm';
-  return {
-    config: built('libs/config/src'),
-    domain: built('libs/domain/src'),
-    infrastructure: built('libs/infrastructure/src'),
-    sqliteDataSource: built('libs/infrastructure/src/persistence/sqlite/sqlite-data-source'),
-    postgresDataSource: built('libs/infrastructure/src/persistence/postgres/postgres-data-source'),
-    mysqlDataSource: built('libs/infrastructure/src/persistence/mysql/mysql-data-source'),
-    records: built(`${typeorm}/records`),
-    apiKeyMapper: built(`${typeorm}/mappers/api-key.mapper`),
-    userMapper: built(`${typeorm}/mappers/user.mapper`),
-    auditEntryMapper: built(`${typeorm}/mappers/audit-entry.mapper`),
-    presentation: built('libs/presentation/src'),
-  };
-}
+/** The libraries the bench seeds and reads with, as the service runs them. */
+export const LIBRARIES = {
+  config,
+  domain,
+  infrastructure,
+  sqliteDataSource,
+  postgresDataSource,
+  mysqlDataSource,
+  records,
+  apiKeyMapper,
+  userMapper,
+  auditEntryMapper,
+  portableSql,
+  presentation,
+};
+export type Libraries = typeof LIBRARIES;

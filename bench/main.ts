@@ -29,6 +29,7 @@
  *                        bench/admin-scale.ts: --pg, --mysql, --keys, --events, --requests, --keep, --smoke)
  *   --help               this text
  */
+import 'reflect-metadata';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +44,7 @@ import {
 } from './bench-database';
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
-import { BUILT_API_MAIN, CEILING_SERVER, ROOT, assertBuilt, builtLibraries, serviceCommand } from './built-service';
+import { BUILT_API_MAIN, CEILING_SERVER, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
 import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad } from './load';
 import { seedKeys } from './seed-keys';
 import { runAdminScale } from './admin-scale';
@@ -182,9 +183,9 @@ function parseOptions(argv: readonly string[]): Options {
   return options;
 }
 
-/** The header comment of this file, as it stands in the built main.js (tsc keeps comments). */
+/** The header comment of this file (bench/main.ts: the bench runs from the repository). */
 function usage(): string {
-  const header = /\/\*\*\n([\s\S]*?)\n \*\//.exec(readFileSync(__filename, 'utf8'));
+  const header = /\/\*\*\n([\s\S]*?)\n \*\//.exec(readFileSync(join(ROOT, 'bench/main.ts'), 'utf8'));
   return header ? `${header[1].replace(/^ \*( |$)/gm, '')}\n` : 'see bench/main.ts for the options\n';
 }
 
@@ -215,7 +216,7 @@ async function main(): Promise<number> {
   if (process.argv.includes('--admin-scale')) return runAdminScale(process.argv.slice(2).filter((a) => a !== '--admin-scale'));
   const options = parseOptions(process.argv.slice(2));
   assertBuilt();
-  const lib = builtLibraries();
+  const lib = LIBRARIES;
   const out = (line = '') => process.stdout.write(`${line}\n`);
   const folder = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const cleanups: Array<() => Promise<unknown>> = [];

@@ -5,7 +5,7 @@ import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import type { DatabaseConfig } from '@svc/config';
 import type { IdKind, LicenseType, User } from '@svc/domain';
-import { type BuiltLibraries } from './built-service';
+import { type Libraries } from './built-service';
 
 /** The plaintext keys the load generator presents, as issuance returned them. */
 export interface SeededKeys {
@@ -148,12 +148,7 @@ export function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: 
  * take seconds rather than minutes. The database's migrations are applied
  * here, as the service would apply them.
  */
-export async function seedKeys(
-  lib: BuiltLibraries,
-  databaseUrl: string,
-  count: number,
-  progress: (line: string) => void,
-): Promise<SeededKeys> {
+export async function seedKeys(lib: Libraries, databaseUrl: string, count: number, progress: (line: string) => void): Promise<SeededKeys> {
   const started = Date.now();
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
   const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
@@ -234,7 +229,7 @@ export async function seedKeys(
 }
 
 /** The service's own options for the database (the bench is not the service: it may name each kind). */
-export function dataSourceOptionsOf(lib: BuiltLibraries, database: DatabaseConfig): DataSourceOptions {
+export function dataSourceOptionsOf(lib: Libraries, database: DatabaseConfig): DataSourceOptions {
   switch (database.kind) {
     case 'sqlite':
       return lib.sqliteDataSource.sqliteDataSourceOptions(database);

@@ -900,7 +900,7 @@ describe('Sample catalogue (SAMPLE_MODELS=true)', () => {
   });
 });
 
-describe('SAMPLE_MODELS left unset: on for SQLite, off for PostgreSQL', () => {
+describe('SAMPLE_MODELS left unset: on for SQLite, off for PostgreSQL and MySQL', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await TestApp.start();
@@ -916,12 +916,17 @@ describe('SAMPLE_MODELS left unset: on for SQLite, off for PostgreSQL', () => {
     expect(t.config.models.seedSamples).toBe(t.databaseKind === 'sqlite');
   });
 
-  it('a downloaded sample verifies against its checksum (SQLite default)', async () => {
-    if (t.databaseKind !== 'sqlite') return;
+  it('a downloaded sample verifies against its checksum on SQLite; on PostgreSQL and MySQL there is none to download', async () => {
     const key = await t.issueKey({ licenseType: 'free' });
-    const record = (await t.get(`/v1/models/motor_imagery_4class_v1?api_key=${key.api_key}`)).body;
+    const record = await t.get(`/v1/models/motor_imagery_4class_v1?api_key=${key.api_key}`);
     const redirect = await t.get(`/v1/models/motor_imagery_4class_v1/download?api_key=${key.api_key}`);
-    expect(sha256(await download(redirect.headers.get('location')!))).toBe(record.checksum);
+    if (t.databaseKind === 'sqlite') {
+      expect([record.status, redirect.status]).toEqual([200, 302]);
+      expect(sha256(await download(redirect.headers.get('location')!))).toBe(record.body.checksum);
+    } else {
+      expect([record.status, redirect.status]).toEqual([404, 404]);
+      expect([record.body.code, redirect.body.code]).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND']);
+    }
   });
 });
 

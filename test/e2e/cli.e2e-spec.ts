@@ -11,15 +11,20 @@ import { join, resolve } from 'node:path';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const CLI_MAIN = join(ROOT, 'dist/apps/cli/apps/cli/src/main.js');
-const API_MAIN = join(ROOT, 'dist/apps/api/apps/api/src/main.js');
+const CLI_MAIN = join(ROOT, 'dist/apps/cli/main.js');
+const API_MAIN = join(ROOT, 'dist/apps/api/main.js');
 const ADMIN_TOKEN = 'cli-e2e-admin-token-0123456789abcdef';
 const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-/** Bounds every wait: one CLI run, the API's start, the API's stop. */
-const RUN_TIMEOUT_MS = 15000;
-const START_TIMEOUT_MS = 15000;
-const STOP_TIMEOUT_MS = 10000;
+/**
+ * Bounds every wait: one CLI run, the API's start, the API's stop. Each takes about a second on an
+ * idle machine; the bounds (and the tests' own, several runs each) leave a busy 2-core machine a
+ * wide margin. A hung process is still caught.
+ */
+const RUN_TIMEOUT_MS = 45_000;
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+jest.setTimeout(180_000);
 
 interface Ran {
   readonly code: number | null;
@@ -101,6 +106,8 @@ describe('operator CLI (built), on the database the API serves', () => {
   async function cliJson(...args: string[]): Promise<any> {
     const ran = await cli(...args, '--json');
     expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    // one line of JSON, so `| jq` and line-wise scripts read it (README's walk)
+    expect(ran.stdout).toMatch(/^\{[^\n]*\}\n$/);
     return JSON.parse(ran.stdout);
   }
 
@@ -135,7 +142,15 @@ describe('operator CLI (built), on the database the API serves', () => {
         (r) => r.status === 200,
         () => false,
       );
-      if (up) return;
+      if (up) {
+        // the start-up line says where the API, its OpenAPI page and the console are (written just
+        // after the port opens, so it may reach the pipe after the first answer)
+        const line = `listening on ${api.baseUrl} (sqlite): API under ${api.baseUrl}/v1/, OpenAPI page ${api.baseUrl}/api/docs, console ${api.baseUrl}/console`;
+        const until = Date.now() + START_TIMEOUT_MS;
+        while (!run.output().includes(line) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        expect(run.output()).toContain(line);
+        return;
+      }
       if (Date.now() > deadline) throw new Error(`the API did not answer within ${START_TIMEOUT_MS} ms:\n${run.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -333,6 +348,22 @@ describe('operator CLI (built), on the database the API serves', () => {
     expect(await admin('GET', `/admin/v1/audit?key_id=${id}`)).toEqual({ status: 200, body: { ...audit, next_cursor: null } });
     expect(all.entries.map((e: { id: string }) => e.id)).toEqual(expect.arrayContaining(audit.entries.map((e: { id: string }) => e.id)));
     expect(all.entries.length).toBeGreaterThan(audit.entries.length);
+  });
+
+  it("`npm run -s cli -- … --json` prints the command's JSON alone, without npm's banner (README pipes it into jq)", async () => {
+    const npm = spawn('npm', ['run', '-s', 'cli', '--', 'keys', 'show', issued.key_id, '--json'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(npm);
+    let stdout = '';
+    npm.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const code = await within(new Promise<number | null>((done) => npm.once('close', done)), RUN_TIMEOUT_MS * 2, 'npm run -s cli', npm);
+    children.delete(npm);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\{[^\n]*\}\n$/);
+    expect(JSON.parse(stdout)).toEqual(expect.objectContaining({ key_id: issued.key_id }));
   });
 
   it('refuses with the domain code on stderr and exit status 1', async () => {

@@ -12,7 +12,13 @@ import { downloadFile } from '../harness/model-download';
  * serves what the CLI published. Needs `npm run build` (as `npm test` does).
  */
 
-const CLI = resolve(__dirname, '../../dist/apps/cli/apps/cli/src/main.js');
+const CLI = resolve(__dirname, '../../dist/apps/cli/main.js');
+/**
+ * One CLI run takes about a second on an idle machine; this bound (and the tests' own, several runs
+ * each) leaves a busy 2-core machine a wide margin while still catching a hung process.
+ */
+const RUN_TIMEOUT_MS = 45_000;
+jest.setTimeout(180_000);
 
 interface CliAnswer {
   readonly status: number;
@@ -38,7 +44,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
 
   function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliAnswer> {
     return new Promise((done) => {
-      execFile(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, timeout: 20000 }, (error, stdout, stderr) => {
+      execFile(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, timeout: RUN_TIMEOUT_MS }, (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         done({ status, stdout: String(stdout), stderr: String(stderr) });
       });

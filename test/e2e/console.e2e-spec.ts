@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestApp } from '../harness/create-test-app';
 
@@ -9,7 +9,8 @@ import { TestApp } from '../harness/create-test-app';
  * without an admin token or with CONSOLE_ENABLED=false. The browser test
  * (console.browser.e2e-spec.ts) drives the app itself.
  */
-const BUILT = join(__dirname, '..', '..', 'dist', 'console', 'index.html');
+const ROOT = join(__dirname, '..', '..');
+const BUILT = join(ROOT, 'dist', 'console', 'index.html');
 
 const POLICY = [
   "default-src 'self'",
@@ -113,9 +114,24 @@ describe('Operator console: serving', () => {
         '/console/%2e%2e/package.json',
       ]) {
         const missing = await t.get(path);
-        expect({ path, status: missing.status < 500 && missing.status !== 200 }).toEqual({ path, status: true });
-        if (missing.status === 404) expect(missing.body).toMatchObject({ code: 'NOT_FOUND' });
+        expect({ path, status: missing.status, type: missing.headers.get('content-type') }).toEqual({
+          path,
+          status: 404,
+          type: expect.stringMatching(/^application\/json/),
+        });
+        expect(missing.body).toEqual({ error: 'Not found', code: 'NOT_FOUND', message: expect.any(String) });
       }
+    });
+
+    it('sends exactly the policy README and docs/OPERATIONS.md document', async () => {
+      const sent = (await t.get('/console')).headers.get('content-security-policy');
+      const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+      const readme = /Content-Security-Policy \(`([^`]+)`\)/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+      const operations = /Content-Security-Policy: ([^`]+)`/.exec(readFileSync(join(ROOT, 'docs/OPERATIONS.md'), 'utf8'));
+      expect({ readme: oneLine(readme?.[1] ?? ''), operations: oneLine(operations?.[1] ?? '') }).toEqual({
+        readme: sent,
+        operations: sent,
+      });
     });
 
     it('refuses other methods with 405 and Allow', async () => {

@@ -195,6 +195,24 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       for (const part of ['/app/dist', '/app/node_modules', 'config']) expect(copies).toContain(part);
     });
 
+    it('the build stage copies what `nest build` reads: nest-cli.json, its webpack config, the tsconfigs of the apps', () => {
+      const nest = JSON.parse(readFileSync(join(ROOT, 'nest-cli.json'), 'utf8')) as {
+        compilerOptions: { webpack: boolean; webpackConfigPath: string };
+        projects: Record<string, { type: string; compilerOptions?: { tsConfigPath?: string } }>;
+      };
+      expect(nest.compilerOptions.webpack).toBe(true);
+      const copied = instructions
+        .filter((line) => line.startsWith('COPY ') && !line.includes('--from='))
+        .flatMap((line) => line.split(/\s+/).slice(1, -1));
+      const read = ['nest-cli.json', nest.compilerOptions.webpackConfigPath, 'tsconfig.json', 'tsconfig.build.json'];
+      for (const [name, project] of Object.entries(nest.projects)) {
+        if (project.type === 'application' && name !== 'bench') read.push(project.compilerOptions!.tsConfigPath!);
+      }
+      for (const file of read) {
+        expect({ file, copied: copied.some((source) => file === source || file.startsWith(`${source}/`)) }).toEqual({ file, copied: true });
+      }
+    });
+
     it('copies only files that exist, and .dockerignore keeps dependencies, builds and secrets out of the context', () => {
       for (const line of instructions.filter((l) => l.startsWith('COPY ') && !l.includes('--from='))) {
         const sources = line.split(/\s+/).slice(1, -1);

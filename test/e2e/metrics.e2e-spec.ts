@@ -202,18 +202,39 @@ describe('GET /metrics (Prometheus)', () => {
   });
 
   (redisUp ? describe : describe.skip)('with Redis configured', () => {
-    it('reports whether rate limits are shared through Redis', async () => {
+    it('Redis reachable: svc_redis_up is 1 once readiness reports the connection up', async () => {
       const t = await TestApp.start({ env: { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `svc-test:metrics:${process.pid}:` } });
       try {
         const text = await scrape(t);
         expect(text).toContain('# TYPE svc_redis_up gauge');
         expect(sample(text, 'svc_info', { database: t.databaseKind, redis: 'configured' })).toBe(1);
-        const ready = (await t.get('/api/health/ready')).body.details.redis.connection;
-        expect(sample(await scrape(t), 'svc_redis_up')).toBe(ready === 'up' ? 1 : 0);
+        // the client connects in the background: wait for it (a local Redis answers in milliseconds;
+        // 10 s leaves a busy 2-core machine a wide margin)
+        const deadline = Date.now() + 10_000;
+        let connection = (await t.get('/api/health/ready')).body.details.redis.connection;
+        while (connection !== 'up' && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          connection = (await t.get('/api/health/ready')).body.details.redis.connection;
+        }
+        expect(connection).toBe('up');
+        expect(sample(await scrape(t), 'svc_redis_up')).toBe(1);
       } finally {
         await t.close();
       }
     });
+  });
+
+  it('Redis configured but unreachable: svc_redis_up is 0 and readiness reports the connection down', async () => {
+    const closed = await freePort();
+    const t = await TestApp.start({ env: { REDIS_URL: `redis://127.0.0.1:${closed}` } });
+    try {
+      const text = await scrape(t);
+      expect(sample(text, 'svc_info', { database: t.databaseKind, redis: 'configured' })).toBe(1);
+      expect(text).toMatch(/^svc_redis_up 0$/m);
+      expect((await t.get('/api/health/ready')).body.details.redis.connection).toBe('down');
+    } finally {
+      await t.close();
+    }
   });
 
   describe('404 when disabled, or elsewhere with METRICS_PORT', () => {

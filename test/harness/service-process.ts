@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { eventually } from './services';
 
 const ROOT = join(__dirname, '..', '..');
-export const BUILT_API = join(ROOT, 'dist/apps/api/apps/api/src/main.js');
+export const BUILT_API = join(ROOT, 'dist/apps/api/main.js');
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -18,6 +18,12 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * How long a start may take: about a second on an idle machine; a minute leaves a busy 2-core
+ * machine (several services starting at once, other test runs beside) a wide margin.
+ */
+const START_TIMEOUT_MS = 60_000;
 
 /** The built service running as a real process on 127.0.0.1, with its output kept. */
 export class ServiceProcess {
@@ -50,7 +56,7 @@ export class ServiceProcess {
           (r) => r.ok,
           () => false,
         );
-      }, 15000);
+      }, START_TIMEOUT_MS);
     } catch (error) {
       child.kill('SIGKILL');
       throw error;

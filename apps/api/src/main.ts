@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@svc/config';
 import { createApiApp } from './create-api-app';
+import { serviceAddresses } from './service-addresses';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const app = await createApiApp(config);
   await app.listen({ port: config.http.port, host: config.http.host });
   const logger = new Logger('Main');
-  logger.log(`svc-licensing listening on http://${config.http.host}:${config.http.port} (${config.database.kind})`);
+  logger.log(serviceAddresses(config));
 
   // SIGTERM/SIGINT: stop accepting connections, let the requests in flight finish (bounded by
   // SHUTDOWN_TIMEOUT_MS), close the pools, exit 0. A second signal, or the timeout, exits at once.

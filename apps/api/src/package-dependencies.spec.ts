@@ -57,6 +57,10 @@ const TOOLS: Record<string, { why: string; holds: () => boolean }> = {
   'dependency-cruiser': { why: '`depcruise` in the scripts', holds: () => /\bdepcruise\b/.test(scripts) },
   jest: { why: '`jest` in the scripts', holds: () => /\bjest\b/.test(scripts) },
   'ts-jest': { why: 'the transform of jest.config.js', holds: () => text('jest.config.js').includes("'ts-jest'") },
+  'ts-loader': {
+    why: "the loader of `nest build`'s webpack (nest-cli.json: webpack)",
+    holds: () => (JSON.parse(text('nest-cli.json')) as { compilerOptions: { webpack?: boolean } }).compilerOptions.webpack === true,
+  },
   typescript: { why: '`tsc` in the scripts', holds: () => /\btsc\b/.test(scripts) },
   eslint: { why: '`eslint` in the scripts (npm run lint)', holds: () => /\beslint\b/.test(scripts) },
   prettier: { why: '`prettier` in the scripts (npm run format:check)', holds: () => /\bprettier --check\b/.test(scripts) },

@@ -10,8 +10,8 @@ import { LogEventRequest } from '../modules/analytics/dto/log-event.request';
 import { RevokeKeyRequest, RotateKeyRequest } from '../shared/dto/key.request';
 import { BodyValidationPlan } from './body-validation-plan';
 
-/** Every DTO the API reads a body into (`@Body()` in the controllers). */
-const BODY_DTOS: Array<new () => object> = [
+/** Every DTO the API reads a body into (`@Body()` in the controllers) that has a plan. */
+const PLANNED_BODY_DTOS: Array<new () => object> = [
   LogEventRequest,
   RevokeKeyRequest,
   RotateKeyRequest,
@@ -19,8 +19,9 @@ const BODY_DTOS: Array<new () => object> = [
   UpdateKeyRequest,
   AdminRevokeKeyRequest,
   AdminRotateKeyRequest,
-  ModelRecordRequest,
 ];
+/** The body DTOs without a plan: the pipe reads them with class-transformer and class-validator judges them itself. */
+const UNPLANNED_BODY_DTOS: Array<new () => object> = [ModelRecordRequest];
 
 /** Values near every rule's edges: enum members and near misses, blanks, lengths, numbers, nulls, shapes. */
 const VALUES: unknown[] = [
@@ -68,16 +69,19 @@ describe(BodyValidationPlan.name, () => {
     }
     expect(BodyValidationPlan.of(WithDate)).toBeNull();
     expect(BodyValidationPlan.of(WithNested)).toBeNull();
+    for (const dto of UNPLANNED_BODY_DTOS)
+      expect({ dto: dto.name, plan: BodyValidationPlan.of(dto) }).toEqual({ dto: dto.name, plan: null });
   });
 
-  it.each(BODY_DTOS.map((dto) => [dto.name, dto] as const))(
-    '%s: passes exactly the bodies class-validator passes, and reads them to the same fields',
+  it.each(PLANNED_BODY_DTOS.map((dto) => [dto.name, dto] as const))(
+    '%s: has a plan, which passes exactly the bodies class-validator passes, and reads them to the same fields',
     (_name, dto) => {
       const plan = BodyValidationPlan.of(dto);
+      expect(plan).not.toBeNull();
+      if (plan === null) return;
       fc.assert(
         fc.property(bodies(dto), (body) => {
           const expected = judgedByClassValidator(dto, body);
-          if (!plan) return;
           const read = plan.instanceOf(dto, structuredClone(body)) as Record<string, unknown>;
           expect(plan.passes(read)).toBe(expected.passes);
           if (expected.passes) {

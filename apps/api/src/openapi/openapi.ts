@@ -2,7 +2,8 @@ import { type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance } from 'fastify';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import swaggerUiFolder from 'swagger-ui-dist/absolute-path';
 import { DOCS_PATH } from '../observability/security-headers';
 import { errorExamples } from './api-errors.decorator';
 import { ErrorEnvelopeResponse } from './error-envelope.response';
@@ -104,7 +105,11 @@ const DOCS_INIT_JS = `window.onload = function () {
 };
 `;
 
-/** The Swagger UI files the page loads, from swagger-ui-dist (the copy @nestjs/swagger depends on). */
+/**
+ * The Swagger UI files the page loads, from swagger-ui-dist (declared at the version @nestjs/swagger
+ * pins, so one copy is installed), found by its own `absolute-path` (not its index, which loads the
+ * browser bundle into the server).
+ */
 const UI_ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
@@ -129,7 +134,7 @@ export function serveOpenApiDocument(instance: FastifyInstance, document: OpenAP
   text(DOCS_JSON_PATH, 'application/json; charset=utf-8', stableJson(document));
   text(DOCS_PATH, 'text/html; charset=utf-8', DOCS_HTML);
   text(`${DOCS_PATH}/swagger-ui-init.js`, 'application/javascript; charset=utf-8', DOCS_INIT_JS);
-  const folder = dirname(require.resolve('swagger-ui-dist/package.json', { paths: [dirname(require.resolve('@nestjs/swagger'))] }));
+  const folder = swaggerUiFolder();
   for (const [file, type] of Object.entries(UI_ASSETS)) {
     let bytes: Promise<Buffer> | undefined;
     instance.get(`${DOCS_PATH}/${file}`, async (_request, reply) => {

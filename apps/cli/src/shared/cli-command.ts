@@ -25,9 +25,9 @@ export abstract class CliCommand<O extends CommonOptions = CommonOptions> extend
     return true;
   }
 
-  /** Prints `view` as JSON with `--json`, else the human summary. */
+  /** Prints `view` as one line of JSON with `--json` (for jq and scripts), else the human summary. */
   protected print(options: CommonOptions | undefined, view: unknown, summary: () => string): void {
-    const text = options?.json ? JSON.stringify(view, null, 2) : summary();
+    const text = options?.json ? JSON.stringify(view) : summary();
     process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 }

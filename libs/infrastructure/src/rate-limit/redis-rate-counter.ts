@@ -22,6 +22,13 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2])
 return {1, count, ttl}
 `;
 
+/**
+ * After a command failed on a connection that stayed open (a command timeout on a busy host, an
+ * error answer), Redis is asked again (PING) after this long: no 'ready' event will announce that
+ * it answers.
+ */
+export const REDIS_RETRY_AFTER_FAILED_COMMAND_MS = 1000;
+
 type RedisWithHit = Redis & { rateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]> };
 
 /**
@@ -34,11 +41,13 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
   private readonly logger = new Logger('RateLimits');
   private readonly redis: RedisWithHit;
   private state: 'connecting' | 'shared' | 'degraded' = 'connecting';
+  private probe: NodeJS.Timeout | undefined;
 
   constructor(
     url: string,
     private readonly keyPrefix: string,
     private readonly fallback: InMemoryRateCounter,
+    private readonly retryAfterMs: number = REDIS_RETRY_AFTER_FAILED_COMMAND_MS,
   ) {
     super();
     this.redis = new Redis(url, {
@@ -50,10 +59,7 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
       lazyConnect: false,
     }) as RedisWithHit;
     this.redis.defineCommand('rateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-    this.redis.on('ready', () => {
-      this.logger.log('Redis reachable: rate limits are shared across instances');
-      this.state = 'shared';
-    });
+    this.redis.on('ready', () => this.share());
     this.redis.on('error', () => this.degrade());
     this.redis.on('close', () => this.degrade());
   }
@@ -86,12 +92,31 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
   }
 
   onApplicationShutdown(): void {
+    clearTimeout(this.probe);
     this.redis.disconnect();
+  }
+
+  private share(): void {
+    this.logger.log('Redis reachable: rate limits are shared across instances');
+    this.state = 'shared';
   }
 
   /** Once per incident: the first failure after Redis was reachable (or at start-up). */
   private degrade(): void {
     if (this.state !== 'degraded') this.logger.warn('Redis unreachable: rate limits fall back to per-instance counters');
     this.state = 'degraded';
+    // a failed command on a connection that stays open: no 'ready' event will come, so ask again
+    if (this.redis.status === 'ready' && this.probe === undefined) {
+      this.probe = setTimeout(() => {
+        this.probe = undefined;
+        this.redis.ping().then(
+          () => {
+            if (this.state === 'degraded' && this.redis.status === 'ready') this.share();
+          },
+          () => this.degrade(),
+        );
+      }, this.retryAfterMs);
+      this.probe.unref();
+    }
   }
 }

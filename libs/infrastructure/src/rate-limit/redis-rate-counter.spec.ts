@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { FixedClock } from '@svc/domain';
+import Redis from 'ioredis';
+import { serverAvailableSync } from '../../../../test/harness/services';
+import { InMemoryRateCounter } from './in-memory-rate-counter';
+import { RedisRateCounter } from './redis-rate-counter';
+
+const WINDOW_MS = 60_000;
+const RETRY_MS = 100;
+
+/** Waits until `check` holds, for at most 10 s (milliseconds on an idle machine). */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(check()).toBe(true);
+}
+
+(serverAvailableSync(6379, 'Redis') ? describe : describe.skip)(`${RedisRateCounter.name} on the machine's Redis`, () => {
+  const prefix = `svc-test:counter:${randomBytes(6).toString('hex')}:`;
+  let redis: Redis;
+  let counter: RedisRateCounter;
+
+  beforeAll(() => {
+    redis = new Redis(6379, '127.0.0.1');
+    counter = new RedisRateCounter('redis://127.0.0.1:6379', prefix, new InMemoryRateCounter(new FixedClock(new Date())), RETRY_MS);
+  });
+  afterAll(async () => {
+    counter.onApplicationShutdown();
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('a command that fails on an open connection falls back per instance, then shares again by itself, with no traffic', async () => {
+    await until(() => counter.mode() === 'shared');
+    expect(await counter.hit('b', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(await redis.get(`${prefix}b`)).toBe('1');
+
+    // the script fails on this bucket (a hash where it reads a count): an error answer, the connection stays open
+    await redis.hset(`${prefix}broken`, 'field', 'value');
+    expect(await counter.hit('broken', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(counter.mode()).toBe('per-instance');
+    await redis.del(`${prefix}broken`);
+
+    // no reconnection will announce it: the counter asks Redis again after RETRY_MS, with no traffic
+    await until(() => counter.mode() === 'shared');
+    expect(await counter.hit('b', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 3 });
+    expect(await redis.get(`${prefix}b`)).toBe('2');
+  });
+});
