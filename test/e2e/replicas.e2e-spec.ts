@@ -25,6 +25,11 @@ import { type TestDatabase, createTestDatabase } from '../harness/test-database'
  */
 
 const ADMIN_TOKEN = 'replicas-admin-token-0123456789abcdef';
+/**
+ * How long a pod may take to answer: three processes starting at once on two busy cores took
+ * ~20 s when measured (one alone: 3-5 s); three times that.
+ */
+const POD_START_TIMEOUT_MS = 60_000;
 
 type Jwks = { keys: Jwk[] };
 
@@ -89,7 +94,7 @@ describe('Replicas with nothing shared on disk agree on the generated secrets (C
         ...GENEROUS_LIMITS,
         ...env,
       },
-      { cwd },
+      { cwd, startTimeoutMs: POD_START_TIMEOUT_MS },
     );
     running.add(process);
     return { process, cwd, baseUrl: process.baseUrl };
@@ -163,7 +168,7 @@ describe('Replicas with nothing shared on disk agree on the generated secrets (C
       pods = await Promise.all([0, 1, 2].map(() => pod(db.url)));
       apiKey = await issuedKey(pods[0]);
       await publish(pods[0], 'replica_v1', bytes);
-    }, 90_000);
+    }, 150_000);
 
     it('generate one signing key: equal JWKS, and the token of each verifies against the JWKS of every one', async () => {
       const jwks = await Promise.all(pods.map(jwksOf));
@@ -207,7 +212,7 @@ describe('Replicas with nothing shared on disk agree on the generated secrets (C
       const res = await openLinkOf(pods[2], pods[0], 'replica_v1', apiKey);
       expect(res.status).toBe(200);
       expect(res.bytes.equals(bytes)).toBe(true);
-    }, 60_000);
+    }, 90_000);
   });
 
   describe('upgrading from files under the data directory, and configured values', () => {
@@ -258,6 +263,6 @@ describe('Replicas with nothing shared on disk agree on the generated secrets (C
         expect(instance.process.output).not.toContain(bodyOf(privateKey));
         expect(instance.process.output).not.toContain(linkSecret);
       }
-    }, 90_000);
+    }, 240_000);
   });
 });

@@ -40,9 +40,14 @@ export class ServiceProcess {
   /**
    * Starts the built service with `env` (and nothing else of this process's). `cwd`: the
    * working directory (the repository by default); a directory of its own gives the process
-   * its own data directory (./data), as a pod with nothing shared on disk has.
+   * its own data directory (./data), as a pod with nothing shared on disk has. `startTimeoutMs`
+   * bounds the wait until it answers (default 15 s; several processes starting at once on a busy
+   * machine need more).
    */
-  static async start(env: Record<string, string>, options: { readonly cwd?: string } = {}): Promise<ServiceProcess> {
+  static async start(
+    env: Record<string, string>,
+    options: { readonly cwd?: string; readonly startTimeoutMs?: number } = {},
+  ): Promise<ServiceProcess> {
     if (!existsSync(BUILT_API)) throw new Error(`${BUILT_API} is missing: run "npm run build" first (npm test does)`);
     const port = await freePort();
     const child = spawn(process.execPath, [BUILT_API], {
@@ -58,10 +63,10 @@ export class ServiceProcess {
           (r) => r.ok,
           () => false,
         );
-      }, 15000);
+      }, options.startTimeoutMs ?? 15000);
     } catch (error) {
       child.kill('SIGKILL');
-      throw error;
+      throw new Error(`${(error as Error).message}; its output: ${service.output.slice(-2000)}`);
     }
     return service;
   }
