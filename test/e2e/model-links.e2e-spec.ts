@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FixedClock } from '@svc/domain';
+import { FixedClock, GeneratedSecretRepository } from '@svc/domain';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { downloadFile } from '../harness/model-download';
 
@@ -267,7 +267,7 @@ describe('Signed model file links (embedded store)', () => {
 });
 
 describe('Signed model file links: the embedded default', () => {
-  it('generates a secret beside the model store (mode 0600) and keeps it: links survive a restart', async () => {
+  it('generates a secret, keeps it in the database (no file beside the model store): links survive a restart', async () => {
     const first = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } });
     let restarted: TestApp | undefined;
     try {
@@ -276,7 +276,8 @@ describe('Signed model file links: the embedded default', () => {
       const link = (await first.get(`/v1/models/restart_v1/download?api_key=${apiKey}`)).headers.get('location')!;
       expect(link).toMatch(/\?expires=\d+&signature=[A-Za-z0-9_-]{43}$/);
       expect(first.config.models.urlSecretFile).toBe(join(first.folder, 'model-url.secret'));
-      expect(statSync(first.config.models.urlSecretFile).mode & 0o777).toBe(0o600);
+      expect(existsSync(first.config.models.urlSecretFile)).toBe(false);
+      await expect(first.app.get(GeneratedSecretRepository).find('model-link-secret')).resolves.toMatch(/^[A-Za-z0-9_-]{43}$/);
       // the service as it starts again over the same data directory (no MODEL_URL_SECRET either time)
       restarted = await TestApp.start({
         env: { DATABASE_URL: first.databaseUrl, SAMPLE_MODELS: 'false', MODEL_STORE_DIR: first.config.models.storeDir },
