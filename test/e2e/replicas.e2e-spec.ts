@@ -12,6 +12,7 @@ import { GENEROUS_LIMITS } from '../harness/create-test-app';
 import { request } from '../harness/http';
 import { type Jwk, verifyIndependently } from '../harness/license-token';
 import { downloadFile } from '../harness/model-download';
+import { modelRecordBody } from '../harness/model-records';
 import { SHIPPED_TIERS_FILE, ServiceProcess } from '../harness/service-process';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 
@@ -129,16 +130,7 @@ describe('Replicas with nothing shared on disk agree on the generated secrets (C
 
   /** Publishes a model whose file goes into `instance`'s own store (its data directory). */
   async function publish(instance: Pod, name: string, bytes: Buffer): Promise<void> {
-    const created = await admin(instance, 'POST', '/admin/v1/models', {
-      name,
-      version: '1.0.0',
-      type: 'SvcLDA',
-      paradigm: 'motor_imagery',
-      n_features: 8,
-      n_classes: 2,
-      requires_license: 'free',
-      metadata: { description: 'Replica test', training_subjects: 1, accuracy: '0.7', feature_type: 'csp', recommended_use: 'Tests' },
-    });
+    const created = await admin(instance, 'POST', '/admin/v1/models', modelRecordBody(name, 'Replica test'));
     expect(created.status).toBe(201);
     const uploaded = await request(instance.baseUrl, 'PUT', `/admin/v1/models/${name}/file`, {
       raw: bytes,
