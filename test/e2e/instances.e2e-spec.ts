@@ -29,8 +29,9 @@ describe('Three service instances on one database', () => {
       RATE_LIMIT_VALIDATE_PER_MINUTE: '100000',
       ...(redisUp ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: namespace } : {}),
     };
-    instances = await Promise.all([0, 1, 2].map(() => ServiceProcess.start(env)));
-  }, 60000);
+    // three processes loading at once on a busy machine: measured up to ~20 s each (one alone: 5-7 s)
+    instances = await Promise.all([0, 1, 2].map(() => ServiceProcess.start(env, { startTimeoutMs: 60_000 })));
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(instances.map((i) => i.stop('SIGKILL')));
