@@ -55,10 +55,23 @@ function entryOf(script: string): string {
   return match[1];
 }
 
-/** Every variable the configuration schema knows. */
+/**
+ * The object store's variables (CONTRACT 19): the store's own, read by the object-store model
+ * store (issue 23, points 1-3), and the AWS SDK's own, read by the SDK's standard chain.
+ */
+const OBJECT_STORE_VARIABLES = [
+  'MODEL_STORE_URL',
+  'S3_ENDPOINT',
+  'S3_FORCE_PATH_STYLE',
+  'AWS_REGION',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+];
+
+/** Every variable the configuration schema knows, and the object store's. */
 function knownVariables(): Set<string> {
   const schema = readFileSync(join(ROOT, 'libs/config/src/env.schema.ts'), 'utf8');
-  return new Set([...schema.matchAll(/^\s+([A-Z][A-Z0-9_]*)\?:/gm)].map((match) => match[1]));
+  return new Set([...[...schema.matchAll(/^\s+([A-Z][A-Z0-9_]*)\?:/gm)].map((match) => match[1]), ...OBJECT_STORE_VARIABLES]);
 }
 
 describe('Packaging: Dockerfile and Kubernetes manifests', () => {
@@ -74,7 +87,7 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
     it('every file parses as YAML, every document is a named Kubernetes object', () => {
       const docs = manifests();
       expect(docs.map((doc) => doc.kind).sort()).toEqual(
-        ['ConfigMap', 'Deployment', 'Job', 'Kustomization', 'Secret', 'Secret', 'Service'].sort(),
+        ['ConfigMap', 'Deployment', 'Job', 'Kustomization', 'PodDisruptionBudget', 'Secret', 'Secret', 'Service'].sort(),
       );
       for (const doc of docs) {
         expect(doc).toEqual(expect.objectContaining({ apiVersion: expect.any(String), kind: expect.any(String) }));
@@ -146,6 +159,58 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       const service = one('Service');
       expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
       for (const port of service.spec.ports) expect([...ports.keys()]).toContain(port.targetPort);
+    });
+
+    it('three replicas on PostgreSQL, Redis and an object store, spread over nodes, with nothing shared on disk (CONTRACT 19)', () => {
+      const deployment = one('Deployment');
+      expect(deployment.spec.replicas).toBe(3);
+      const pod = deployment.spec.template.spec;
+      const container: Container & { volumeMounts?: Array<{ name: string; mountPath: string }> } = pod.containers[0];
+      const data = one('ConfigMap').data as Record<string, string>;
+      expect(data.MODEL_STORE_URL).toMatch(/^s3:\/\/[a-z0-9.-]+(\/.+)?$/);
+      expect(Object.keys(data)).not.toContain('MODEL_STORE_DIR');
+      expect(Object.keys(data)).not.toContain('MODEL_HOST');
+      const example = manifests().find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'svc-licensing-secrets')!;
+      expect(example.stringData.DATABASE_URL).toMatch(/^postgres:\/\//);
+      expect(example.stringData.REDIS_URL).toMatch(/^redis:\/\//);
+      const env = new Map((container.env ?? []).map((variable) => [variable.name, variable]));
+      expect(env.get('REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'svc-licensing-secrets', key: 'REDIS_URL' });
+      for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
+        expect(env.get(name)?.valueFrom?.secretKeyRef).toEqual({ name: 'svc-licensing-secrets', key: name, optional: true });
+      }
+      // no model store on an emptyDir, nor on any volume: the only emptyDir is /tmp (the root filesystem is read-only)
+      const emptyDirs = (pod.volumes as Array<{ name: string; emptyDir?: object }>).filter((volume) => volume.emptyDir !== undefined);
+      expect(emptyDirs.map((volume) => volume.name)).toEqual(['tmp']);
+      expect((container.volumeMounts ?? []).filter((mount) => mount.name === 'tmp').map((mount) => mount.mountPath)).toEqual(['/tmp']);
+      expect((container.volumeMounts ?? []).map((mount) => mount.mountPath).filter((path) => path.startsWith('/app'))).toEqual([]);
+      expect(pod.topologySpreadConstraints[0]).toMatchObject({
+        topologyKey: 'kubernetes.io/hostname',
+        labelSelector: { matchLabels: deployment.spec.selector.matchLabels },
+      });
+    });
+
+    it('no secret to make by hand beyond the database, the admin token and the store credentials: the signing key and link secret are generated', () => {
+      for (const manifest of [one('Deployment'), one('Job')]) {
+        const env = (manifest.spec.template.spec.containers[0] as Container).env ?? [];
+        const required = env
+          .filter((variable) => variable.valueFrom?.secretKeyRef && !(variable.valueFrom.secretKeyRef as { optional?: boolean }).optional)
+          .map((variable) => variable.name);
+        expect(required.filter((name) => !['DATABASE_URL', 'ADMIN_TOKEN', 'REDIS_URL'].includes(name))).toEqual([]);
+        const names = env.map((variable) => variable.name);
+        expect(names).not.toContain('MODEL_URL_SECRET');
+      }
+      const example = manifests().find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'svc-licensing-secrets')!;
+      expect(Object.keys(example.stringData)).not.toContain('LICENSE_SIGNING_KEY');
+      expect(Object.keys(example.stringData)).not.toContain('MODEL_URL_SECRET');
+    });
+
+    it('a PodDisruptionBudget keeps two of the three replicas through voluntary disruptions', () => {
+      const budget = one('PodDisruptionBudget');
+      expect(budget.apiVersion).toBe('policy/v1');
+      expect(budget.spec.selector.matchLabels).toEqual(one('Deployment').spec.selector.matchLabels);
+      expect(budget.spec.minAvailable).toBe(2);
+      expect(budget.spec.minAvailable).toBeLessThan(one('Deployment').spec.replicas);
+      expect(one('Kustomization').resources).toContain('pdb.yaml');
     });
 
     it("the migration Job runs the CLI's migrate command, with the image and database of the Deployment", () => {

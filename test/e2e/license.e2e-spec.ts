@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { FixedClock } from '@svc/domain';
+import Sqlite from 'better-sqlite3';
+import { FixedClock, LicenseSigningKeyRepository } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure';
 import { TestApp } from '../harness/create-test-app';
 import { request } from '../harness/http';
@@ -202,11 +203,11 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
     expect(refused.status).toBe(405);
   });
 
-  it('keeps the generated signing key under the data directory with mode 0600, and logs neither it nor any token', async () => {
-    const keyFile = t.config.license.signingKeyFile;
-    expect(keyFile.startsWith(t.folder)).toBe(true);
-    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    const pem = readFileSync(keyFile, 'utf8');
+  it('keeps the generated signing key in the database, not under the data directory, and logs neither it nor any token', async () => {
+    expect(existsSync(t.config.license.signingKeyFile)).toBe(false);
+    const kept = await t.app.get(LicenseSigningKeyRepository).list();
+    expect(kept).toHaveLength(1);
+    const pem = kept[0].privateKey;
     expect(pem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
 
     const key = await t.issueKey({ licenseType: 'research' });
@@ -314,7 +315,7 @@ describe('Offline licenses: the signing key of the service process', () => {
     SAMPLE_MODELS: 'false',
   });
 
-  it('restarting on the embedded default keeps the generated key: the JWKS and earlier tokens stay valid', async () => {
+  it('restarting on the embedded default keeps the generated key (in the database): the JWKS and earlier tokens stay valid', async () => {
     const first = await ServiceProcess.start(embedded());
     let jwks: Jwks;
     try {
@@ -322,8 +323,7 @@ describe('Offline licenses: the signing key of the service process', () => {
     } finally {
       await first.stop();
     }
-    const keyFile = join(folder, 'license-signing-key.pem');
-    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(folder, 'license-signing-key.pem'))).toBe(false);
 
     const second = await ServiceProcess.start(embedded());
     try {
@@ -331,9 +331,10 @@ describe('Offline licenses: the signing key of the service process', () => {
     } finally {
       await second.stop();
     }
-    const keyBody = readFileSync(keyFile, 'utf8')
-      .replace(/-----[A-Z ]+-----/g, '')
-      .replace(/\s+/g, '');
+    const database = new Sqlite(join(folder, 'service.db'), { readonly: true });
+    const { private_key: pem } = database.prepare('SELECT private_key FROM license_signing_keys').get() as { private_key: string };
+    database.close();
+    const keyBody = pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
     expect(first.output + second.output).not.toContain(keyBody);
   });
 

@@ -8,6 +8,7 @@ import { modelFileLinkPayload, modelFileLinkQuery, modelFilePathOf } from '@svc/
 import { TEST_ADMIN_TOKEN } from '../harness/create-test-app';
 import { ServiceProcess } from '../harness/service-process';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
+import { modelRecordBody } from '../harness/model-records';
 
 /**
  * CONTRACT 7 / issue 13: large files stay cheap. A 200 MB model file is
@@ -139,22 +140,7 @@ describe('A 200 MB model file, uploaded and downloaded by the service as a proce
       `${service.baseUrl}/admin/v1/models`,
       'POST',
       { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      JSON.stringify({
-        name: 'large_v1',
-        version: '1.0.0',
-        type: 'SvcLDA',
-        paradigm: 'motor_imagery',
-        n_features: 8,
-        n_classes: 2,
-        requires_license: 'free',
-        metadata: {
-          description: 'A large model',
-          training_subjects: 1,
-          accuracy: '0.5-0.6',
-          feature_type: 'csp',
-          recommended_use: 'Tests',
-        },
-      }),
+      JSON.stringify(modelRecordBody('large_v1', 'A large model')),
     );
     expect(created.status).toBe(201);
     // warm the upload and download paths (code loaded, pools sized) before the baseline

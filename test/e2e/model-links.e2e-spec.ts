@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { FixedClock } from '@svc/domain';
+import { FixedClock, GeneratedSecretRepository } from '@svc/domain';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { downloadFile } from '../harness/model-download';
+import { modelRecordBody } from '../harness/model-records';
 
 /**
  * CONTRACT 7: links to the embedded store are signed and expire. The
@@ -22,22 +23,7 @@ function sha256(bytes: Uint8Array): string {
 }
 
 async function publish(t: TestApp, name: string, bytes: Uint8Array): Promise<void> {
-  const created = await t.admin('POST', '/admin/v1/models', {
-    name,
-    version: '1.0.0',
-    type: 'SvcLDA',
-    paradigm: 'motor_imagery',
-    n_features: 8,
-    n_classes: 2,
-    requires_license: 'free',
-    metadata: {
-      description: 'Signed link test model',
-      training_subjects: 3,
-      accuracy: '0.70-0.80',
-      feature_type: 'csp',
-      recommended_use: 'Tests',
-    },
-  });
+  const created = await t.admin('POST', '/admin/v1/models', modelRecordBody(name, 'Signed link test model'));
   expect(created.body).toMatchObject({ name });
   expect(created.status).toBe(201);
   const uploaded = await t.request('PUT', `/admin/v1/models/${name}/file`, {
@@ -267,7 +253,7 @@ describe('Signed model file links (embedded store)', () => {
 });
 
 describe('Signed model file links: the embedded default', () => {
-  it('generates a secret beside the model store (mode 0600) and keeps it: links survive a restart', async () => {
+  it('generates a secret, keeps it in the database (no file beside the model store): links survive a restart', async () => {
     const first = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } });
     let restarted: TestApp | undefined;
     try {
@@ -276,7 +262,8 @@ describe('Signed model file links: the embedded default', () => {
       const link = (await first.get(`/v1/models/restart_v1/download?api_key=${apiKey}`)).headers.get('location')!;
       expect(link).toMatch(/\?expires=\d+&signature=[A-Za-z0-9_-]{43}$/);
       expect(first.config.models.urlSecretFile).toBe(join(first.folder, 'model-url.secret'));
-      expect(statSync(first.config.models.urlSecretFile).mode & 0o777).toBe(0o600);
+      expect(existsSync(first.config.models.urlSecretFile)).toBe(false);
+      await expect(first.app.get(GeneratedSecretRepository).find('model-link-secret')).resolves.toMatch(/^[A-Za-z0-9_-]{43}$/);
       // the service as it starts again over the same data directory (no MODEL_URL_SECRET either time)
       restarted = await TestApp.start({
         env: { DATABASE_URL: first.databaseUrl, SAMPLE_MODELS: 'false', MODEL_STORE_DIR: first.config.models.storeDir },

@@ -6,6 +6,9 @@ import { eventually } from './services';
 
 const ROOT = join(__dirname, '..', '..');
 export const BUILT_API = join(ROOT, 'dist/apps/api/main.js');
+export const BUILT_CLI = join(ROOT, 'dist/apps/cli/main.js');
+/** The shipped tier matrix, for processes whose working directory is not the repository. */
+export const SHIPPED_TIERS_FILE = join(ROOT, 'config/tiers.json');
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -40,11 +43,21 @@ export class ServiceProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve((this.exitCode = code))));
   }
 
-  static async start(env: Record<string, string>): Promise<ServiceProcess> {
+  /**
+   * Starts the built service with `env` (and nothing else of this process's). `cwd`: the
+   * working directory (the repository by default); a directory of its own gives the process
+   * its own data directory (./data), as a pod with nothing shared on disk has. `startTimeoutMs`
+   * bounds the wait until it answers (default 15 s; several processes starting at once on a busy
+   * machine need more).
+   */
+  static async start(
+    env: Record<string, string>,
+    options: { readonly cwd?: string; readonly startTimeoutMs?: number } = {},
+  ): Promise<ServiceProcess> {
     if (!existsSync(BUILT_API)) throw new Error(`${BUILT_API} is missing: run "npm run build" first (npm test does)`);
     const port = await freePort();
     const child = spawn(process.execPath, [BUILT_API], {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -56,10 +69,10 @@ export class ServiceProcess {
           (r) => r.ok,
           () => false,
         );
-      }, START_TIMEOUT_MS);
+      }, options.startTimeoutMs ?? START_TIMEOUT_MS);
     } catch (error) {
       child.kill('SIGKILL');
-      throw error;
+      throw new Error(`${(error as Error).message}; its output: ${service.output.slice(-2000)}`);
     }
     return service;
   }

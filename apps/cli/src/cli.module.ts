@@ -7,6 +7,7 @@ import { CreateKeyCommand } from './commands/create-key.command';
 import { KeysCommand } from './commands/keys.command';
 import { LicenseCommand } from './commands/license.command';
 import { LicenseKeygenCommand } from './commands/license-keygen.command';
+import { LicenseRotateSigningKeyCommand } from './commands/license-rotate-signing-key.command';
 import { LicenseVerifyCommand } from './commands/license-verify.command';
 import { MigrateCommand } from './commands/migrate.command';
 import { ModelsCommand } from './commands/models.command';
@@ -39,6 +40,7 @@ export const COMMANDS = [
   ModelsSweepCommand,
   LicenseCommand,
   LicenseKeygenCommand,
+  LicenseRotateSigningKeyCommand,
   LicenseVerifyCommand,
 ] as const;
 

@@ -70,11 +70,11 @@ export class AppConfig {
     readonly storeDir: string;
     /**
      * MODEL_URL_SECRET: the key of the HMAC that signs links to the service's
-     * own store (CONTRACT 7). Null: generated once and kept in `urlSecretFile`.
-     * Never logged.
+     * own store (CONTRACT 7). Null: generated once and kept in the database
+     * (CONTRACT 19). Never logged.
      */
     readonly urlSecret: string | null;
-    /** Where the generated secret is kept when MODEL_URL_SECRET is unset (mode 0600). */
+    /** Where versions before CONTRACT 19 kept the generated secret: taken over into the database once. */
     readonly urlSecretFile: string;
     /** MODEL_URL_TTL_SECONDS: how long a signed link lives (default 3600). */
     readonly urlTtlSeconds: number;
@@ -84,14 +84,16 @@ export class AppConfig {
   };
   /** Signed offline licenses (CONTRACT 15). Key material is never logged. */
   readonly license!: {
-    /** The Ed25519 private key (PEM) from LICENSE_SIGNING_KEY or LICENSE_SIGNING_KEY_FILE; null: the kept one. */
+    /** The Ed25519 private key (PEM) from LICENSE_SIGNING_KEY or LICENSE_SIGNING_KEY_FILE; null: the generated ones in the database. */
     readonly signingKey: string | null;
-    /** Where the generated signing key is kept when none is configured (mode 0600, under the data directory). */
+    /** Where versions before CONTRACT 19 kept the generated signing key (under the data directory): taken over into the database once. */
     readonly signingKeyFile: string;
     /** Older public keys (SPKI PEM) from LICENSE_VERIFY_KEYS_FILE, still published in the JWKS. */
     readonly verifyKeys: readonly string[];
     /** LICENSE_TOKEN_TTL_SECONDS: how long an SDK may trust a license offline (default 7 days). */
     readonly tokenTtlSeconds: number;
+    /** LICENSE_KEY_PUBLISH_SECONDS: how long a rotated generated key is published before it signs (default 3600). */
+    readonly keyPublishSeconds: number;
   };
   readonly installer!: {
     readonly staticToken: string | null;

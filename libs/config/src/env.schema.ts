@@ -135,6 +135,14 @@ export class EnvSchema {
   @Max(31536000)
   LICENSE_TOKEN_TTL_SECONDS?: number;
 
+  /** How long a new generated signing key is published before it signs (CONTRACT 19); at most 30 days. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(2592000)
+  LICENSE_KEY_PUBLISH_SECONDS?: number;
+
   @IsOptional()
   @IsIn(BOOLEAN_WORDS, { message: 'SAMPLE_MODELS must be true or false' })
   SAMPLE_MODELS?: string;

@@ -55,16 +55,17 @@ describe(loadConfig.name, () => {
       expect(config.models).toMatchObject({ host: null, storeDir: join(ROOT, 'data/models') });
     });
 
-    it('signs offline licenses with a key generated into ./data/license-signing-key.pem, trusted for 7 days', () => {
+    it('signs offline licenses with generated keys (an earlier ./data/license-signing-key.pem taken over), trusted for 7 days, published an hour before they sign', () => {
       expect(config.license).toEqual({
         signingKey: null,
         signingKeyFile: join(ROOT, 'data/license-signing-key.pem'),
         verifyKeys: [],
         tokenTtlSeconds: 604800,
+        keyPublishSeconds: 3600,
       });
     });
 
-    it('signs its links with a secret generated into ./data/model-url.secret, for an hour', () => {
+    it('signs its links with a generated secret (an earlier ./data/model-url.secret taken over), for an hour', () => {
       expect(config.models).toMatchObject({ urlSecret: null, urlSecretFile: join(ROOT, 'data/model-url.secret'), urlTtlSeconds: 3600 });
     });
 
@@ -422,6 +423,12 @@ describe(loadConfig.name, () => {
         'LICENSE_SIGNING_KEY and LICENSE_SIGNING_KEY_FILE exclude each other: set one',
       ]);
       expect(configErrorOf({ LICENSE_TOKEN_TTL_SECONDS: '10' }).problems).toEqual([expect.stringContaining('LICENSE_TOKEN_TTL_SECONDS')]);
+      for (const bad of ['-1', '2592001', '1.5', 'soon']) {
+        expect(configErrorOf({ LICENSE_KEY_PUBLISH_SECONDS: bad }).problems).toEqual([
+          expect.stringContaining('LICENSE_KEY_PUBLISH_SECONDS'),
+        ]);
+      }
+      expect(load({ LICENSE_KEY_PUBLISH_SECONDS: '0' }).license.keyPublishSeconds).toBe(0);
     });
 
     it('reads old public keys as PEM or a JWKS, and refuses anything else', () => {

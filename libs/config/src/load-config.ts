@@ -18,6 +18,7 @@ const DEFAULTS = {
   MODEL_STORE_DIR: './data/models',
   MODEL_URL_TTL_SECONDS: 3600,
   LICENSE_TOKEN_TTL_SECONDS: 604800,
+  LICENSE_KEY_PUBLISH_SECONDS: 3600,
   KEY_ROTATION_GRACE_SECONDS: 86400,
   KEY_ROTATION_RECOMMENDED_DAYS: 90,
   GITHUB_API_URL: 'https://api.github.com',
@@ -80,7 +81,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       host: schema.MODEL_HOST ? schema.MODEL_HOST.replace(/\/+$/, '') : null,
       storeDir,
       urlSecret: schema.MODEL_URL_SECRET ?? null,
-      // beside the model store (./data/ by default, with the SQLite database), never inside it
+      // where versions before the database kept it: beside the model store (./data/ by default), taken over once
       urlSecretFile: join(dirname(storeDir), 'model-url.secret'),
       urlTtlSeconds: schema.MODEL_URL_TTL_SECONDS ?? DEFAULTS.MODEL_URL_TTL_SECONDS,
       seedSamples: isTrue(schema.SAMPLE_MODELS, (schema.DATABASE_URL ?? DEFAULTS.DATABASE_URL).startsWith('sqlite:')),
@@ -88,10 +89,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     },
     license: {
       signingKey,
-      // beside the model store and the SQLite file (./data/ by default), never inside the store
+      // where versions before the database kept it: beside the model store (./data/ by default), taken over once
       signingKeyFile: join(dirname(storeDir), 'license-signing-key.pem'),
       verifyKeys,
       tokenTtlSeconds: schema.LICENSE_TOKEN_TTL_SECONDS ?? DEFAULTS.LICENSE_TOKEN_TTL_SECONDS,
+      keyPublishSeconds: schema.LICENSE_KEY_PUBLISH_SECONDS ?? DEFAULTS.LICENSE_KEY_PUBLISH_SECONDS,
     },
     installer: {
       staticToken: schema.INSTALLER_GITHUB_TOKEN ?? null,

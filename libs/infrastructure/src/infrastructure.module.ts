@@ -4,9 +4,13 @@ import { AppConfig, ConfigError, DatabaseConfig } from '@svc/config';
 import {
   ApiKeyFormat,
   Clock,
+  GeneratedSecretRepository,
   IdGenerator,
   KeyRotationPolicy,
+  LicenseKeyGenerator,
+  LicenseKeySchedule,
   LicenseSigner,
+  LicenseSigningKeyRepository,
   ModelLinkSigner,
   ModelStore,
   OfflineLicensePolicy,
@@ -15,7 +19,7 @@ import {
   TierCatalog,
 } from '@svc/domain';
 import { HmacModelLinkSigner, modelUrlSecretOf } from './crypto/hmac-model-link-signer';
-import { JoseLicenseSigner, licenseSigningKeyOf } from './crypto/jose-license-signer';
+import { Ed25519LicenseKeyGenerator, JoseLicenseSigner, KeptLicenseSigner } from './crypto/jose-license-signer';
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { LocalModelStore } from './model-store/local-model-store';
@@ -68,24 +72,32 @@ export class InfrastructureModule {
       },
       { provide: ModelStore, useValue: new LocalModelStore(config.models.storeDir) },
       {
-        // links to the service's own store are signed (CONTRACT 7); with MODEL_HOST they are the CDN's, unsigned
+        // links to the service's own store are signed (CONTRACT 7) with the configured secret or the one
+        // kept in the database (CONTRACT 19); with MODEL_HOST they are the CDN's, unsigned
         provide: ModelLinkSigner,
-        useFactory: async () =>
+        inject: [GeneratedSecretRepository, Clock],
+        useFactory: async (secrets: GeneratedSecretRepository, clock: Clock) =>
           new HmacModelLinkSigner(
             config.models.host === null
-              ? await modelUrlSecretOf(config.models.urlSecret, config.models.urlSecretFile)
+              ? await modelUrlSecretOf(config.models.urlSecret, config.models.urlSecretFile, secrets, clock)
               : (config.models.urlSecret ?? randomBytes(32).toString('base64url')), // never used: nothing is signed
           ),
       },
       { provide: OfflineLicensePolicy, useValue: new OfflineLicensePolicy(config.license.tokenTtlSeconds) },
       {
-        // offline licenses (CONTRACT 15): the configured key, or the one kept under the data directory
+        provide: LicenseKeySchedule,
+        useValue: new LicenseKeySchedule(config.license.keyPublishSeconds, config.license.tokenTtlSeconds),
+      },
+      { provide: LicenseKeyGenerator, useValue: new Ed25519LicenseKeyGenerator() },
+      {
+        // offline licenses (CONTRACT 15, 19): the configured key (never written to the database), or the
+        // generated keys every instance reads from the database
         provide: LicenseSigner,
-        useFactory: async () =>
-          JoseLicenseSigner.create(
-            await licenseSigningKeyOf(config.license.signingKey, config.license.signingKeyFile),
-            config.license.verifyKeys,
-          ),
+        inject: [LicenseSigningKeyRepository, LicenseKeySchedule, Clock],
+        useFactory: async (keys: LicenseSigningKeyRepository, schedule: LicenseKeySchedule, clock: Clock) =>
+          config.license.signingKey !== null
+            ? JoseLicenseSigner.create(config.license.signingKey, config.license.verifyKeys)
+            : KeptLicenseSigner.open(keys, schedule, clock, config.license.signingKeyFile, config.license.verifyKeys),
       },
       repoTokenIssuerOf(config),
     ];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ed25519PublicKeysIn } from '@svc/config';
-import { LicenseSigner } from '@svc/domain';
+import { Clock, LicenseSigner } from '@svc/domain';
 import { licensePublicKeysOf } from '@svc/infrastructure';
 import { JWTVerifyGetKey, createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { Option, SubCommand } from 'nest-commander';
@@ -24,7 +24,10 @@ interface LicenseVerifyOptions extends CommonOptions {
   description: 'check a license token against the JWKS (URL or file; default: the configured keys) and print its claims',
 })
 export class LicenseVerifyCommand extends CliCommand<LicenseVerifyOptions> {
-  constructor(private readonly signer: LicenseSigner) {
+  constructor(
+    private readonly signer: LicenseSigner,
+    private readonly clock: Clock,
+  ) {
     super();
   }
 
@@ -55,7 +58,7 @@ export class LicenseVerifyCommand extends CliCommand<LicenseVerifyOptions> {
   }
 
   private async keySetOf(source: string | undefined): Promise<JWTVerifyGetKey> {
-    if (source === undefined) return createLocalJWKSet({ keys: [...this.signer.publicKeys()] });
+    if (source === undefined) return createLocalJWKSet({ keys: [...(await this.signer.publicKeys(this.clock.now()))] });
     if (/^https?:\/\//.test(source)) return createRemoteJWKSet(new URL(source));
     let text: string;
     try {

@@ -2,14 +2,18 @@ import { BillingPeriod, OFFLINE_LICENSE_REUSE_MS, type OfflineLicense, LicenseSi
 import { T0, makeApiKey } from '../../../../test/factories/domain.factory';
 import { type LicenseSnapshot, MAX_KEPT_LICENSES, OfflineLicenses } from './license-snapshot';
 
-/** Counts signatures; a token names its license's key and issue time. */
+/** Counts signatures; a token names its license's key and issue time. The signing key changes when `kid` is set. */
 class CountingSigner extends LicenseSigner {
   signed = 0;
+  kid = 'first';
   async sign(license: OfflineLicense): Promise<string> {
     this.signed += 1;
     return `${license.keyId}.${license.licenseType}.${license.monthlyLimit}.${license.issuedAt.getTime()}`;
   }
-  publicKeys() {
+  async signingKeyAt(): Promise<string> {
+    return this.kid;
+  }
+  async publicKeys() {
     return [];
   }
 }
@@ -47,6 +51,17 @@ describe(OfflineLicenses.name, () => {
     const changed = await licenses.sign(key, snapshotOf(1234), at(1000));
     expect(changed.licenseToken).toBe(`${key.id}.research.1234.${at(1000).getTime()}`);
     expect(changed.quota.monthlyLimit).toBe(1234);
+    expect(signer.signed).toBe(2);
+  });
+
+  it('signs at once when another signing key has taken over (a rotation), even while the license says the same', async () => {
+    const key = makeApiKey();
+    const first = await licenses.sign(key, snapshotOf(50000), T0);
+    signer.kid = 'second';
+    const renewed = await licenses.sign(key, snapshotOf(50000), at(1000));
+    expect(renewed.licenseToken).not.toBe(first.licenseToken);
+    expect(signer.signed).toBe(2);
+    expect((await licenses.sign(key, snapshotOf(50000), at(2000))).licenseToken).toBe(renewed.licenseToken);
     expect(signer.signed).toBe(2);
   });
 

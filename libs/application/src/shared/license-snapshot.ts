@@ -49,6 +49,8 @@ interface SignedLicense {
   readonly terms: string;
   readonly issuedAt: Date;
   readonly token: string;
+  /** The key that signed it: once another key signs, the license is signed anew. */
+  readonly kid: string;
 }
 
 /**
@@ -56,7 +58,9 @@ interface SignedLicense {
  * license is handed out again while it says exactly the same and is younger
  * than OFFLINE_LICENSE_REUSE_MS: any change of what it says (tier, limit,
  * period, expiry) is signed at once, so a token never outlives a change of
- * terms. One signature costs more than the rest of a validate (docs/PERFORMANCE.md, issue 14).
+ * terms. Nor is it handed out once another signing key has taken over
+ * (CONTRACT 19: after a rotation, the new key signs from its publish delay on).
+ * One signature costs more than the rest of a validate (docs/PERFORMANCE.md, issue 14).
  */
 @Injectable()
 export class OfflineLicenses {
@@ -69,10 +73,11 @@ export class OfflineLicenses {
 
   async sign(key: ApiKey, snapshot: LicenseSnapshot, now: Date): Promise<SignedLicenseSnapshot> {
     const license = this.policy.licenseOf(key, snapshot.features, snapshot.quota, now);
+    const kid = await this.signer.signingKeyAt(now);
     const kept = this.kept.get(key.id);
-    if (kept !== undefined && isReusable(kept, license)) return { ...snapshot, licenseToken: kept.token };
+    if (kept !== undefined && kept.kid === kid && isReusable(kept, license)) return { ...snapshot, licenseToken: kept.token };
     const token = await this.signer.sign(license);
-    this.keep(key.id, { terms: termsOf(license), issuedAt: now, token });
+    this.keep(key.id, { terms: termsOf(license), issuedAt: now, token, kid });
     return { ...snapshot, licenseToken: token };
   }
 

@@ -96,12 +96,16 @@ export interface LicensePublicKey {
 
 /**
  * Signs offline licenses (CONTRACT 15): a compact JWS with EdDSA, the signing
- * key named by `kid`. Instances configured with one key sign alike; the public
- * keys (the current one and any kept for tokens signed before a key change)
- * are published so any JOSE library verifies offline.
+ * key named by `kid`. Every instance signs alike (the configured key, or the
+ * generated ones every instance reads from the database); the public keys (the
+ * signing one, any about to sign, and any kept for tokens signed before a key
+ * change) are published so any JOSE library verifies offline.
  */
 export abstract class LicenseSigner {
+  /** Signs with the key that signs at the license's `issuedAt`. */
   abstract sign(license: OfflineLicense): Promise<string>;
-  /** The current public key first, then the older ones still published. */
-  abstract publicKeys(): readonly LicensePublicKey[];
+  /** The `kid` of the key that signs at `at`: a token signed under another is not handed out again. */
+  abstract signingKeyAt(at: Date): Promise<string>;
+  /** The keys published at `at`: the signing one first, then the others still or already published. */
+  abstract publicKeys(at: Date): Promise<readonly LicensePublicKey[]>;
 }

@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HmacModelLinkSigner, modelUrlSecretOf } from './hmac-model-link-signer';
+import { FixedClock } from '@svc/domain';
+import { InMemoryGeneratedSecretRepository } from '../persistence/in-memory/in-memory-generated-secrets';
+import { HmacModelLinkSigner, MODEL_LINK_SECRET, modelUrlSecretOf } from './hmac-model-link-signer';
 
 const SECRET = 'a-model-url-secret-of-32-characters!!';
 
@@ -32,36 +34,48 @@ describe(HmacModelLinkSigner.name, () => {
 });
 
 describe(modelUrlSecretOf.name, () => {
+  const clock = new FixedClock(new Date('2026-03-15T12:00:00Z'));
   let folder: string;
+  let secrets: InMemoryGeneratedSecretRepository;
   beforeEach(() => {
     folder = mkdtempSync(join(tmpdir(), 'svc-secret-'));
+    secrets = new InMemoryGeneratedSecretRepository();
   });
   afterEach(() => rmSync(folder, { recursive: true, force: true }));
 
-  it('uses MODEL_URL_SECRET when set, writing nothing', async () => {
-    await expect(modelUrlSecretOf(SECRET, join(folder, 'model-url.secret'))).resolves.toBe(SECRET);
-    expect(() => statSync(join(folder, 'model-url.secret'))).toThrow();
+  it('uses MODEL_URL_SECRET when set, keeping nothing in the database', async () => {
+    await expect(modelUrlSecretOf(SECRET, join(folder, 'model-url.secret'), secrets, clock)).resolves.toBe(SECRET);
+    await expect(secrets.find(MODEL_LINK_SECRET)).resolves.toBeNull();
   });
 
-  it('generates a secret once (mode 0600, folder created) and reads the same one back', async () => {
+  it('generates a secret once, keeps it in the database, writes no file, and reads the same one back', async () => {
     const file = join(folder, 'data', 'model-url.secret');
-    const first = await modelUrlSecretOf(null, file);
+    const first = await modelUrlSecretOf(null, file, secrets, clock);
     expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    await expect(modelUrlSecretOf(null, file)).resolves.toBe(first);
-    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    await expect(secrets.find(MODEL_LINK_SECRET)).resolves.toBe(first);
+    expect(existsSync(file)).toBe(false);
+    await expect(modelUrlSecretOf(null, file, secrets, clock)).resolves.toBe(first);
+  });
+
+  it("takes over an earlier version's file when the database has none, and ignores it once the database has one", async () => {
+    const file = join(folder, 'model-url.secret');
+    const earlier = 'E'.repeat(43);
+    writeFileSync(file, `${earlier}\n`, { mode: 0o600 });
+    await expect(modelUrlSecretOf(null, file, secrets, clock)).resolves.toBe(earlier);
+    writeFileSync(file, `${'F'.repeat(43)}\n`);
+    await expect(modelUrlSecretOf(null, file, secrets, clock)).resolves.toBe(earlier);
   });
 
   it('instances starting together agree on one secret', async () => {
     const file = join(folder, 'model-url.secret');
-    const secrets = await Promise.all(Array.from({ length: 8 }, () => modelUrlSecretOf(null, file)));
-    expect(new Set(secrets).size).toBe(1);
+    const agreed = await Promise.all(Array.from({ length: 8 }, () => modelUrlSecretOf(null, file, secrets, clock)));
+    expect(new Set(agreed).size).toBe(1);
   });
 
-  it('refuses a file that is not a generated secret, without echoing it', async () => {
+  it('refuses an earlier file that is not a generated secret, without echoing it', async () => {
     const file = join(folder, 'model-url.secret');
     writeFileSync(file, 'short');
-    const error = await modelUrlSecretOf(null, file).catch((e: Error) => e);
+    const error = await modelUrlSecretOf(null, file, secrets, clock).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).not.toContain('short');
   });

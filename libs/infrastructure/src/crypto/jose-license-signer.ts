@@ -1,16 +1,27 @@
 import { type KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { SignJWT, calculateJwkThumbprint, exportJWK } from 'jose';
 import { isEd25519PrivateKey } from '@svc/config/license-keys';
-import { type LicensePublicKey, LicenseSigner, type OfflineLicense, toSecondTimestamp } from '@svc/domain';
-import { keptSecretOf } from './kept-secret-file';
+import {
+  type Clock,
+  type LicenseKeySchedule,
+  type LicensePublicKey,
+  LicenseSigner,
+  type LicenseSigningKey,
+  LicenseKeyGenerator,
+  type LicenseSigningKeyRepository,
+  type OfflineLicense,
+  SIGNING_KEYS_REREAD_MS,
+  toSecondTimestamp,
+} from '@svc/domain';
+import { legacySecretIn } from './legacy-secret-file';
 
 /** The `iss` of every license token: the service's name. */
 export const LICENSE_ISSUER = 'svc-licensing';
 
 /**
- * Signs offline licenses with `jose` (CONTRACT 15): a compact JWT, EdDSA over
- * Ed25519, `kid` the key's RFC 7638 thumbprint. The key object is made once;
- * a signature costs the claims' JSON and one Ed25519 signing.
+ * Signs offline licenses with `jose` (CONTRACT 15) under the configured key: a
+ * compact JWT, EdDSA over Ed25519, `kid` the key's RFC 7638 thumbprint. The
+ * key object is made once; a signature costs the claims' JSON and one Ed25519 signing.
  */
 export class JoseLicenseSigner extends LicenseSigner {
   private constructor(
@@ -29,12 +40,123 @@ export class JoseLicenseSigner extends LicenseSigner {
   }
 
   sign(license: OfflineLicense): Promise<string> {
-    return new SignJWT(claimsOf(license)).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid: this.kid }).sign(this.privateKey);
+    return signedToken(license, this.privateKey, this.kid);
   }
 
-  publicKeys(): readonly LicensePublicKey[] {
+  async signingKeyAt(): Promise<string> {
+    return this.kid;
+  }
+
+  async publicKeys(): Promise<readonly LicensePublicKey[]> {
     return this.published;
   }
+}
+
+/** A generated key ready to sign: its key object and its public JWK (made once per key). */
+interface SigningMaterial {
+  readonly privateKey: KeyObject;
+  readonly jwk: LicensePublicKey;
+}
+
+/**
+ * Signs offline licenses with the generated keys every instance reads from the
+ * database (CONTRACT 19), by the schedule: the key whose signing has begun at a
+ * license's `issuedAt` signs it; the JWKS lists the keys the schedule publishes,
+ * then the configured older keys (LICENSE_VERIFY_KEYS_FILE). The keys are read
+ * again at most once a minute (SIGNING_KEYS_REREAD_MS, on the service's clock),
+ * so a rotation reaches every running instance within a minute, without a restart.
+ */
+export class KeptLicenseSigner extends LicenseSigner {
+  private read: { readonly at: number; readonly keys: readonly LicenseSigningKey[] };
+  private rereading?: Promise<void>;
+  private readonly materials = new Map<number, Promise<SigningMaterial>>();
+
+  private constructor(
+    private readonly repository: LicenseSigningKeyRepository,
+    private readonly schedule: LicenseKeySchedule,
+    private readonly clock: Clock,
+    private readonly olderPublicKeys: readonly LicensePublicKey[],
+    keys: readonly LicenseSigningKey[],
+  ) {
+    super();
+    this.read = { at: clock.now().getTime(), keys };
+  }
+
+  /**
+   * The signer over the kept keys. A database with none gets its first: the
+   * key an earlier version left in `legacyFile` under the data directory (so
+   * its tokens still verify), or a new one. Of instances starting together the
+   * first to keep generation 1 wins; the others read it back.
+   */
+  static async open(
+    repository: LicenseSigningKeyRepository,
+    schedule: LicenseKeySchedule,
+    clock: Clock,
+    legacyFile: string,
+    olderPublicKeys: readonly string[] = [],
+  ): Promise<KeptLicenseSigner> {
+    let keys = await repository.list();
+    if (keys.length === 0) {
+      const earlier = await legacySecretIn({
+        file: legacyFile,
+        accepts: isEd25519PrivateKey,
+        refusal: `the license signing key file ${legacyFile} is not an Ed25519 private key; remove it or set LICENSE_SIGNING_KEY`,
+      });
+      await repository.addIfAbsent(schedule.first(earlier ?? newLicenseKeyPair().privateKey.trim(), clock.now()));
+      keys = await repository.list();
+    }
+    return new KeptLicenseSigner(repository, schedule, clock, await licensePublicKeysOf(olderPublicKeys), keys);
+  }
+
+  async sign(license: OfflineLicense): Promise<string> {
+    const { privateKey, jwk } = await this.materialOf(this.schedule.signingAt(await this.keys(), license.issuedAt));
+    return signedToken(license, privateKey, jwk.kid);
+  }
+
+  async signingKeyAt(at: Date): Promise<string> {
+    return (await this.materialOf(this.schedule.signingAt(await this.keys(), at))).jwk.kid;
+  }
+
+  async publicKeys(at: Date): Promise<readonly LicensePublicKey[]> {
+    const published = await Promise.all(this.schedule.publishedAt(await this.keys(), at).map((key) => this.materialOf(key)));
+    const jwks = [...published.map((material) => material.jwk), ...this.olderPublicKeys];
+    return jwks.filter((key, i) => jwks.findIndex((other) => other.kid === key.kid) === i);
+  }
+
+  /** The keys as last read; read again (once, whoever asks) when the read is a minute old. */
+  private async keys(): Promise<readonly LicenseSigningKey[]> {
+    const now = this.clock.now().getTime();
+    if (now < this.read.at || now - this.read.at >= SIGNING_KEYS_REREAD_MS) {
+      this.rereading ??= this.reread(now).finally(() => (this.rereading = undefined));
+      await this.rereading;
+    }
+    return this.read.keys;
+  }
+
+  private async reread(now: number): Promise<void> {
+    let keys = this.read.keys;
+    try {
+      const listed = await this.repository.list();
+      if (listed.length > 0) keys = listed;
+    } catch {
+      // the database does not answer: sign on with the keys read, and try again in a minute
+    }
+    this.read = { at: now, keys };
+  }
+
+  private materialOf(key: LicenseSigningKey): Promise<SigningMaterial> {
+    let material = this.materials.get(key.generation);
+    if (material === undefined) {
+      const privateKey = createPrivateKey(key.privateKey);
+      material = publicJwkOf(createPublicKey(privateKey)).then(({ jwk }) => ({ privateKey, jwk }));
+      this.materials.set(key.generation, material);
+    }
+    return material;
+  }
+}
+
+function signedToken(license: OfflineLicense, privateKey: KeyObject, kid: string): Promise<string> {
+  return new SignJWT(claimsOf(license)).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid }).sign(privateKey);
 }
 
 /** The token's claims, exactly CONTRACT 15's: never the key, its digest or the e-mail. */
@@ -75,17 +197,14 @@ export function newLicenseKeyPair(): { readonly privateKey: string; readonly pub
   return { privateKey, publicKey };
 }
 
-/**
- * The signing key: the configured one; else, the one kept in `file` under the
- * data directory, generated at the first start (mode 0600) so tokens keep
- * verifying across restarts. Several instances must share a configured key.
- */
-export async function licenseSigningKeyOf(configured: string | null, file: string): Promise<string> {
-  if (configured !== null) return configured;
-  return keptSecretOf({
-    file,
-    generate: () => newLicenseKeyPair().privateKey.trim(),
-    accepts: isEd25519PrivateKey,
-    refusal: `the license signing key file ${file} is not an Ed25519 private key; remove it or set LICENSE_SIGNING_KEY`,
-  });
+/** New signing keys for rotations: Ed25519, PKCS #8 PEM. */
+export class Ed25519LicenseKeyGenerator extends LicenseKeyGenerator {
+  newPrivateKey(): string {
+    return newLicenseKeyPair().privateKey.trim();
+  }
+}
+
+/** The `kid` tokens signed by `privateKeyPem` carry. */
+export async function kidOf(privateKeyPem: string): Promise<string> {
+  return (await publicJwkOf(createPublicKey(createPrivateKey(privateKeyPem)))).jwk.kid;
 }

@@ -4,7 +4,9 @@ import {
   AnalyticsEventRepository,
   ApiKeyRepository,
   AuditLog,
+  GeneratedSecretRepository,
   KeyContextRepository,
+  LicenseSigningKeyRepository,
   ModelRepository,
   UsageRepository,
   UserRepository,
@@ -13,6 +15,7 @@ import { DatabasePing } from '@svc/application';
 import { InMemoryAnalyticsEventRepository } from './in-memory-analytics-event.repository';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { InMemoryAuditLog } from './in-memory-audit-log';
+import { InMemoryGeneratedSecretRepository, InMemoryLicenseSigningKeyRepository } from './in-memory-generated-secrets';
 import { InMemoryKeyDirectory } from './in-memory-key-directory';
 import { InMemoryKeyContextRepository } from './in-memory-key-context.repository';
 import { InMemoryModelRepository } from './in-memory-model.repository';
@@ -48,6 +51,8 @@ export class InMemoryPersistenceModule {
       { provide: AuditLog, useValue: new InMemoryAuditLog() },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
       { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
+      { provide: GeneratedSecretRepository, useValue: new InMemoryGeneratedSecretRepository() },
+      { provide: LicenseSigningKeyRepository, useValue: new InMemoryLicenseSigningKeyRepository() },
     ];
     return { module: InMemoryPersistenceModule, global: true, providers, exports: providers.map((p) => p.provide) };
   }

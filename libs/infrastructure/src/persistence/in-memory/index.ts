@@ -7,4 +7,5 @@ export * from './in-memory-key-context.repository';
 export * from './in-memory-key-directory';
 export * from './in-memory-analytics-event.repository';
 export * from './in-memory-model.repository';
+export * from './in-memory-generated-secrets';
 export * from './in-memory-persistence.module';

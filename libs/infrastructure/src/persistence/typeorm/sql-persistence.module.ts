@@ -5,7 +5,9 @@ import {
   AnalyticsEventRepository,
   ApiKeyRepository,
   AuditLog,
+  GeneratedSecretRepository,
   KeyContextRepository,
+  LicenseSigningKeyRepository,
   ModelRepository,
   UsageRepository,
   UserRepository,
@@ -16,7 +18,9 @@ import { type DriverFaults, translatingFaults } from '../driver-faults';
 import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
 import { type TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
+import { TypeOrmGeneratedSecretRepository } from './repositories/typeorm-generated-secret.repository';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
+import { TypeOrmLicenseSigningKeyRepository } from './repositories/typeorm-license-signing-key.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
 import { SqlKeyDirectory } from './repositories/sql-key-directory';
 import { SqlUsageRepository } from './repositories/sql-usage.repository';
@@ -47,6 +51,8 @@ export const PERSISTENCE_PORTS = [
   ModelRepository,
   DatabasePing,
   KeyDirectory,
+  GeneratedSecretRepository,
+  LicenseSigningKeyRepository,
 ] as const;
 
 type Port = (typeof PERSISTENCE_PORTS)[number];
@@ -80,6 +86,8 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },
     { provide: DatabasePing, useClass: SqlDatabasePing },
+    { provide: GeneratedSecretRepository, useClass: TypeOrmGeneratedSecretRepository },
+    { provide: LicenseSigningKeyRepository, useClass: TypeOrmLicenseSigningKeyRepository },
   ];
   const providers: Provider[] = [
     { provide: SqlStatements, inject: [getDataSourceToken()], useFactory: dialect.statements },

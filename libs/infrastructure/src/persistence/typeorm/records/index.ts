@@ -1,9 +1,19 @@
 import { ApiKeyRecord } from './api-key.record';
 import { AuditEntryRecord } from './audit-entry.record';
+import { GeneratedSecretRecord } from './generated-secret.record';
+import { LicenseSigningKeyRecord } from './license-signing-key.record';
 import { ModelRecord } from './model.record';
 import { UsageCounterRecord } from './usage-counter.record';
 import { UserRecord } from './user.record';
 
-export { ApiKeyRecord, AuditEntryRecord, ModelRecord, UsageCounterRecord, UserRecord };
+export { ApiKeyRecord, AuditEntryRecord, GeneratedSecretRecord, LicenseSigningKeyRecord, ModelRecord, UsageCounterRecord, UserRecord };
 
-export const RECORDS = [UserRecord, ApiKeyRecord, UsageCounterRecord, AuditEntryRecord, ModelRecord];
+export const RECORDS = [
+  UserRecord,
+  ApiKeyRecord,
+  UsageCounterRecord,
+  AuditEntryRecord,
+  ModelRecord,
+  GeneratedSecretRecord,
+  LicenseSigningKeyRecord,
+];

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { type LicenseSigningKey, LicenseSigningKeyRepository } from '@svc/domain';
+import { In, Repository } from 'typeorm';
+import { LicenseSigningKeyRecord } from '../records/license-signing-key.record';
+
+/**
+ * Generated signing keys on every SQL database, by generation: a new one is
+ * inserted only if its generation is free (TypeORM's `orIgnore`), so of
+ * instances that start together, or rotations that race, one wins.
+ */
+@Injectable()
+export class TypeOrmLicenseSigningKeyRepository extends LicenseSigningKeyRepository {
+  constructor(@InjectRepository(LicenseSigningKeyRecord) private readonly records: Repository<LicenseSigningKeyRecord>) {
+    super();
+  }
+
+  async list(): Promise<LicenseSigningKey[]> {
+    const records = await this.records.find({ order: { generation: 'ASC' } });
+    return records.map(({ generation, privateKey, createdAt, signsFrom }) => ({ generation, privateKey, createdAt, signsFrom }));
+  }
+
+  async addIfAbsent(key: LicenseSigningKey): Promise<boolean> {
+    await this.records
+      .createQueryBuilder()
+      .insert()
+      .values({ ...key })
+      .orIgnore()
+      .execute();
+    // read back rather than trust each driver's count of affected rows: a generated key is unique
+    const kept = await this.records.findOneBy({ generation: key.generation });
+    return kept !== null && kept.privateKey === key.privateKey;
+  }
+
+  async remove(generations: readonly number[]): Promise<void> {
+    if (generations.length > 0) await this.records.delete({ generation: In([...generations]) });
+  }
+}
