@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SqliteDatabaseConfig } from '@svc/config';
-import { SqliteApiKeyRepository } from './sqlite-api-key.repository';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
 import { sqliteDataSourceOptions } from './sqlite-data-source';
@@ -13,7 +12,6 @@ export class SqlitePersistenceModule {
   static forRoot(database: SqliteDatabaseConfig): DynamicModule {
     return sqlPersistenceModule(SqlitePersistenceModule, sqliteDataSourceOptions(database), {
       statements: (dataSource) => new SqliteStatements(dataSource),
-      keys: (records, statements) => new SqliteApiKeyRepository(records, statements),
       events: (statements) => new SqliteAnalyticsEventRepository(statements),
       models: (records, statements) => new SqliteModelRepository(records, statements),
     });

@@ -11,10 +11,10 @@ import {
   UserRepository,
 } from '@svc/domain';
 import { type DataSource, type DataSourceOptions, type Repository } from 'typeorm';
-import { LoggingAuditLog } from '../../audit/logging-audit-log';
+import { AuditLines, LoggingAuditLog } from '../../audit/logging-audit-log';
 import { DatabasePing } from '../database-ping';
 import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
-import { type TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
@@ -28,8 +28,6 @@ export interface SqlDialectAdapters<S extends SqlStatements> {
   readonly statements: (dataSource: DataSource) => S;
   /** An event appended together with its quota consumption, atomically (the only consumption there is). */
   readonly events: (statements: S) => AnalyticsEventRepository;
-  /** Keys, with the rotation in the dialect's atomic step. */
-  readonly keys: (records: Repository<ApiKeyRecord>, statements: S) => TypeOrmApiKeyRepository;
   /** The registry's writes in the dialect's atomic steps. */
   readonly models: (records: Repository<ModelRecord>, statements: S) => ModelRepository;
 }
@@ -51,7 +49,7 @@ export const PERSISTENCE_PORTS = [
  * The module of one SQL database: TypeORM on the database's own options and
  * migrations, the portable adapters shared by every SQL database (keys,
  * users, key context, audit log, ping; all on the records and mappers of
- * `typeorm/`), and the database's own. Global, like the configuration: the
+ * `typeorm/`; key changes in the database's transactions), and the database's own. Global, like the configuration: the
  * feature modules ask for ports, never for a database.
  */
 export function sqlPersistenceModule<S extends SqlStatements>(
@@ -64,12 +62,22 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: UsageRepository, useClass: SqlUsageRepository },
     { provide: AnalyticsEventRepository, inject: [SqlStatements], useFactory: dialect.events },
     { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements], useFactory: dialect.models },
-    { provide: ApiKeyRepository, inject: [getRepositoryToken(ApiKeyRecord), SqlStatements], useFactory: dialect.keys },
+    AuditLines,
+    {
+      provide: ApiKeyRepository,
+      inject: [getRepositoryToken(ApiKeyRecord), SqlStatements, AuditLines],
+      useFactory: (records: Repository<ApiKeyRecord>, statements: S, lines: AuditLines) =>
+        new TypeOrmApiKeyRepository(records, statements, lines),
+    },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     TypeOrmAuditLog,
-    { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },
+    {
+      provide: AuditLog,
+      inject: [TypeOrmAuditLog, AuditLines],
+      useFactory: (stored: TypeOrmAuditLog, lines: AuditLines) => new LoggingAuditLog(stored, lines),
+    },
     { provide: DatabasePing, useClass: SqlDatabasePing },
   ];
   return {
