@@ -1,12 +1,5 @@
-import {
-  ApiKey,
-  type ApiKeyProps,
-  ApiKeyRepository,
-  type KeyChangeRecords,
-  type KeyRotation,
-  type RecordsOfRevoked,
-  type Revocation,
-} from '@svc/domain';
+import { ApiKey, type ApiKeyProps, ApiKeyRepository } from '@svc/domain';
+import type { KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
 import { type InMemoryAuditLog } from './in-memory-audit-log';
 
 /**

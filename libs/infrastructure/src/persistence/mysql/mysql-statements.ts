@@ -3,7 +3,6 @@ import type { Pool as PromisePool, PoolConnection, ResultSetHeader } from 'mysql
 import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { type PreparedStatement, SqlStatements, type WriteScript } from '../typeorm/sql-statements';
-import { mysqlInstant } from './mysql-analytics-event.repository';
 
 /**
  * The time zone the prepared statements read DATETIME in: UTC, spelled so
@@ -12,6 +11,9 @@ import { mysqlInstant } from './mysql-analytics-event.repository';
  * Parameters are still written with the pool's own `Z`.
  */
 const READ_DATETIME_AS = '+00:00';
+
+/** DATETIME(3) text in UTC (the session's zone): exact to the millisecond whatever the driver's date handling. */
+export const mysqlInstant = (at: Date): string => at.toISOString().slice(0, 23).replace('T', ' ');
 
 /** ER_LOCK_DEADLOCK. */
 const DEADLOCK_VICTIM = 1213;

@@ -3,6 +3,9 @@ import { AUDIT_ID_INDEX, AUDIT_INDEXES_BEFORE, AUDIT_ORDER_INDEXES } from '../..
 
 const COLUMNS = 'id, at, action, key_id, reason, details';
 
+/** An entry's columns as the first migration made them. */
+const ENTRY = 'id varchar(40) NOT NULL, at datetime NOT NULL, action varchar(40) NOT NULL, key_id varchar(40), reason text, details text';
+
 /**
  * The audit log's order (AUDIT_ORDER_INDEXES): `seq INTEGER PRIMARY KEY
  * AUTOINCREMENT` (SQLite adds such a key only to a new table, so the table is
@@ -13,14 +16,7 @@ export class AuditOrderSqlite1764200000000 implements MigrationInterface {
   name = 'AuditOrderSqlite1764200000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE audit_log_ordered (
-      seq INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
-      id varchar(40) NOT NULL,
-      at datetime NOT NULL,
-      action varchar(40) NOT NULL,
-      key_id varchar(40),
-      reason text,
-      details text)`);
+    await q.query(`CREATE TABLE audit_log_ordered (seq INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, ${ENTRY})`);
     await q.query(`INSERT INTO audit_log_ordered (${COLUMNS}) SELECT ${COLUMNS} FROM audit_log ORDER BY at, id`);
     await q.query(`DROP TABLE audit_log`);
     await q.query(`ALTER TABLE audit_log_ordered RENAME TO audit_log`);
@@ -29,13 +25,7 @@ export class AuditOrderSqlite1764200000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE audit_log_by_id (
-      id varchar(40) PRIMARY KEY NOT NULL,
-      at datetime NOT NULL,
-      action varchar(40) NOT NULL,
-      key_id varchar(40),
-      reason text,
-      details text)`);
+    await q.query(`CREATE TABLE audit_log_by_id (${ENTRY}, PRIMARY KEY (id))`);
     await q.query(`INSERT INTO audit_log_by_id (${COLUMNS}) SELECT ${COLUMNS} FROM audit_log ORDER BY seq`);
     await q.query(`DROP TABLE audit_log`);
     await q.query(`ALTER TABLE audit_log_by_id RENAME TO audit_log`);

@@ -1,11 +1,5 @@
-import {
-  type ApiKey,
-  ApiKeyRepository,
-  type KeyChangeRecords,
-  type KeyRotation,
-  type RecordsOfRevoked,
-  type Revocation,
-} from '@svc/domain';
+import { ApiKeyRepository } from '@svc/domain';
+import type { ApiKey, KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
 import { IsNull, type Repository } from 'typeorm';
 import { type AuditLines } from '../../../audit/logging-audit-log';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
