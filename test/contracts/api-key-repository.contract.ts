@@ -1,5 +1,5 @@
 import { ApiKey, ApiKeyRepository } from '@svc/domain';
-import { DAY_MS, T0, makeApiKey, randomDigest } from '../factories/domain.factory';
+import { DAY_MS, T0, makeApiKey, randomDigest, revokeAlone } from '../factories/domain.factory';
 import { type MakePersistence, seedKey, useFixture } from './persistence-fixture';
 
 /** The behaviour every ApiKeyRepository adapter must share (STYLE 9: contract suites). */
@@ -86,14 +86,14 @@ export function describeApiKeyRepositoryContract(make: MakePersistence): void {
       });
     });
 
-    describe('markRevoked', () => {
+    describe('revoke (a key alone)', () => {
       it('revokes once: true, then false, and the first time stays', async () => {
         const f = fixture();
         const key = await seedKey(f);
         const first = new Date(T0.getTime() + 1000);
 
-        await expect(f.keys.markRevoked(key.id, first)).resolves.toBe(true);
-        await expect(f.keys.markRevoked(key.id, new Date(T0.getTime() + 2000))).resolves.toBe(false);
+        await expect(revokeAlone(f.keys, key.id, first)).resolves.toBe(true);
+        await expect(revokeAlone(f.keys, key.id, new Date(T0.getTime() + 2000))).resolves.toBe(false);
 
         expect((await f.keys.findById(key.id))?.revokedAt).toEqual(first);
       });
@@ -101,7 +101,7 @@ export function describeApiKeyRepositoryContract(make: MakePersistence): void {
       it('keeps a revoked key findable by digest, marked revoked (the caller decides what that means)', async () => {
         const f = fixture();
         const key = await seedKey(f);
-        await f.keys.markRevoked(key.id, T0);
+        await revokeAlone(f.keys, key.id, T0);
 
         const found = await f.keys.findByDigest(key.props.digest);
         expect(found?.revokedAt).toEqual(T0);
@@ -110,7 +110,7 @@ export function describeApiKeyRepositoryContract(make: MakePersistence): void {
 
       it('answers false for an unknown key', async () => {
         const f = fixture();
-        await expect(f.keys.markRevoked('key_unknown', T0)).resolves.toBe(false);
+        await expect(revokeAlone(f.keys, 'key_unknown', T0)).resolves.toBe(false);
       });
 
       it('lets exactly one of 20 concurrent revocations win', async () => {
@@ -118,7 +118,7 @@ export function describeApiKeyRepositoryContract(make: MakePersistence): void {
         const key = await seedKey(f);
 
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => f.keys.markRevoked(key.id, new Date(T0.getTime() + i * 1000))),
+          Array.from({ length: 20 }, (_, i) => revokeAlone(f.keys, key.id, new Date(T0.getTime() + i * 1000))),
         );
 
         expect(results.filter(Boolean)).toHaveLength(1);
@@ -130,7 +130,7 @@ export function describeApiKeyRepositoryContract(make: MakePersistence): void {
         const f = fixture();
         const a = await seedKey(f);
         const b = await seedKey(f);
-        await f.keys.markRevoked(a.id, T0);
+        await revokeAlone(f.keys, a.id, T0);
         expect((await f.keys.findById(b.id))?.revokedAt).toBeNull();
       });
     });
@@ -187,7 +187,7 @@ export function describeApiKeyRepositoryContract(make: MakePersistence): void {
       it('refuses a revoked key and leaves it as it was', async () => {
         const f = fixture();
         const key = await seedKey(f, { licenseType: 'free' });
-        await f.keys.markRevoked(key.id, T0);
+        await revokeAlone(f.keys, key.id, T0);
 
         await expect(f.keys.updateTerms(key.with({ licenseType: 'enterprise' }))).resolves.toBe(false);
 

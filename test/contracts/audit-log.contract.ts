@@ -4,7 +4,7 @@ import { type MakePersistence, useFixture } from './persistence-fixture';
 
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
-/** The behaviour every AuditLog adapter must share: entries kept whole, newest first, filtered by key. */
+/** The behaviour every AuditLog adapter must share: entries kept whole, newest first (ties as appended, issue 22), filtered by key. */
 export function describeAuditLogContract(make: MakePersistence): void {
   describe(`${AuditLog.name} contract`, () => {
     const fixture = useFixture(make);
@@ -114,21 +114,62 @@ export function describeAuditLogContract(make: MakePersistence): void {
       expect((await f.audit.list({ keyId: key, action: 'key.issued', limit: 10 })).map((e) => e.reason)).toEqual(['a']);
     });
 
-    it('pages after a position: ties in time by id, descending, and entries added meanwhile never shift later pages', async () => {
+    it('pages after a position: ties in time in the reverse of appending, and entries added meanwhile never shift later pages', async () => {
       const f = fixture();
-      const ids = ['aud_a', 'aud_b', 'aud_c', 'aud_d', 'aud_e'];
+      const ids = ['aud_e', 'aud_a', 'aud_d', 'aud_b', 'aud_c']; // appended in this order, all in one millisecond
       for (const id of ids) await f.audit.append(makeAuditEntry({ id, at: at(5) }));
       await f.audit.append(makeAuditEntry({ id: 'aud_z', at: at(1) }));
 
       const first = await f.audit.list({ limit: 2 });
-      expect(first.map((e) => e.id)).toEqual(['aud_e', 'aud_d']);
+      expect(first.map((e) => e.id)).toEqual(['aud_c', 'aud_b']);
       await f.audit.append(makeAuditEntry({ id: 'aud_new', at: at(9) }));
-      await f.audit.append(makeAuditEntry({ id: 'aud_cc', at: at(5) })); // sorts after the first page's end: it comes on a later page
+      await f.audit.append(makeAuditEntry({ id: 'aud_0', at: at(5) })); // newer than the first page's end: never on a later page
       const last = first[first.length - 1];
       const second = await f.audit.list({ limit: 2, after: { at: last.at, id: last.id } });
-      expect(second.map((e) => e.id)).toEqual(['aud_cc', 'aud_c']);
+      expect(second.map((e) => e.id)).toEqual(['aud_d', 'aud_a']);
       const third = await f.audit.list({ limit: 10, after: { at: second[1].at, id: second[1].id } });
-      expect(third.map((e) => e.id)).toEqual(['aud_b', 'aud_a', 'aud_z']);
+      expect(third.map((e) => e.id)).toEqual(['aud_e', 'aud_z']);
+      expect((await f.audit.list({ limit: 3 })).map((e) => e.id)).toEqual(['aud_new', 'aud_0', 'aud_c']);
+    });
+
+    it('lists many entries of one millisecond newest first, as appended, whatever their ids; pages and filters keep that order', async () => {
+      const f = fixture();
+      const key = uniqueId('key');
+      // ids that sort the other way round from their appending (a list by id would come out oldest first)
+      const appended = Array.from({ length: 40 }, (_, i) => `aud_${String(999 - i).padStart(4, '0')}`);
+      for (const [i, id] of appended.entries()) {
+        await f.audit.append(makeAuditEntry({ id, at: T0, keyId: key, action: i % 2 === 0 ? 'key.revoked' : 'key.rotated' }));
+      }
+      const newestFirst = [...appended].reverse();
+
+      expect((await f.audit.list({ limit: 100 })).map((e) => e.id)).toEqual(newestFirst);
+      const paged: string[] = [];
+      for (let page = await f.audit.list({ limit: 7 }); page.length > 0;) {
+        paged.push(...page.map((e) => e.id));
+        const end = page[page.length - 1];
+        page = await f.audit.list({ limit: 7, after: { at: end.at, id: end.id } });
+      }
+      expect(paged).toEqual(newestFirst);
+      expect((await f.audit.list({ keyId: key, action: 'key.revoked', limit: 100 })).map((e) => e.id)).toEqual(
+        newestFirst.filter((id) => appended.indexOf(id) % 2 === 0),
+      );
+      const end = newestFirst[9];
+      expect((await f.audit.list({ keyId: key, limit: 5, after: { at: T0, id: end } })).map((e) => e.id)).toEqual(
+        newestFirst.slice(10, 15),
+      );
+    });
+
+    it('continues after a position whose id names no entry with the entries older than its time', async () => {
+      const f = fixture();
+      for (const [id, s] of [
+        ['aud_b', 5],
+        ['aud_a', 5],
+        ['aud_c', 4],
+      ] as const) {
+        await f.audit.append(makeAuditEntry({ id, at: at(s) }));
+      }
+      const page = await f.audit.list({ limit: 10, after: { at: at(5), id: 'aud_gone' } });
+      expect(page.map((e) => e.id)).toEqual(['aud_c']);
     });
 
     it('pages after a position across milliseconds', async () => {

@@ -1,5 +1,5 @@
 import { KeyContextRepository } from '@svc/domain';
-import { T0, makeApiKey, makeUser, randomDigest, makeAnalyticsEvent } from '../factories/domain.factory';
+import { T0, makeApiKey, makeUser, randomDigest, makeAnalyticsEvent, revokeAlone } from '../factories/domain.factory';
 import { type MakePersistence, seedKey, useFixture } from './persistence-fixture';
 
 const MARCH = '2026-03';
@@ -67,7 +67,7 @@ export function describeKeyContextRepositoryContract(make: MakePersistence): voi
 
       await f.events.appendConsuming(makeAnalyticsEvent({ keyId: key.id, period: MARCH }), 1, 10);
       await f.keys.updateTerms(key.with({ licenseType: 'enterprise' }));
-      await f.keys.markRevoked(key.id, T0);
+      await revokeAlone(f.keys, key.id, T0);
 
       const context = await f.contexts.findByDigest(key.props.digest, MARCH);
       expect(context?.used).toBe(1);

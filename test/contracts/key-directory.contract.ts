@@ -1,6 +1,6 @@
 import { KeyDirectory } from '@svc/application';
 import { type ApiKey, LICENSE_TYPES, type LicenseType } from '@svc/domain';
-import { T0, makeApiKey, makeUser, randomDigest } from '../factories/domain.factory';
+import { T0, makeApiKey, makeUser, randomDigest, NO_RECORDS } from '../factories/domain.factory';
 import { rotationOf } from './key-rotation.contract';
 import { type MakePersistence, type PersistenceFixture, useFixture } from './persistence-fixture';
 
@@ -189,7 +189,7 @@ export function describeKeyDirectoryContract(make: MakePersistence): void {
         const ada = await userOf(f, 'ada@example.org');
         const old = await keyOf(f, ada, { id: 'key_old', licenseType: 'free' });
         const rotation = rotationOf(old, 3600);
-        await expect(f.keys.rotate(rotation)).resolves.toBe(true);
+        await expect(f.keys.rotate(rotation, NO_RECORDS)).resolves.toBe(true);
         await f.seedUsage(old.id, '2026-03', 90); // the license's counter: the license is the first key's id
 
         const found = await f.directory.nearQuota({ period: '2026-03', tierLimits: TIER_LIMITS, atLeastPercent: 80, limit: 20 });

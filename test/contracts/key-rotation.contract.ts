@@ -1,5 +1,5 @@
 import { type ApiKey, ApiKeyRepository, type KeyRotation, KeyRotationPolicy } from '@svc/domain';
-import { DAY_MS, T0, makeAnalyticsEvent, randomDigest, uniqueId } from '../factories/domain.factory';
+import { DAY_MS, T0, makeAnalyticsEvent, randomDigest, uniqueId, revokeAlone, NO_RECORDS } from '../factories/domain.factory';
 import { type MakePersistence, type PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
 
 const MARCH = '2026-03';
@@ -25,7 +25,7 @@ export function describeKeyRotationContract(make: MakePersistence): void {
       const old = await seedKey(f, { monthlyLimit: { source: 'override', limit: 77 }, licenseType: 'commercial', environment: 'test' });
       const rotation = rotationOf(old, 3600);
 
-      await expect(f.keys.rotate(rotation)).resolves.toBe(true);
+      await expect(f.keys.rotate(rotation, NO_RECORDS)).resolves.toBe(true);
 
       const successor = await f.keys.findByDigest(rotation.successor.props.digest);
       expect(successor?.props).toEqual({
@@ -50,7 +50,7 @@ export function describeKeyRotationContract(make: MakePersistence): void {
       const f = fixture();
       const old = await seedKey(f);
       const rotation = rotationOf(old, 0);
-      await expect(f.keys.rotate(rotation)).resolves.toBe(true);
+      await expect(f.keys.rotate(rotation, NO_RECORDS)).resolves.toBe(true);
       expect((await f.keys.findById(old.id))?.props).toMatchObject({
         revokedAt: LATER,
         expiresAt: old.expiresAt,
@@ -61,15 +61,15 @@ export function describeKeyRotationContract(make: MakePersistence): void {
     it('refuses a key already rotated, or revoked, and stores nothing', async () => {
       const f = fixture();
       const rotated = await seedKey(f);
-      await expect(f.keys.rotate(rotationOf(rotated))).resolves.toBe(true);
+      await expect(f.keys.rotate(rotationOf(rotated), NO_RECORDS)).resolves.toBe(true);
       const again = rotationOf(rotated);
-      await expect(f.keys.rotate(again)).resolves.toBe(false);
+      await expect(f.keys.rotate(again, NO_RECORDS)).resolves.toBe(false);
       await expect(f.keys.findById(again.successor.id)).resolves.toBeNull();
 
       const revoked = await seedKey(f);
-      await f.keys.markRevoked(revoked.id, T0);
+      await revokeAlone(f.keys, revoked.id, T0);
       const refused = rotationOf(revoked);
-      await expect(f.keys.rotate(refused)).resolves.toBe(false);
+      await expect(f.keys.rotate(refused, NO_RECORDS)).resolves.toBe(false);
       await expect(f.keys.findById(refused.successor.id)).resolves.toBeNull();
       expect((await f.keys.findById(revoked.id))?.rotatedTo).toBeNull();
     });
@@ -78,7 +78,7 @@ export function describeKeyRotationContract(make: MakePersistence): void {
       const f = fixture();
       const old = await seedKey(f);
       const rotations = Array.from({ length: 12 }, () => rotationOf(old));
-      const results = await Promise.all(rotations.map((r) => f.keys.rotate(r)));
+      const results = await Promise.all(rotations.map((r) => f.keys.rotate(r, NO_RECORDS)));
       expect(results.filter(Boolean)).toHaveLength(1);
       const license = await f.keys.findByLicense(old.id);
       expect(license).toHaveLength(2);
@@ -89,9 +89,9 @@ export function describeKeyRotationContract(make: MakePersistence): void {
       const f = fixture();
       const first = await seedKey(f);
       const second = rotationOf(first);
-      await f.keys.rotate(second);
+      await f.keys.rotate(second, NO_RECORDS);
       const third = rotationOf(second.successor, undefined, new Date(LATER.getTime() + DAY_MS));
-      await expect(f.keys.rotate(third)).resolves.toBe(true);
+      await expect(f.keys.rotate(third, NO_RECORDS)).resolves.toBe(true);
       expect((await f.keys.findByLicense(first.id)).map((k) => [k.id, k.props.rotatedFrom, k.rotatedTo])).toEqual([
         [first.id, null, second.successor.id],
         [second.successor.id, first.id, third.successor.id],
@@ -106,7 +106,7 @@ export function describeKeyRotationContract(make: MakePersistence): void {
       await f.events.appendConsuming(makeAnalyticsEvent({ keyId: old.id, period: MARCH }), 1, 5);
       await f.events.appendConsuming(makeAnalyticsEvent({ keyId: old.id, period: MARCH }), 1, 5);
       const rotation = rotationOf(old);
-      await f.keys.rotate(rotation);
+      await f.keys.rotate(rotation, NO_RECORDS);
       const next = rotation.successor;
       const viaNew = (n: number) =>
         f.events.appendConsuming(makeAnalyticsEvent({ keyId: next.id, licenseId: next.licenseId, period: MARCH }), n, 5);

@@ -1,7 +1,8 @@
-import { T0, makeAnalyticsEvent } from '../factories/domain.factory';
+import { T0, makeAnalyticsEvent, revokeAlone, NO_RECORDS } from '../factories/domain.factory';
 import { describeAnalyticsEventRepositoryContract } from './analytics-event-repository.contract';
 import { describeApiKeyRepositoryContract } from './api-key-repository.contract';
 import { describeAuditLogContract } from './audit-log.contract';
+import { describeKeyChangeContract } from './key-change.contract';
 import { describeKeyContextRepositoryContract } from './key-context-repository.contract';
 import { describeKeyRotationContract, rotationOf } from './key-rotation.contract';
 import { describeKeyDirectoryContract } from './key-directory.contract';
@@ -14,6 +15,7 @@ import { describeUserRepositoryContract } from './user-repository.contract';
 export function describePersistenceContracts(make: MakePersistence): void {
   describeApiKeyRepositoryContract(make);
   describeKeyRotationContract(make);
+  describeKeyChangeContract(make);
   describeUserRepositoryContract(make);
   describeUsageRepositoryContract(make);
   describeKeyContextRepositoryContract(make);
@@ -46,7 +48,7 @@ export function describeSharedDatabaseContract(open: () => Promise<PersistenceFi
       const key = await seedKey(one);
       await expect(two.keys.findByDigest(key.props.digest)).resolves.not.toBeNull();
 
-      const results = await Promise.all([one.keys.markRevoked(key.id, T0), two.keys.markRevoked(key.id, T0)]);
+      const results = await Promise.all([revokeAlone(one.keys, key.id, T0), revokeAlone(two.keys, key.id, T0)]);
 
       expect(results.filter(Boolean)).toHaveLength(1);
       expect((await two.keys.findByDigest(key.props.digest))?.revokedAt).toEqual(T0);
@@ -56,7 +58,7 @@ export function describeSharedDatabaseContract(open: () => Promise<PersistenceFi
     it('of rotations of one key racing on both, exactly one wins (CONTRACT 16)', async () => {
       const key = await seedKey(one);
       const rotations = Array.from({ length: 10 }, () => rotationOf(key));
-      const results = await Promise.all(rotations.map((r, i) => (i % 2 === 0 ? one : two).keys.rotate(r)));
+      const results = await Promise.all(rotations.map((r, i) => (i % 2 === 0 ? one : two).keys.rotate(r, NO_RECORDS)));
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await two.keys.findByLicense(key.id)).toHaveLength(2);
     });

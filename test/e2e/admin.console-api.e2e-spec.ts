@@ -10,6 +10,7 @@ import { type HttpAnswer } from '../harness/http';
  */
 
 const NOW = new Date('2026-05-20T12:00:00.000Z');
+const DAY_MS = 86_400_000;
 const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const UNAUTHORIZED = { error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'Send Authorization: Bearer <admin token>' };
 const KEY_NOT_FOUND = { error: 'API key not found', code: 'KEY_NOT_FOUND' };
@@ -287,6 +288,28 @@ describe('Admin API: console reads (/admin/v1)', () => {
       expect(revoked.body.entries.length).toBeGreaterThan(0);
       expect(revoked.body.entries.every((e: { action: string }) => e.action === 'key.revoked')).toBe(true);
       expect(revoked.body.next_cursor).toBeNull();
+    });
+
+    it('lists revocations made within one millisecond newest first, as they happened, on every page (issue 22)', async () => {
+      clock.set(new Date(NOW.getTime() - DAY_MS)); // one instant, older than the other tests' entries
+      const keys: string[] = [];
+      for (let i = 0; i < 6; i++) keys.push((await issue({ email: `same-ms-${i}@example.org` })).key_id);
+      const revokedInOrder = [2, 5, 0, 3, 1, 4].map((i) => keys[i]);
+      for (const keyId of revokedInOrder) expect((await t.admin('POST', `/admin/v1/keys/${keyId}/revoke`, {})).status).toBe(200);
+
+      const whole = (await get('/admin/v1/audit?action=key.revoked&limit=200')).body;
+      expect(whole.next_cursor).toBeNull();
+      const paged: Array<{ id: string; key_id: string }> = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages === 0 || (cursor !== null && pages < 100); pages++) {
+        const page: HttpAnswer = await get(`/admin/v1/audit?action=key.revoked&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(page.status).toBe(200);
+        paged.push(...page.body.entries);
+        cursor = page.body.next_cursor;
+      }
+      expect(paged).toEqual(whole.entries);
+      const mine = paged.filter((e) => keys.includes(e.key_id)).map((e) => e.key_id);
+      expect(mine).toEqual([...revokedInOrder].reverse());
     });
 
     it('keeps ?key_id= compatible: entries, and next_cursor', async () => {

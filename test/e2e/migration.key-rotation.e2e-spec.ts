@@ -3,26 +3,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '@svc/config';
-import { mysqlDataSourceOptions } from '@svc/infrastructure/persistence/mysql/mysql-data-source';
-import { postgresDataSourceOptions } from '@svc/infrastructure/persistence/postgres/postgres-data-source';
-import { sqliteDataSourceOptions } from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
-import { DataSource, type DataSourceOptions } from 'typeorm';
 import { TestApp } from '../harness/create-test-app';
+import { openWithout } from '../harness/production-options';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
-
-/** The service's own TypeORM options for the database (migrations run at initialisation, as at start-up). */
-function productionOptions(url: string): DataSourceOptions {
-  const database = loadConfig({ DATABASE_URL: url }).database;
-  switch (database.kind) {
-    case 'sqlite':
-      return sqliteDataSourceOptions(database);
-    case 'postgres':
-      return postgresDataSourceOptions(database);
-    case 'mysql':
-      return mysqlDataSourceOptions(database);
-  }
-}
 
 const SECRET = `svc_live_${'ab'.repeat(24)}`;
 const OTHER = `svc_live_${'cd'.repeat(24)}`;
@@ -42,10 +25,7 @@ describe('migration 1764000000000: existing keys become licenses of their own', 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'svc-migration-'));
     database = await createTestDatabase(folder);
-    const options = productionOptions(database.url);
-    const before = (options.migrations as unknown[]).filter((m) => !String((m as { name: string }).name).endsWith('1764000000000'));
-    expect(before).toHaveLength((options.migrations as unknown[]).length - 1);
-    const old = await new DataSource({ ...options, migrations: before } as DataSourceOptions).initialize();
+    const old = await openWithout(database.url, '1764000000000');
     try {
       const when = '2026-01-05 10:00:00';
       const future = '2036-01-05 10:00:00';

@@ -2,11 +2,8 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '@svc/config';
-import { mysqlDataSourceOptions } from '@svc/infrastructure/persistence/mysql/mysql-data-source';
-import { postgresDataSourceOptions } from '@svc/infrastructure/persistence/postgres/postgres-data-source';
-import { sqliteDataSourceOptions } from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
-import { DataSource, type DataSourceOptions } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { productionOptions } from '../harness/production-options';
 import { serverAvailableSync } from '../harness/services';
 import { type TestDatabase, type TestDatabaseKind, createTestDatabase } from '../harness/test-database';
 
@@ -278,19 +275,6 @@ const DESCRIBE: Record<Engine, (ds: DataSource) => Promise<SchemaDescription>> =
   postgres: describePostgres,
   mysql: describeMySql,
 };
-
-/** The service's own TypeORM options for the database, migrations applied at initialisation as at start-up. */
-function productionOptions(url: string): DataSourceOptions {
-  const database = loadConfig({ DATABASE_URL: url }).database;
-  switch (database.kind) {
-    case 'sqlite':
-      return sqliteDataSourceOptions(database);
-    case 'postgres':
-      return postgresDataSourceOptions(database);
-    case 'mysql':
-      return mysqlDataSourceOptions(database);
-  }
-}
 
 async function migrateAndDescribe(engine: Engine, folder: string): Promise<SchemaDescription> {
   const database: TestDatabase = await createTestDatabase(folder, engine);

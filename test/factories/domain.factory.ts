@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import {
   type AnalyticsEvent,
   ApiKey,
+  type ApiKeyRepository,
   type ApiKeyProps,
   type AuditEntry,
+  type KeyChangeRecords,
   IdGenerator,
   type IdKind,
   type KeyEnvironment,
@@ -86,6 +88,14 @@ export function makeAuditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry 
     details: null,
     ...overrides,
   };
+}
+
+/** A key change's records when a test does not look at them. */
+export const NO_RECORDS: KeyChangeRecords = Object.freeze({ audit: [] });
+
+/** Test setup: revokes a key alone, with no records (what a revocation writes is KeyRevocation's, checked where it is tested). */
+export function revokeAlone(keys: ApiKeyRepository, keyId: string, at: Date): Promise<boolean> {
+  return keys.revoke({ keyId, at, predecessorsInGrace: [] }, () => NO_RECORDS);
 }
 
 /** The tier matrix the service ships with (`config/tiers.json`). */

@@ -26,11 +26,11 @@ describe('the console reads (ListKeys, ReportDailyUsage, ShowOverview, ListAudit
   const catalog = shippedTierCatalog();
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository();
+    audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
     users = new InMemoryUserRepository();
     usage = new InMemoryUsageRepository();
     events = new InMemoryAnalyticsEventRepository(usage);
-    audit = new InMemoryAuditLog();
     clock.set(NOW);
   });
 

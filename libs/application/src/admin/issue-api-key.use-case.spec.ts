@@ -36,9 +36,9 @@ describe(IssueApiKey.name, () => {
   }
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository();
-    users = new InMemoryUserRepository();
     audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
+    users = new InMemoryUserRepository();
     random = new ScriptedRandomSource([HEX48]);
     issue = build();
   });

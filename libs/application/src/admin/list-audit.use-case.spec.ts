@@ -26,16 +26,16 @@ describe(ListAudit.name, () => {
   let list: ListAudit;
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository();
+    audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
     const users = new InMemoryUserRepository();
     const usage = new InMemoryUsageRepository();
-    audit = new InMemoryAuditLog();
     clock = new FixedClock(T0);
     const ids = new SequentialIdGenerator();
     const catalog = shippedTierCatalog();
     issue = new IssueApiKey(format, hasher, new ScriptedRandomSource(), ids, keys, users, audit, clock, catalog);
     update = new UpdateApiKey(keys, new ShowApiKey(keys, users, usage, catalog, clock), audit, clock, ids);
-    revoke = new RevokeApiKey(new KeyRevocation(keys, audit, clock, ids));
+    revoke = new RevokeApiKey(new KeyRevocation(keys, clock, ids));
     list = new ListAudit(audit, keys);
   });
 

@@ -17,12 +17,12 @@ describe(RevokeKeyById.name, () => {
   let revoke: RevokeKeyById;
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository();
-    users = new InMemoryUserRepository();
     audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
+    users = new InMemoryUserRepository();
     const clock = new FixedClock(T0);
     const show = new ShowApiKey(keys, users, new InMemoryUsageRepository(), shippedTierCatalog(), clock);
-    revoke = new RevokeKeyById(keys, new KeyRevocation(keys, audit, clock, new SequentialIdGenerator()), show);
+    revoke = new RevokeKeyById(keys, new KeyRevocation(keys, clock, new SequentialIdGenerator()), show);
   });
 
   async function given(overrides: Parameters<typeof makeApiKey>[0] = {}) {

@@ -1,5 +1,10 @@
 import { FixedClock, KeyNotFoundError } from '@svc/domain';
-import { InMemoryApiKeyRepository, InMemoryUsageRepository, InMemoryUserRepository } from '@svc/infrastructure/persistence/in-memory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+  InMemoryAuditLog,
+} from '@svc/infrastructure/persistence/in-memory';
 import { T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { ShowApiKey } from './show-api-key.use-case';
 
@@ -11,7 +16,7 @@ describe(ShowApiKey.name, () => {
   let show: ShowApiKey;
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository();
+    keys = new InMemoryApiKeyRepository(new InMemoryAuditLog());
     users = new InMemoryUserRepository();
     usage = new InMemoryUsageRepository();
     clock = new FixedClock(T0);

@@ -5,7 +5,16 @@ import {
   InMemoryUsageRepository,
   InMemoryUserRepository,
 } from '@svc/infrastructure/persistence/in-memory';
-import { DAY_MS, SequentialIdGenerator, T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
+import {
+  DAY_MS,
+  SequentialIdGenerator,
+  T0,
+  makeApiKey,
+  makeUser,
+  shippedTierCatalog,
+  revokeAlone,
+  NO_RECORDS,
+} from '../../../../test/factories/domain.factory';
 import { ShowApiKey } from './show-api-key.use-case';
 import { UpdateApiKey } from './update-api-key.use-case';
 
@@ -13,7 +22,7 @@ import { UpdateApiKey } from './update-api-key.use-case';
 class RevokedMidwayRepository extends InMemoryApiKeyRepository {
   override async findById(id: string): Promise<ApiKey | null> {
     const key = await super.findById(id);
-    await this.markRevoked(id, T0);
+    await revokeAlone(this, id, T0);
     return key;
   }
 }
@@ -33,10 +42,10 @@ describe(UpdateApiKey.name, () => {
   }
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository();
+    audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
     users = new InMemoryUserRepository();
     usage = new InMemoryUsageRepository();
-    audit = new InMemoryAuditLog();
     clock = new FixedClock(T0);
     update = build();
   });
@@ -136,7 +145,7 @@ describe(UpdateApiKey.name, () => {
   });
 
   it('refuses with KeyRevokedError when the key is revoked while being updated', async () => {
-    keys = new RevokedMidwayRepository();
+    keys = new RevokedMidwayRepository(audit);
     update = build();
     const key = await given({ licenseType: 'free' });
 
@@ -176,7 +185,7 @@ describe(UpdateApiKey.name, () => {
     it('refuses a key already rotated with KEY_ROTATED, and leaves it as it was', async () => {
       const old = await given({ licenseType: 'free' });
       const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
-      await keys.rotate(rotation);
+      await keys.rotate(rotation, NO_RECORDS);
       await expect(update.execute({ keyId: old.id, expiresAt: new Date(T0.getTime() + 400 * DAY_MS) })).rejects.toMatchObject({
         code: 'KEY_ROTATED',
       });
@@ -186,7 +195,7 @@ describe(UpdateApiKey.name, () => {
     it('a tier or limit change of the current key reaches the predecessors in their grace, not their expiry', async () => {
       const old = await given({ licenseType: 'free' });
       const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
-      await keys.rotate(rotation);
+      await keys.rotate(rotation, NO_RECORDS);
       await update.execute({ keyId: 'key_next', licenseType: 'enterprise', monthlyLimit: 5 });
       expect((await keys.findById(old.id))?.props).toMatchObject({
         licenseType: 'enterprise',

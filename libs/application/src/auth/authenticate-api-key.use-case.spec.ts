@@ -5,6 +5,7 @@ import {
   InMemoryKeyContextRepository,
   InMemoryUsageRepository,
   InMemoryUserRepository,
+  InMemoryAuditLog,
 } from '@svc/infrastructure/persistence/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
@@ -70,7 +71,7 @@ describe(AuthenticateApiKey.name, () => {
   const stored: Record<string, ApiKey> = {};
 
   beforeEach(async () => {
-    keys = new InMemoryApiKeyRepository();
+    keys = new InMemoryApiKeyRepository(new InMemoryAuditLog());
     const users = new InMemoryUserRepository();
     contexts = new InMemoryKeyContextRepository(keys, users, new InMemoryUsageRepository());
     clock = new FixedClock(T0);
@@ -158,7 +159,7 @@ describe(AuthenticateApiKey.name, () => {
     const sealed = new AuthenticateApiKey(
       new ApiKeyFormat('svc'),
       hasher,
-      new UntouchableApiKeyRepository(),
+      new UntouchableApiKeyRepository(new InMemoryAuditLog()),
       new UntouchableKeyContextRepository(),
       clock,
     );

@@ -6,8 +6,9 @@ import {
   InMemoryKeyContextRepository,
   InMemoryUsageRepository,
   InMemoryUserRepository,
+  InMemoryAuditLog,
 } from '@svc/infrastructure/persistence/in-memory';
-import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
+import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog, revokeAlone } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 import { OfflineLicenses } from '../shared/license-snapshot';
 import { type LicenseSnapshot } from '../shared/license-snapshot';
@@ -30,7 +31,7 @@ describe(RefreshApiKey.name, () => {
   let refresh: { execute(presented: unknown): Promise<LicenseSnapshot> };
 
   beforeEach(async () => {
-    keys = new InMemoryApiKeyRepository();
+    keys = new InMemoryApiKeyRepository(new InMemoryAuditLog());
     usage = new InMemoryUsageRepository();
     users = new InMemoryUserRepository();
     clock = new FixedClock(T0);
@@ -112,7 +113,7 @@ describe(RefreshApiKey.name, () => {
   it('refuses expired and revoked keys', async () => {
     const expired = await given({ expiresAt: T0 });
     const revoked = await given();
-    await keys.markRevoked(revoked.key.id, T0);
+    await revokeAlone(keys, revoked.key.id, T0);
 
     await expect(refresh.execute(expired.secret)).rejects.toMatchObject({ code: 'KEY_EXPIRED' });
     await expect(refresh.execute(revoked.secret)).rejects.toMatchObject({ code: 'INVALID_KEY' });

@@ -7,7 +7,15 @@ import {
   InMemoryUsageRepository,
   InMemoryUserRepository,
 } from '@svc/infrastructure/persistence/in-memory';
-import { DAY_MS, SequentialIdGenerator, T0, makeApiKey, makeSecret, makeUser } from '../../../../test/factories/domain.factory';
+import {
+  DAY_MS,
+  SequentialIdGenerator,
+  T0,
+  makeApiKey,
+  makeSecret,
+  makeUser,
+  revokeAlone,
+} from '../../../../test/factories/domain.factory';
 import { KeyRevocation } from '../shared/key-revocation';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 import { RevokeApiKey } from './revoke-api-key.use-case';
@@ -23,13 +31,13 @@ describe(RevokeApiKey.name, () => {
   let revoke: { execute(input: { presentedKey: unknown; reason?: string | null }): Promise<void> };
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository();
-    users = new InMemoryUserRepository();
     audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
+    users = new InMemoryUserRepository();
     clock = new FixedClock(T0);
     const contexts = new InMemoryKeyContextRepository(keys, users, new InMemoryUsageRepository());
     const authenticate = new AuthenticateApiKey(new ApiKeyFormat('svc'), hasher, keys, contexts, clock);
-    const useCase = new RevokeApiKey(new KeyRevocation(keys, audit, clock, new SequentialIdGenerator()));
+    const useCase = new RevokeApiKey(new KeyRevocation(keys, clock, new SequentialIdGenerator()));
     revoke = {
       execute: async ({ presentedKey, reason }) => {
         const key = await authenticate.execute(authenticate.present(presentedKey), 'revoke');
@@ -140,7 +148,7 @@ describe(RevokeApiKey.name, () => {
 
     it('an already revoked key answers KEY_NOT_FOUND', async () => {
       const { secret, key } = await given();
-      await keys.markRevoked(key.id, T0);
+      await revokeAlone(keys, key.id, T0);
       await expect(revoke.execute({ presentedKey: secret, reason: 'x' })).rejects.toMatchObject({ code: 'KEY_NOT_FOUND' });
     });
   });

@@ -1,7 +1,14 @@
 import { ApiKeyFormat, FixedClock, KeyRotationPolicy } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { InMemoryApiKeyRepository, InMemoryAuditLog } from '@svc/infrastructure/persistence/in-memory';
-import { DAY_MS, ScriptedRandomSource, SequentialIdGenerator, T0, makeApiKey } from '../../../../test/factories/domain.factory';
+import {
+  DAY_MS,
+  ScriptedRandomSource,
+  SequentialIdGenerator,
+  T0,
+  makeApiKey,
+  revokeAlone,
+} from '../../../../test/factories/domain.factory';
 import { KeyRevocation } from '../shared/key-revocation';
 import { KeyRotator } from '../shared/key-rotator';
 import { RotateApiKey } from './rotate-api-key.use-case';
@@ -16,8 +23,8 @@ describe(RotateApiKey.name, () => {
   let revocation: KeyRevocation;
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository();
     audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
     clock = new FixedClock(T0);
     const ids = new SequentialIdGenerator();
     const rotator = new KeyRotator(
@@ -26,12 +33,11 @@ describe(RotateApiKey.name, () => {
       new ScriptedRandomSource(),
       ids,
       keys,
-      audit,
       clock,
       new KeyRotationPolicy(3600, 90),
     );
     rotate = new RotateApiKey(rotator, keys);
-    revocation = new KeyRevocation(keys, audit, clock, ids);
+    revocation = new KeyRevocation(keys, clock, ids);
   });
 
   it('stores the successor by its digest, answers the secret once, and audits both keys without it', async () => {
@@ -64,7 +70,7 @@ describe(RotateApiKey.name, () => {
   it('answers INVALID_KEY when a revocation won the race', async () => {
     const old = makeApiKey();
     await keys.insert(old);
-    await keys.markRevoked(old.id, T0);
+    await revokeAlone(keys, old.id, T0);
     await expect(rotate.execute({ key: old })).rejects.toMatchObject({ code: 'INVALID_KEY' });
   });
 

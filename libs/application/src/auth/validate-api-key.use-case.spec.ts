@@ -14,6 +14,7 @@ import {
   InMemoryKeyContextRepository,
   InMemoryUsageRepository,
   InMemoryUserRepository,
+  InMemoryAuditLog,
 } from '@svc/infrastructure/persistence/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
@@ -37,7 +38,7 @@ describe(ValidateApiKey.name, () => {
   let validate: { execute(presented: unknown): Promise<ValidateApiKeyOutput> };
 
   beforeEach(async () => {
-    keys = new InMemoryApiKeyRepository();
+    keys = new InMemoryApiKeyRepository(new InMemoryAuditLog());
     users = new InMemoryUserRepository();
     usage = new InMemoryUsageRepository();
     clock = new FixedClock(T0);

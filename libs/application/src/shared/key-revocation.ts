@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyRepository, AuditLog, Clock, IdGenerator, redactKeyShapedText } from '@svc/domain';
+import { type AuditEntry, ApiKeyRepository, Clock, IdGenerator, redactKeyShapedText, revocationOf } from '@svc/domain';
 
 /**
- * Revokes a key by id, once, and records it in the audit log. The reason is
- * kept with key-shaped text replaced: a holder who pastes a key into it
- * (the one they revoke, or another) never has it stored or shown back.
+ * Revokes a key by id, once, with its audit entry in the same transaction.
+ * The reason is kept with key-shaped text replaced: a holder who pastes a key
+ * into it (the one they revoke, or another) never has it stored or shown back.
  */
 @Injectable()
 export class KeyRevocation {
   constructor(
     private readonly keys: ApiKeyRepository,
-    private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -19,27 +18,23 @@ export class KeyRevocation {
    * True for the one caller that revoked the key; false if it was already
    * revoked or is unknown. Revoking a license's current key revokes the keys
    * it was rotated from that are still in their grace (CONTRACT 16): none
-   * outlives the key that replaced it.
+   * outlives the key that replaced it. Each key revoked has its entry, all
+   * written together or not at all.
    */
   async revoke(keyId: string, reason: string | null, by: 'holder' | 'operator'): Promise<boolean> {
+    const key = await this.keys.findById(keyId);
+    if (!key || key.revokedAt) return false;
     const at = this.clock.now();
-    const won = await this.keys.markRevoked(keyId, at);
-    if (!won) return won;
+    const license = await this.keys.findByLicense(key.licenseId);
     const kept = reason === null ? null : redactKeyShapedText(reason);
-    await this.record(keyId, at, kept, { by });
-    const revoked = await this.keys.findById(keyId);
-    if (revoked && revoked.rotatedTo === null && revoked.props.rotatedFrom !== null) {
-      for (const predecessor of await this.keys.findByLicense(revoked.licenseId)) {
-        if (predecessor.rotatedTo === null || predecessor.revokedAt) continue;
-        if (await this.keys.markRevoked(predecessor.id, at)) {
-          await this.record(predecessor.id, at, kept, { by, with_successor: keyId });
-        }
-      }
-    }
-    return won;
-  }
-
-  private record(keyId: string, at: Date, reason: string | null, details: Record<string, unknown>): Promise<void> {
-    return this.audit.append({ id: this.ids.newId('aud'), at, action: 'key.revoked', keyId, reason, details });
+    const entry = (revoked: string): AuditEntry => ({
+      id: this.ids.newId('aud'),
+      at,
+      action: 'key.revoked',
+      keyId: revoked,
+      reason: kept,
+      details: revoked === keyId ? { by } : { by, with_successor: keyId },
+    });
+    return this.keys.revoke(revocationOf(key, license, at), (revoked) => ({ audit: [entry(revoked)] }));
   }
 }

@@ -3,7 +3,7 @@ import {
   ApiKey,
   ApiKeyFormat,
   ApiKeyRepository,
-  AuditLog,
+  type AuditEntry,
   Clock,
   IdGenerator,
   InvalidRequestError,
@@ -28,9 +28,9 @@ export interface RotatedKey {
 /**
  * Rotates a key (CONTRACT 16) for the holder or an operator: a new secret
  * for the same license, made by the domain's KeyRotationPolicy and stored by
- * the repository's one atomic step, then an audit entry on each key (never
- * the key). Answers null when another rotation or a revocation got there
- * first: nothing was changed.
+ * the repository's one transaction with an audit entry on each key (never
+ * the secret). Answers null when another rotation or a revocation got there
+ * first: nothing was changed or written.
  */
 @Injectable()
 export class KeyRotator {
@@ -40,7 +40,6 @@ export class KeyRotator {
     private readonly random: RandomSource,
     private readonly ids: IdGenerator,
     private readonly keys: ApiKeyRepository,
-    private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly policy: KeyRotationPolicy,
   ) {}
@@ -58,7 +57,6 @@ export class KeyRotator {
       now,
       grace,
     );
-    if (!(await this.keys.rotate(rotation))) return null;
     const { successor } = rotation;
     const previousKeyExpiresAt = KeyRotationPolicy.previousKeyStopsAt(rotation);
     const shared = {
@@ -67,22 +65,25 @@ export class KeyRotator {
       grace_seconds: grace,
       previous_key_expires_at: toSecondTimestamp(previousKeyExpiresAt),
     };
-    await this.audit.append({
-      id: this.ids.newId('aud'),
-      at: now,
-      action: 'key.rotated',
-      keyId: predecessor.id,
-      reason: null,
-      details: { ...shared, rotated_to: successor.id },
-    });
-    await this.audit.append({
-      id: this.ids.newId('aud'),
-      at: now,
-      action: 'key.rotated',
-      keyId: successor.id,
-      reason: null,
-      details: { ...shared, rotated_from: predecessor.id, prefix: successor.props.displayPrefix },
-    });
+    const audit: AuditEntry[] = [
+      {
+        id: this.ids.newId('aud'),
+        at: now,
+        action: 'key.rotated',
+        keyId: predecessor.id,
+        reason: null,
+        details: { ...shared, rotated_to: successor.id },
+      },
+      {
+        id: this.ids.newId('aud'),
+        at: now,
+        action: 'key.rotated',
+        keyId: successor.id,
+        reason: null,
+        details: { ...shared, rotated_from: predecessor.id, prefix: successor.props.displayPrefix },
+      },
+    ];
+    if (!(await this.keys.rotate(rotation, { audit }))) return null;
     return { key: successor, secret, previousKeyExpiresAt, graceSeconds: grace };
   }
 }

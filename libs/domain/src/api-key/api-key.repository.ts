@@ -1,4 +1,5 @@
 import { type ApiKey } from './api-key';
+import { type KeyChangeRecords, type RecordsOfRevoked, type Revocation } from './key-change';
 import { type KeyRotation } from './key-rotation';
 
 /** Issued keys, stored by digest. */
@@ -9,18 +10,23 @@ export abstract class ApiKeyRepository {
   /** Saves tier, expiry and limit changes of a key that is not revoked; false if it is (or is gone). */
   abstract updateTerms(key: ApiKey): Promise<boolean>;
   /**
-   * Marks the key revoked in one conditional step: true for exactly one caller
-   * however many race, false when it was already revoked or does not exist.
+   * Revokes in one transaction (CONTRACT 2 and 16): the key only while it is
+   * not revoked, and only then its predecessors in grace (only while it is
+   * still its license's current key, each only while not revoked), each
+   * revoked key with `recordsOf(its id)`. True for exactly one caller however
+   * many race; false, with nothing changed or written, for the others (or an
+   * unknown key). When a write fails, nothing of it is kept and it rejects.
    */
-  abstract markRevoked(id: string, at: Date): Promise<boolean>;
+  abstract revoke(revocation: Revocation, recordsOf: RecordsOfRevoked): Promise<boolean>;
   /**
-   * Rotates in one atomic step (CONTRACT 16): marks the predecessor rotated
+   * Rotates in one transaction (CONTRACT 16): marks the predecessor rotated
    * to the successor (its expiry lowered, or revoked for a grace of 0) only
-   * while it is neither rotated nor revoked, and stores the successor with
-   * it. True for exactly one caller however many race (on any number of
-   * instances); false, with nothing stored or changed, for the others.
+   * while it is neither rotated nor revoked, and stores the successor and
+   * `records` with it. True for exactly one caller however many race (on any
+   * number of instances); false, with nothing stored or changed, for the
+   * others. When a write fails, nothing of it is kept and it rejects.
    */
-  abstract rotate(rotation: KeyRotation): Promise<boolean>;
+  abstract rotate(rotation: KeyRotation, records: KeyChangeRecords): Promise<boolean>;
   /** Every key of a license (the chain of rotations), oldest first. */
   abstract findByLicense(licenseId: string): Promise<ApiKey[]>;
 }

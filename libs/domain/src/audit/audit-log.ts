@@ -1,6 +1,6 @@
 import { type AuditAction, type AuditEntry } from './audit-entry';
 
-/** Where a page of the log ended: the last entry's time and id (the list's order). */
+/** Where a page of the log ended: the last entry's time and id (the id names its place among entries of the same time). */
 export interface AuditPosition {
   readonly at: Date;
   readonly id: string;
@@ -9,13 +9,17 @@ export interface AuditPosition {
 export interface AuditFilter {
   readonly keyId?: string;
   readonly action?: AuditAction;
-  /** Only entries after this one in the list's order (older, or as old with a smaller id). */
+  /** Only entries after this one in the list's order (older, or as old and appended before it). */
   readonly after?: AuditPosition;
   readonly limit: number;
 }
 
 export abstract class AuditLog {
   abstract append(entry: AuditEntry): Promise<void>;
-  /** Newest first (time, then id, both descending); all keys when `keyId` is absent, all actions when `action` is. */
+  /**
+   * Newest first: by time, and entries of the same time (the same millisecond)
+   * in the reverse of the order they were appended; all keys when `keyId` is
+   * absent, all actions when `action` is.
+   */
   abstract list(filter: AuditFilter): Promise<AuditEntry[]>;
 }

@@ -8,15 +8,11 @@ import { type AuditEntry, type AuditFilter, AuditLog, redactKeyShapedText } from
  * never hold a key or a token (AuditEntry's rule); the free-text reason is
  * scrubbed of key-shaped text all the same (KeyRevocation already stores it scrubbed).
  */
-export class LoggingAuditLog extends AuditLog {
+export class AuditLines {
   private readonly logger = new Logger('Audit');
 
-  constructor(private readonly inner: AuditLog) {
-    super();
-  }
-
-  async append(entry: AuditEntry): Promise<void> {
-    await this.inner.append(entry);
+  /** The line of an entry, once it is stored (and committed, when written in a key change's transaction). */
+  stored(entry: AuditEntry): void {
     this.logger.log({
       msg: `audit: ${entry.action}`,
       event: 'audit',
@@ -27,6 +23,21 @@ export class LoggingAuditLog extends AuditLog {
       ...(entry.reason !== null ? { reason: redactKeyShapedText(entry.reason) } : {}),
       ...(entry.details !== null ? { details: entry.details } : {}),
     });
+  }
+}
+
+/** The audit log whose appends are logged by AuditLines (key changes' entries are logged by the key repository). */
+export class LoggingAuditLog extends AuditLog {
+  constructor(
+    private readonly inner: AuditLog,
+    private readonly lines: AuditLines,
+  ) {
+    super();
+  }
+
+  async append(entry: AuditEntry): Promise<void> {
+    await this.inner.append(entry);
+    this.lines.stored(entry);
   }
 
   list(filter: AuditFilter): Promise<AuditEntry[]> {

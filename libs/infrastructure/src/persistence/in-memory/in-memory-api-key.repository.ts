@@ -1,12 +1,20 @@
-import { ApiKey, type ApiKeyProps, ApiKeyRepository, type KeyRotation } from '@svc/domain';
+import { ApiKey, type ApiKeyProps, ApiKeyRepository } from '@svc/domain';
+import type { KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
+import { type InMemoryAuditLog } from './in-memory-audit-log';
 
 /**
  * Keys in a map, for use-case tests only (never bound by InfrastructureModule).
  * Every method checks and changes state within one synchronous step, so
- * concurrent callers see the same all-or-nothing outcomes as the SQL adapters.
+ * concurrent callers see the same all-or-nothing outcomes as the SQL adapters;
+ * a key change's records go to `audit` in the same step, checked before
+ * anything is changed (a duplicate entry id fails the change whole).
  */
 export class InMemoryApiKeyRepository extends ApiKeyRepository {
   private readonly byId = new Map<string, ApiKeyProps>();
+
+  constructor(private readonly audit: InMemoryAuditLog) {
+    super();
+  }
 
   async findByDigest(digest: string): Promise<ApiKey | null> {
     for (const props of this.byId.values()) {
@@ -40,22 +48,37 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
     return true;
   }
 
-  async markRevoked(id: string, at: Date): Promise<boolean> {
-    const stored = this.byId.get(id);
+  async revoke({ keyId, at, predecessorsInGrace }: Revocation, recordsOf: RecordsOfRevoked): Promise<boolean> {
+    const stored = this.byId.get(keyId);
     if (!stored || stored.revokedAt) return false;
-    this.byId.set(id, copyOf({ ...stored, revokedAt: at }));
+    const revoked = [keyId];
+    if (!stored.rotatedTo) revoked.push(...predecessorsInGrace.filter((id) => this.byId.get(id)?.revokedAt === null));
+    const records = revoked.map(recordsOf);
+    this.audit.refuseDuplicates(records.flatMap((r) => r.audit));
+    for (const id of revoked) this.byId.set(id, copyOf({ ...this.byId.get(id)!, revokedAt: at }));
+    this.write(records);
     return true;
   }
 
-  async rotate({ predecessor, successor, predecessorExpiresAt, predecessorRevokedAt }: KeyRotation): Promise<boolean> {
+  async rotate(
+    { predecessor, successor, predecessorExpiresAt, predecessorRevokedAt }: KeyRotation,
+    records: KeyChangeRecords,
+  ): Promise<boolean> {
     const stored = this.byId.get(predecessor.id);
     if (!stored || stored.revokedAt || stored.rotatedTo) return false;
+    this.audit.refuseDuplicates(records.audit);
     this.insertNow(successor);
     this.byId.set(
       predecessor.id,
       copyOf({ ...stored, rotatedTo: successor.id, expiresAt: predecessorExpiresAt, revokedAt: predecessorRevokedAt ?? stored.revokedAt }),
     );
+    this.write([records]);
     return true;
+  }
+
+  /** The records of a change, once it is checked to succeed whole. */
+  private write(records: readonly KeyChangeRecords[]): void {
+    this.audit.appendNow(records.flatMap((r) => r.audit));
   }
 
   async findByLicense(licenseId: string): Promise<ApiKey[]> {

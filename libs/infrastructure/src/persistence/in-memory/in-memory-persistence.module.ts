@@ -38,7 +38,8 @@ class InMemoryDatabasePing extends DatabasePing {
 @Module({})
 export class InMemoryPersistenceModule {
   static forRoot(): DynamicModule {
-    const keys = new InMemoryApiKeyRepository();
+    const audit = new InMemoryAuditLog();
+    const keys = new InMemoryApiKeyRepository(audit);
     const users = new InMemoryUserRepository();
     const usage = new InMemoryUsageRepository();
     const providers = [
@@ -48,7 +49,7 @@ export class InMemoryPersistenceModule {
       { provide: KeyContextRepository, useValue: new InMemoryKeyContextRepository(keys, users, usage) },
       { provide: KeyDirectory, useValue: new InMemoryKeyDirectory(keys, users, usage) },
       { provide: AnalyticsEventRepository, useValue: new InMemoryAnalyticsEventRepository(usage) },
-      { provide: AuditLog, useValue: new InMemoryAuditLog() },
+      { provide: AuditLog, useValue: audit },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
       { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
       { provide: GeneratedSecretRepository, useValue: new InMemoryGeneratedSecretRepository() },

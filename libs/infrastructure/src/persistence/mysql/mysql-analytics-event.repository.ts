@@ -1,8 +1,7 @@
 import { type AnalyticsEvent } from '@svc/domain';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
 import { type EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
-import { type MySqlStatements } from './mysql-statements';
-import { type MySqlSession } from './mysql-statements';
+import { type MySqlStatements, type MySqlSession, mysqlInstant } from './mysql-statements';
 
 /**
  * Adds the cost only while the new total stays within the limit, handing the
@@ -34,9 +33,6 @@ async function consumeOnce(
       : await session.write(CONSUME + WITHIN_LIMIT, [cost, licenseId, period, cost, limit]);
   return header.affectedRows === 1 ? Number(header.insertId) : null;
 }
-
-/** DATETIME(3) text in UTC (the session's zone): exact to the millisecond whatever the driver's date handling. */
-export const mysqlInstant = (at: Date): string => at.toISOString().slice(0, 23).replace('T', ' ');
 
 /**
  * On MySQL / MariaDB an event and its consumption are one transaction on one

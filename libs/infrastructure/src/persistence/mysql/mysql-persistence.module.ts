@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MySqlDatabaseConfig } from '@svc/config';
-import { MySqlApiKeyRepository } from './mysql-api-key.repository';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repository';
 import { mysqlDataSourceOptions } from './mysql-data-source';
@@ -15,7 +14,6 @@ export class MySqlPersistenceModule {
     return sqlPersistenceModule(MySqlPersistenceModule, mysqlDataSourceOptions(database), {
       faults: MYSQL_FAULTS,
       statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
-      keys: (records, statements) => new MySqlApiKeyRepository(records, statements),
       events: (statements) => new MySqlAnalyticsEventRepository(statements),
       models: (records, statements) => new MySqlModelRepository(records, statements),
     });

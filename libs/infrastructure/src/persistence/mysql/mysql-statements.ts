@@ -2,7 +2,7 @@ import type { Pool } from 'mysql2';
 import type { Pool as PromisePool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
 import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
-import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements, type WriteScript } from '../typeorm/sql-statements';
 
 /**
  * The time zone the prepared statements read DATETIME in: UTC, spelled so
@@ -11,6 +11,9 @@ import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements
  * Parameters are still written with the pool's own `Z`.
  */
 const READ_DATETIME_AS = '+00:00';
+
+/** DATETIME(3) text in UTC (the session's zone): exact to the millisecond whatever the driver's date handling. */
+export const mysqlInstant = (at: Date): string => at.toISOString().slice(0, 23).replace('T', ' ');
 
 /** ER_LOCK_DEADLOCK. */
 const DEADLOCK_VICTIM = 1213;
@@ -69,6 +72,23 @@ export class MySqlStatements extends SqlStatements {
       if ((error as { errno?: unknown }).errno !== DEADLOCK_VICTIM) throw error;
       return this.transactionOnce(work);
     }
+  }
+
+  /**
+   * One transaction (as `transaction`), instants bound as DATETIME(3) text in
+   * UTC, exact whatever the driver's date handling. A conditional UPDATE's row
+   * lock makes a racing one wait, then find the row as the winner left it.
+   */
+  writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
+    return this.transaction(async (session) => {
+      const writes = script();
+      let step = writes.next();
+      while (!step.done) {
+        const params = step.value.params.map((v) => (v instanceof Date ? mysqlInstant(v) : v));
+        step = writes.next((await session.write(step.value.sql, params)).affectedRows);
+      }
+      return { value: step.value };
+    });
   }
 
   private async transactionOnce<T>(work: (session: MySqlSession) => Promise<{ value: T; rollback?: boolean }>): Promise<T> {

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PostgresDatabaseConfig } from '@svc/config';
-import { PostgresApiKeyRepository } from './postgres-api-key.repository';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.repository';
 import { postgresDataSourceOptions } from './postgres-data-source';
@@ -15,7 +14,6 @@ export class PostgresPersistenceModule {
     return sqlPersistenceModule(PostgresPersistenceModule, postgresDataSourceOptions(database), {
       faults: POSTGRES_FAULTS,
       statements: (dataSource) => new PostgresStatements(dataSource),
-      keys: (records, statements) => new PostgresApiKeyRepository(records, statements),
       events: (statements) => new PostgresAnalyticsEventRepository(statements),
       models: (records, statements) => new PostgresModelRepository(records, statements),
     });

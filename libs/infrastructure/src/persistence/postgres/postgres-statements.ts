@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { ConnectionIsNotSetError, type DataSource, type ObjectLiteral } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements, type WriteScript } from '../typeorm/sql-statements';
 
 /**
  * PostgreSQL's statements: named prepared statements on TypeORM's own pool
@@ -22,11 +22,7 @@ export class PostgresStatements extends SqlStatements {
   }
 
   prepare<Row extends ObjectLiteral>(name: string, sql: string): PreparedStatement<Row> {
-    let n = 0;
-    return this.prepareNumbered<Row>(
-      name,
-      sql.replace(/\?/g, () => `$${++n}`),
-    );
+    return this.prepareNumbered<Row>(name, numbered(sql));
   }
 
   /** A statement already written with `$n` placeholders (PostgreSQL's own SQL). */
@@ -35,4 +31,37 @@ export class PostgresStatements extends SqlStatements {
       (await this.pool.query<Row>({ name: `svc_${name}`, text, values: params as unknown[] })).rows;
     return { first: async (params) => (await run(params))[0], all: run };
   }
+
+  /**
+   * One transaction on one client of the pool (READ COMMITTED: a conditional
+   * UPDATE racing another waits on the row lock, then sees the row as the
+   * other left it). A client that cannot even roll back is not handed back.
+   */
+  async writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const writes = script();
+      let step = writes.next();
+      while (!step.done) {
+        const { rowCount } = await client.query(numbered(step.value.sql), step.value.params as unknown[]);
+        step = writes.next(rowCount ?? 0);
+      }
+      await client.query('COMMIT');
+      client.release();
+      return step.value;
+    } catch (error) {
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        (failed: Error) => client.release(failed),
+      );
+      throw error;
+    }
+  }
+}
+
+/** `?` placeholders as PostgreSQL's `$1…$n`. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
 }

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SqliteDatabaseConfig } from '@svc/config';
-import { SqliteApiKeyRepository } from './sqlite-api-key.repository';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
 import { sqliteDataSourceOptions } from './sqlite-data-source';
@@ -15,7 +14,6 @@ export class SqlitePersistenceModule {
     return sqlPersistenceModule(SqlitePersistenceModule, sqliteDataSourceOptions(database), {
       faults: SQLITE_FAULTS,
       statements: (dataSource) => new SqliteStatements(dataSource),
-      keys: (records, statements) => new SqliteApiKeyRepository(records, statements),
       events: (statements) => new SqliteAnalyticsEventRepository(statements),
       models: (records, statements) => new SqliteModelRepository(records, statements),
     });

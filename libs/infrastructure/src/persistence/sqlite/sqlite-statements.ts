@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
-import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements, type WriteScript } from '../typeorm/sql-statements';
 
 /**
  * SQLite's statements: better-sqlite3 statements on TypeORM's own connection,
@@ -9,6 +9,9 @@ import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements
  * reaches into TypeORM's SQLite driver.
  */
 export class SqliteStatements extends SqlStatements {
+  /** The writes of writeTogether, prepared once per SQL text (a handful: the scripts' statements). */
+  private readonly writes = new Map<string, Statement>();
+
   constructor(private readonly dataSource: DataSource) {
     super();
   }
@@ -25,5 +28,26 @@ export class SqliteStatements extends SqlStatements {
       first: async (params) => prepared().get(...params) as Row | undefined,
       all: async (params) => prepared().all(...params) as Row[],
     };
+  }
+
+  /**
+   * One synchronous better-sqlite3 transaction, BEGIN IMMEDIATE (the write
+   * lock first, so another process on the file waits rather than failing):
+   * nothing of this process can run between its writes either.
+   */
+  async writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
+    const run = this.database.transaction((): T => {
+      const writes = script();
+      let step = writes.next();
+      while (!step.done) step = writes.next(this.write(step.value.sql).run(...step.value.params).changes);
+      return step.value;
+    });
+    return run.immediate();
+  }
+
+  private write(sql: string): Statement {
+    let statement = this.writes.get(sql);
+    if (!statement) this.writes.set(sql, (statement = this.database.prepare(sql)));
+    return statement;
   }
 }

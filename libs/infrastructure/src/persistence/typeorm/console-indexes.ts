@@ -2,7 +2,8 @@
  * The indexes of the operators' console reads (CONTRACT 17; docs/PERFORMANCE.md, issue 16): keys newest
  * first and by prefix, tier and status; users by e-mail; counters by period; events by key and day (covering
  * the counts by type, outcome and model) and by day; the audit log newest first, by action. The same names and columns on every
- * database: each database's migration 1764100000000 creates them from this one list.
+ * database: each database's migration 1764100000000 creates them from this one list. (The audit log's two
+ * are replaced by the order of AUDIT_ORDER_INDEXES, migration 1764200000000.)
  */
 export const CONSOLE_INDEXES: ReadonlyArray<readonly [name: string, table: string, columns: string]> = [
   ['ix_api_keys_created', 'api_keys', 'created_at, id'],

@@ -5,7 +5,8 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
  * The other way of RecordHydrator: a record's column values as the driver
  * would write them (its conversion of each column, e.g. a Date to SQLite's
  * UTC text), for the few writes made below TypeORM's repository (a
- * database's atomic step on its own statements).
+ * database's atomic step on its own statements). Columns the database
+ * generates (an audit entry's `seq`) are left to it.
  */
 export class RecordValues<R extends ObjectLiteral> {
   private columns?: readonly ColumnMetadata[];
@@ -44,7 +45,7 @@ export class RecordValues<R extends ObjectLiteral> {
   }
 
   private columnsOf(): readonly ColumnMetadata[] {
-    this.columns ??= this.dataSource.getMetadata(this.target).columns;
+    this.columns ??= this.dataSource.getMetadata(this.target).columns.filter((c) => !c.isGenerated);
     return this.columns;
   }
 }

@@ -13,10 +13,10 @@ import {
   UserRepository,
 } from '@svc/domain';
 import { type DataSource, type DataSourceOptions, type Repository } from 'typeorm';
-import { LoggingAuditLog } from '../../audit/logging-audit-log';
+import { AuditLines, LoggingAuditLog } from '../../audit/logging-audit-log';
 import { type DriverFaults, translatingFaults } from '../driver-faults';
 import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
-import { type TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
+import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmGeneratedSecretRepository } from './repositories/typeorm-generated-secret.repository';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
@@ -34,8 +34,6 @@ export interface SqlDialectAdapters<S extends SqlStatements> {
   readonly statements: (dataSource: DataSource) => S;
   /** An event appended together with its quota consumption, atomically (the only consumption there is). */
   readonly events: (statements: S) => AnalyticsEventRepository;
-  /** Keys, with the rotation in the dialect's atomic step. */
-  readonly keys: (records: Repository<ApiKeyRecord>, statements: S) => TypeOrmApiKeyRepository;
   /** The registry's writes in the dialect's atomic steps. */
   readonly models: (records: Repository<ModelRecord>, statements: S) => ModelRepository;
 }
@@ -80,11 +78,20 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: UsageRepository, useClass: SqlUsageRepository },
     { provide: AnalyticsEventRepository, inject: [SqlStatements], useFactory: dialect.events },
     { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements], useFactory: dialect.models },
-    { provide: ApiKeyRepository, inject: [getRepositoryToken(ApiKeyRecord), SqlStatements], useFactory: dialect.keys },
+    {
+      provide: ApiKeyRepository,
+      inject: [getRepositoryToken(ApiKeyRecord), SqlStatements, AuditLines],
+      useFactory: (records: Repository<ApiKeyRecord>, statements: S, lines: AuditLines) =>
+        new TypeOrmApiKeyRepository(records, statements, lines),
+    },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
-    { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },
+    {
+      provide: AuditLog,
+      inject: [TypeOrmAuditLog, AuditLines],
+      useFactory: (stored: TypeOrmAuditLog, lines: AuditLines) => new LoggingAuditLog(stored, lines),
+    },
     { provide: DatabasePing, useClass: SqlDatabasePing },
     { provide: GeneratedSecretRepository, useClass: TypeOrmGeneratedSecretRepository },
     { provide: LicenseSigningKeyRepository, useClass: TypeOrmLicenseSigningKeyRepository },
@@ -92,6 +99,7 @@ export function sqlPersistenceModule<S extends SqlStatements>(
   const providers: Provider[] = [
     { provide: SqlStatements, inject: [getDataSourceToken()], useFactory: dialect.statements },
     TypeOrmAuditLog,
+    AuditLines,
     // Each adapter under a token of its own, and its port bound to it with the driver's faults translated.
     ...adapters.map(({ provide, ...adapter }): Provider => ({ provide: untranslated(provide), ...adapter })),
     ...adapters.map(({ provide }): Provider => ({

@@ -7,6 +7,20 @@ export interface PreparedStatement<Row extends ObjectLiteral = Record<string, un
   all(params: readonly unknown[]): Promise<Row[]>;
 }
 
+/** One write of a transaction: SQL with `?` placeholders, and its parameters (as `prepare`'s). */
+export interface SqlWrite {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/**
+ * The writes of one transaction, written once for every database: each
+ * yielded write is run and answers the number of rows it changed (inserted
+ * or updated); what the generator returns is the transaction's answer. A
+ * script that finds nothing to do returns before its first write.
+ */
+export type WriteScript<T> = Generator<SqlWrite, T, number>;
+
 /**
  * How the configured database runs the hot path's statements, below
  * TypeORM's query builder (which rebuilds the SQL, escapes aliases and walks
@@ -19,4 +33,13 @@ export interface PreparedStatement<Row extends ObjectLiteral = Record<string, un
 export abstract class SqlStatements {
   /** `name` is unique per SQL text (PostgreSQL caches the plan under it on each connection). */
   abstract prepare<Row extends ObjectLiteral = Record<string, unknown>>(name: string, sql: string): PreparedStatement<Row>;
+
+  /**
+   * Runs a fresh `script()` in one transaction, its writes on one connection
+   * with nothing else between them: committed when the script returns, rolled
+   * back whole when a write fails (which rejects with the database's error).
+   * A database may run the script once more, from the start, when it rolled
+   * the first attempt back whole (MySQL's deadlock victim).
+   */
+  abstract writeTogether<T>(script: () => WriteScript<T>): Promise<T>;
 }

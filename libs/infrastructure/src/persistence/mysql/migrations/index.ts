@@ -3,6 +3,7 @@ import { AnalyticsEventsMySql1763800000000 } from './1763800000000-analytics-eve
 import { ModelRegistryMySql1763900000000 } from './1763900000000-model-registry';
 import { KeyRotationMySql1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesMySql1764100000000 } from './1764100000000-console-indexes';
+import { AuditOrderMySql1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsMySql1764300000000 } from './1764300000000-generated-secrets';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
@@ -12,5 +13,6 @@ export const MYSQL_MIGRATIONS = [
   ModelRegistryMySql1763900000000,
   KeyRotationMySql1764000000000,
   ConsoleIndexesMySql1764100000000,
+  AuditOrderMySql1764200000000,
   GeneratedSecretsMySql1764300000000,
 ];

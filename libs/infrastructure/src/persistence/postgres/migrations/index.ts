@@ -3,6 +3,7 @@ import { AnalyticsEventsPostgres1763800000000 } from './1763800000000-analytics-
 import { ModelRegistryPostgres1763900000000 } from './1763900000000-model-registry';
 import { KeyRotationPostgres1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesPostgres1764100000000 } from './1764100000000-console-indexes';
+import { AuditOrderPostgres1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsPostgres1764300000000 } from './1764300000000-generated-secrets';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
@@ -12,5 +13,6 @@ export const POSTGRES_MIGRATIONS = [
   ModelRegistryPostgres1763900000000,
   KeyRotationPostgres1764000000000,
   ConsoleIndexesPostgres1764100000000,
+  AuditOrderPostgres1764200000000,
   GeneratedSecretsPostgres1764300000000,
 ];

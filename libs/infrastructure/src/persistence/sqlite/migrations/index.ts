@@ -3,6 +3,7 @@ import { AnalyticsEventsSqlite1763800000000 } from './1763800000000-analytics-ev
 import { ModelRegistrySqlite1763900000000 } from './1763900000000-model-registry';
 import { KeyRotationSqlite1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesSqlite1764100000000 } from './1764100000000-console-indexes';
+import { AuditOrderSqlite1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsSqlite1764300000000 } from './1764300000000-generated-secrets';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
@@ -12,5 +13,6 @@ export const SQLITE_MIGRATIONS = [
   ModelRegistrySqlite1763900000000,
   KeyRotationSqlite1764000000000,
   ConsoleIndexesSqlite1764100000000,
+  AuditOrderSqlite1764200000000,
   GeneratedSecretsSqlite1764300000000,
 ];

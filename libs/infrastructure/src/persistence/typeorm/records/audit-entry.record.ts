@@ -1,8 +1,17 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('audit_log')
 export class AuditEntryRecord {
-  @PrimaryColumn({ type: 'varchar', length: 40 })
+  /**
+   * The order of appending, given by the database (SQLite's AUTOINCREMENT,
+   * PostgreSQL's identity, MySQL's AUTO_INCREMENT): entries of the same `at`
+   * are listed by it (AuditLog.list). Never part of an entry.
+   */
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  seq!: number;
+
+  /** The entry's id (`aud_…`); unique. */
+  @Column({ type: 'varchar', length: 40 })
   id!: string;
 
   @Column()

@@ -1,35 +1,48 @@
-import { type ApiKey, ApiKeyRepository, type KeyRotation } from '@svc/domain';
+import { ApiKeyRepository } from '@svc/domain';
+import type { ApiKey, KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
 import { IsNull, type Repository } from 'typeorm';
+import { type AuditLines } from '../../../audit/logging-audit-log';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
+import { AuditEntryMapper } from '../mappers/audit-entry.mapper';
 import { RecordHydrator } from '../record-hydrator';
 import { RecordValues } from '../record-values';
-import { type PreparedStatement, type SqlStatements } from '../sql-statements';
+import { type PreparedStatement, type SqlStatements, type WriteScript } from '../sql-statements';
 import { ApiKeyRecord } from '../records/api-key.record';
+import { AuditEntryRecord } from '../records/audit-entry.record';
 
 /** The predecessor's columns a rotation writes, in the order ROTATE_PREDECESSOR binds them (then its id). */
-export const ROTATED_COLUMNS = ['rotated_to', 'expires_at', 'revoked_at'] as const;
+const ROTATED_COLUMNS = ['rotated_to', 'expires_at', 'revoked_at'] as const;
 
 /**
  * The conditional UPDATE that decides a rotation's single winner: the
  * predecessor is marked only while neither rotated nor revoked.
  */
-export const ROTATE_PREDECESSOR =
+const ROTATE_PREDECESSOR =
   'UPDATE api_keys SET rotated_to = ?, expires_at = ?, revoked_at = ? WHERE id = ? AND rotated_to IS NULL AND revoked_at IS NULL';
 
-/** The rows a rotation writes: the predecessor's new columns (ROTATED_COLUMNS, then its id) and the successor's record. */
-export interface RotationRows {
-  readonly predecessor: unknown[];
-  readonly successor: unknown[];
+/** The conditional UPDATE that decides a revocation's single winner (and revokes a predecessor only while not revoked). */
+const REVOKE = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL';
+
+/** REVOKE, only while the key is still its license's current key (not rotated): then its predecessors go with it. */
+const REVOKE_CURRENT = `${REVOKE} AND rotated_to IS NULL`;
+
+/** What a key change's transaction answers: whether it happened, and the records it wrote (logged once committed). */
+interface Written {
+  readonly changed: boolean;
+  readonly records: readonly KeyChangeRecords[];
 }
 
 /**
- * Keys on a SQL database: reads on prepared statements and the portable
- * conditional updates are shared; the rotation (a conditional update and an
- * insert, together) is each database's own atomic step, in its module.
+ * Keys on a SQL database: reads on prepared statements, the portable
+ * conditional updates, and the key changes (rotation, revocation) as one
+ * script of writes with their records, which each database runs in one
+ * transaction of its own (SqlStatements.writeTogether). Audit entries
+ * written with a change are logged as lines once it is committed.
  */
-export abstract class TypeOrmApiKeyRepository extends ApiKeyRepository {
+export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   private readonly keyRows: RecordHydrator<ApiKeyRecord>;
-  protected readonly keyValues: RecordValues<ApiKeyRecord>;
+  private readonly keyValues: RecordValues<ApiKeyRecord>;
+  private readonly auditValues: RecordValues<AuditEntryRecord>;
   private byDigest?: PreparedStatement;
   private byId?: PreparedStatement;
   private byLicense?: PreparedStatement;
@@ -37,10 +50,12 @@ export abstract class TypeOrmApiKeyRepository extends ApiKeyRepository {
   constructor(
     private readonly records: Repository<ApiKeyRecord>,
     private readonly statements: SqlStatements,
+    private readonly lines: AuditLines,
   ) {
     super();
     this.keyRows = new RecordHydrator(records.manager.connection, ApiKeyRecord);
     this.keyValues = new RecordValues(records.manager.connection, ApiKeyRecord);
+    this.auditValues = new RecordValues(records.manager.connection, AuditEntryRecord);
   }
 
   /** Every authenticated request's read: one prepared statement on the unique digest index. */
@@ -88,28 +103,57 @@ export abstract class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return (result.affected ?? 0) === 1;
   }
 
-  /** Portable: one conditional UPDATE (`revoked_at IS NULL`), whose affected count every driver reports. */
-  async markRevoked(id: string, at: Date): Promise<boolean> {
-    const result = await this.records.update({ id, revokedAt: IsNull() }, { revokedAt: at });
-    return (result.affected ?? 0) === 1;
+  revoke(revocation: Revocation, recordsOf: RecordsOfRevoked): Promise<boolean> {
+    return this.change(() => this.revocationWrites(revocation, recordsOf));
   }
 
-  rotate(rotation: KeyRotation): Promise<boolean> {
+  rotate(rotation: KeyRotation, records: KeyChangeRecords): Promise<boolean> {
+    return this.change(() => this.rotationWrites(rotation, records));
+  }
+
+  /**
+   * The key's conditional UPDATE decides the winner; when the revocation
+   * carries predecessors, it is first tried as the license's current key
+   * (REVOKE_CURRENT), and only that revokes them. Then each revoked key's records.
+   */
+  private *revocationWrites({ keyId, at, predecessorsInGrace }: Revocation, recordsOf: RecordsOfRevoked): WriteScript<Written> {
+    const revokedAt = this.keyValues.of(Object.assign(new ApiKeyRecord(), { revokedAt: at }), ['revoked_at'])[0];
+    const revoked = [keyId];
+    if (predecessorsInGrace.length > 0 && (yield { sql: REVOKE_CURRENT, params: [revokedAt, keyId] }) === 1) {
+      for (const id of predecessorsInGrace) if ((yield { sql: REVOKE, params: [revokedAt, id] }) === 1) revoked.push(id);
+    } else if ((yield { sql: REVOKE, params: [revokedAt, keyId] }) !== 1) {
+      return { changed: false, records: [] };
+    }
+    const records = revoked.map(recordsOf);
+    yield* this.recordWrites(records);
+    return { changed: true, records };
+  }
+
+  /** ROTATE_PREDECESSOR decides the winner; only then the successor's insert and the records. */
+  private *rotationWrites(rotation: KeyRotation, records: KeyChangeRecords): WriteScript<Written> {
     const { predecessor, successor, predecessorExpiresAt, predecessorRevokedAt } = rotation;
     const marked = ApiKeyMapper.toRecord(predecessor);
     marked.rotatedTo = successor.id;
     marked.expiresAt = predecessorExpiresAt;
     marked.revokedAt = predecessorRevokedAt;
-    return this.rotateAtomically({
-      predecessor: [...this.keyValues.of(marked, ROTATED_COLUMNS), predecessor.id],
-      successor: this.keyValues.of(ApiKeyMapper.toRecord(successor)),
-    });
+    const mark = [...this.keyValues.of(marked, ROTATED_COLUMNS), predecessor.id];
+    if ((yield { sql: ROTATE_PREDECESSOR, params: mark }) !== 1) return { changed: false, records: [] };
+    yield { sql: this.keyValues.insertSql(), params: this.keyValues.of(ApiKeyMapper.toRecord(successor)) };
+    yield* this.recordWrites([records]);
+    return { changed: true, records: [records] };
   }
 
-  /**
-   * The database's atomic step: ROTATE_PREDECESSOR with `rows.predecessor`
-   * and, only when it changed the row, the successor's insert
-   * (`keyValues.insertSql()` with `rows.successor`). True when both happened.
-   */
-  protected abstract rotateAtomically(rows: RotationRows): Promise<boolean>;
+  /** A key change in one transaction; its audit entries logged once it is committed. */
+  private async change(script: () => WriteScript<Written>): Promise<boolean> {
+    const { changed, records } = await this.statements.writeTogether(script);
+    for (const entry of records.flatMap((r) => r.audit)) this.lines.stored(entry);
+    return changed;
+  }
+
+  /** The one place a key change's records are written, in its transaction: each kind of record, in order. */
+  private *recordWrites(records: readonly KeyChangeRecords[]): WriteScript<void> {
+    for (const entry of records.flatMap((r) => r.audit)) {
+      yield { sql: this.auditValues.insertSql(), params: this.auditValues.of(AuditEntryMapper.toRecord(entry)) };
+    }
+  }
 }

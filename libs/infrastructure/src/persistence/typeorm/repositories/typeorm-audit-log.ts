@@ -15,15 +15,23 @@ export class TypeOrmAuditLog extends AuditLog {
     await this.records.insert(AuditEntryMapper.toRecord(entry));
   }
 
-  /** On the indexes (at, id), (key_id, at, id) and (action, at, id): a page continues where the last one ended. */
+  /**
+   * Newest first by time, then by `seq` (the order of appending), on the
+   * indexes (at, seq), (key_id, at, seq) and (action, at, seq). A page
+   * continues after the position's entry (its `seq` found by its id); a
+   * position whose id names no entry continues with the entries older than its time.
+   */
   async list(filter: AuditFilter): Promise<AuditEntry[]> {
     const query = this.records.createQueryBuilder('a');
     if (filter.keyId !== undefined) query.andWhere('a.key_id = :keyId', { keyId: filter.keyId });
     if (filter.action !== undefined) query.andWhere('a.action = :action', { action: filter.action });
     if (filter.after !== undefined) {
-      query.andWhere('(a.at, a.id) < (:afterAt, :afterId)', { afterAt: filter.after.at, afterId: filter.after.id });
+      query.andWhere('(a.at, a.seq) < (:afterAt, COALESCE((SELECT p.seq FROM audit_log p WHERE p.id = :afterId), 0))', {
+        afterAt: filter.after.at,
+        afterId: filter.after.id,
+      });
     }
-    const records = await query.orderBy('a.at', 'DESC').addOrderBy('a.id', 'DESC').limit(filter.limit).getMany();
+    const records = await query.orderBy('a.at', 'DESC').addOrderBy('a.seq', 'DESC').limit(filter.limit).getMany();
     return records.map(AuditEntryMapper.toDomain);
   }
 }
