@@ -1,7 +1,7 @@
-import type { DailyUsageReport, KeyPage, KeyUsage, ListedKey, Overview } from '@svc/application';
+import type { DailyUsageReport, KeyPage, KeyUsage, LicenseKey, ListedKey, NearQuotaPage, Overview } from '@svc/application';
 import { type AuditEntry, toSecondTimestamp } from '@svc/domain';
 import { type AuditEntryView, auditEntryViewOf } from '../keys/key-views';
-import { encodeCursor } from './page-cursor';
+import { encodeCursor, encodeNearQuotaCursor } from './page-cursor';
 
 /**
  * The JSON shapes of the operators' console reads (CONTRACT 17): snake case,
@@ -61,11 +61,40 @@ export function auditPageViewOf(page: { entries: readonly AuditEntry[]; next: { 
   return { entries: page.entries.map(auditEntryViewOf), next_cursor: page.next === null ? null : encodeCursor('audit', page.next) };
 }
 
-export interface DailyUsageView {
+/** One key of a license (the chain of rotations) and its status now; a rotated key's expires_at is the end of its grace. */
+export interface LicenseKeyView {
   readonly key_id: string;
+  readonly prefix: string;
+  readonly status: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly revoked_at: string | null;
+  readonly rotated_from: string | null;
+  readonly rotated_to: string | null;
+}
+
+export function licenseKeyViewOf(entry: LicenseKey): LicenseKeyView {
+  const p = entry.key.props;
+  return {
+    key_id: p.id,
+    prefix: p.displayPrefix,
+    status: entry.status,
+    created_at: toSecondTimestamp(p.createdAt),
+    expires_at: toSecondTimestamp(p.expiresAt),
+    revoked_at: p.revokedAt ? toSecondTimestamp(p.revokedAt) : null,
+    rotated_from: p.rotatedFrom,
+    rotated_to: p.rotatedTo,
+  };
+}
+
+export interface DailyUsageView {
+  readonly license_id: string;
+  readonly key_id: string | null;
+  readonly keys: readonly LicenseKeyView[];
   readonly from: string;
   readonly to: string;
-  readonly days: ReadonlyArray<{ readonly date: string; readonly inferences: number }>;
+  readonly days: ReadonlyArray<{ readonly date: string; readonly inferences: number; readonly by_key: Readonly<Record<string, number>> }>;
+  readonly by_key: Readonly<Record<string, number>>;
   readonly by_event_type: Readonly<Record<string, number>>;
   readonly by_model: Readonly<Record<string, number>>;
   readonly by_outcome: Readonly<Record<string, number>>;
@@ -73,10 +102,13 @@ export interface DailyUsageView {
 
 export function dailyUsageViewOf(report: DailyUsageReport): DailyUsageView {
   return {
+    license_id: report.licenseId,
     key_id: report.keyId,
+    keys: report.keys.map(licenseKeyViewOf),
     from: report.from,
     to: report.to,
-    days: report.days.map((d) => ({ date: d.date, inferences: d.inferences })),
+    days: report.days.map((d) => ({ date: d.date, inferences: d.inferences, by_key: d.byKey })),
+    by_key: report.byKey,
     by_event_type: report.byEventType,
     by_model: report.byModel,
     by_outcome: report.byOutcome,
@@ -104,6 +136,15 @@ export function nearQuotaViewOf(usage: KeyUsage): NearQuotaView {
     monthly_limit: usage.monthlyLimit,
     percent: Math.floor((usage.used * 1000) / usage.monthlyLimit) / 10,
   };
+}
+
+export interface NearQuotaPageView {
+  readonly keys: readonly NearQuotaView[];
+  readonly next_cursor: string | null;
+}
+
+export function nearQuotaPageViewOf(page: NearQuotaPage): NearQuotaPageView {
+  return { keys: page.keys.map(nearQuotaViewOf), next_cursor: page.next === null ? null : encodeNearQuotaCursor(page.next) };
 }
 
 export interface OverviewView {
