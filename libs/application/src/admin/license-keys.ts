@@ -6,7 +6,7 @@ export interface LicenseTarget {
   readonly licenseId?: string;
 }
 
-/** A license's keys (the chain of rotations), oldest first; the key asked by, if any; the key in force (the last). */
+/** A license's keys (the chain of rotations), first to last; the key asked by, if any; the key in force (the last). */
 export interface LicenseKeys {
   readonly licenseId: string;
   readonly keys: readonly ApiKey[];
@@ -22,8 +22,20 @@ export async function licenseKeysOf(repository: ApiKeyRepository, target: Licens
   const asked = target.keyId === undefined ? null : await repository.findById(target.keyId);
   if (target.keyId !== undefined && !asked) throw new KeyNotFoundError('API key not found');
   const licenseId = asked ? asked.licenseId : (target.licenseId as string);
-  const keys = await repository.findByLicense(licenseId);
+  const keys = inChainOrder(await repository.findByLicense(licenseId));
   const current = keys.find((k) => k.rotatedTo === null) ?? keys[keys.length - 1];
   if (!current) throw new KeyNotFoundError('No API key belongs to this license');
   return { licenseId, keys, asked, current };
+}
+
+/** A license's keys in the order of the chain (each followed by the key it was rotated to), whatever their clocks said. */
+function inChainOrder(keys: readonly ApiKey[]): ApiKey[] {
+  const byId = new Map(keys.map((k) => [k.id, k]));
+  const ordered: ApiKey[] = [];
+  for (let key = keys.find((k) => k.props.rotatedFrom === null || !byId.has(k.props.rotatedFrom)); key && !ordered.includes(key); ) {
+    ordered.push(key);
+    key = key.rotatedTo === null ? undefined : byId.get(key.rotatedTo);
+  }
+  // anything the links do not reach (never, in a consistent store) keeps the store's order, after the chain
+  return [...ordered, ...keys.filter((k) => !ordered.includes(k))];
 }

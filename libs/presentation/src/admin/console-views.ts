@@ -1,4 +1,4 @@
-import type { DailyUsageReport, KeyPage, KeyUsage, LicenseKey, ListedKey, NearQuotaPage, Overview } from '@svc/application';
+import type { DailyUsageReport, KeyPage, KeyUsage, LicenseKey, ListedKey, NearQuotaPage, Overview, UsageReport } from '@svc/application';
 import { type AuditEntry, toSecondTimestamp } from '@svc/domain';
 import { type AuditEntryView, auditEntryViewOf } from '../keys/key-views';
 import { encodeCursor, encodeNearQuotaCursor } from './page-cursor';
@@ -162,5 +162,32 @@ export function overviewViewOf(overview: Overview): OverviewView {
     events_per_day: overview.eventsPerDay.map((d) => ({ date: d.date, events: d.events })),
     near_quota: overview.nearQuota.map(nearQuotaViewOf),
     recent_audit: overview.recentAudit.map(auditEntryViewOf),
+  };
+}
+
+/** A license's usage in one period (GET /admin/v1/usage, CLI `usage show`): its counter, and which of its keys spent it. */
+export interface UsageReportView {
+  readonly key_id: string;
+  readonly license_id: string;
+  readonly period: string;
+  readonly used: number;
+  readonly monthly_limit: number | null;
+  readonly by_key: Readonly<Record<string, number>>;
+  readonly by_event_type: Readonly<Record<string, number>>;
+  readonly by_model: Readonly<Record<string, number>>;
+  readonly by_outcome: Readonly<Record<string, number>>;
+}
+
+export function usageReportViewOf(report: UsageReport): UsageReportView {
+  return {
+    key_id: report.keyId,
+    license_id: report.licenseId,
+    period: report.period,
+    used: report.used,
+    monthly_limit: report.monthlyLimit,
+    by_key: report.byKey,
+    by_event_type: report.byEventType,
+    by_model: report.byModel,
+    by_outcome: report.byOutcome,
   };
 }

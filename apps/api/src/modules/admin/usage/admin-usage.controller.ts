@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ListNearQuota, ReportDailyUsage, ReportUsage, ShowOverview, UsageReport } from '@svc/application';
+import { ListNearQuota, ReportDailyUsage, ReportUsage, ShowOverview } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
 import { AdminTokenGuard } from '../../../http/admin-token.guard';
 import { ALWAYS, ApiErrors } from '../../../openapi/api-errors.decorator';
@@ -9,31 +9,17 @@ import {
   DailyUsageView,
   NearQuotaPageView,
   OverviewView,
+  UsageReportView,
   dailyUsageViewOf,
   decodeNearQuotaCursor,
   nearQuotaPageViewOf,
   overviewViewOf,
+  usageReportViewOf,
 } from '@svc/presentation';
 import { DailyUsageQuery, NearQuotaQuery, pageLimitOf } from '../dto/console.query';
 import { DailyUsageResponse, NearQuotaPageResponse, OverviewResponse } from '../dto/console.response';
 import { UsageReportResponse } from '../dto/key.response';
 import { SkipThrottle } from '@nestjs/throttler';
-
-export { UsageReportResponse };
-
-export function usageReportResponseOf(report: UsageReport): UsageReportResponse {
-  return {
-    key_id: report.keyId,
-    license_id: report.licenseId,
-    period: report.period,
-    used: report.used,
-    monthly_limit: report.monthlyLimit,
-    by_key: report.byKey,
-    by_event_type: report.byEventType,
-    by_model: report.byModel,
-    by_outcome: report.byOutcome,
-  };
-}
 
 /** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12); the console's daily usage and overview (CONTRACT 17). */
 @ApiTags('admin')
@@ -112,7 +98,7 @@ export class AdminUsageController {
     @Query('key_id') keyId?: unknown,
     @Query('license_id') licenseId?: unknown,
     @Query('period') period?: unknown,
-  ): Promise<UsageReportResponse> {
+  ): Promise<UsageReportView> {
     const id = (value: unknown, name: string) => {
       if (value === undefined) return undefined;
       if (typeof value !== 'string' || value === '' || value.length > 40) throw new InvalidRequestError(`${name} must be an id`);
@@ -120,7 +106,7 @@ export class AdminUsageController {
     };
     if (keyId === undefined && licenseId === undefined) throw new InvalidRequestError('key_id or license_id is required');
     if (period !== undefined && typeof period !== 'string') throw new InvalidRequestError('period must be a month, YYYY-MM');
-    return usageReportResponseOf(
+    return usageReportViewOf(
       await this.reportUsage.execute({ keyId: id(keyId, 'key_id'), licenseId: id(licenseId, 'license_id'), period }),
     );
   }
