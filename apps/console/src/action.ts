@@ -24,12 +24,10 @@ export function useAction<A extends unknown[]>(
   const run = async (...args: A) => {
     if (running.current) return;
     running.current = true;
-    setState({ busy: true, error: null, done: null });
     try {
-      if (confirm && !(await confirm(...args))) {
-        setState({ busy: false, error: null, done: null });
-        return;
-      }
+      setState({ busy: false, error: null, done: null });
+      if (confirm && !(await confirm(...args))) return;
+      setState({ busy: true, error: null, done: null });
       const done = await perform(...args);
       setState({ busy: false, error: null, done });
     } catch (error) {
