@@ -1,4 +1,4 @@
-import { type Params, useQuery } from '../router';
+import { useQuery } from '../router';
 
 /**
  * Previous / next over a cursor-paged list, the pages seen kept in the address: `name` holds the

@@ -1,4 +1,4 @@
-import { ApiKey, ApiKeyRepository, InvalidRequestError, KeyNotFoundError } from '@svc/domain';
+import { type ApiKey, type ApiKeyRepository, InvalidRequestError, KeyNotFoundError } from '@svc/domain';
 
 /** Which license an operator asks about: by one of its keys, or by its id (CONTRACT 16); exactly one of the two. */
 export interface LicenseTarget {
@@ -32,7 +32,7 @@ export async function licenseKeysOf(repository: ApiKeyRepository, target: Licens
 function inChainOrder(keys: readonly ApiKey[]): ApiKey[] {
   const byId = new Map(keys.map((k) => [k.id, k]));
   const ordered: ApiKey[] = [];
-  for (let key = keys.find((k) => k.props.rotatedFrom === null || !byId.has(k.props.rotatedFrom)); key && !ordered.includes(key); ) {
+  for (let key = keys.find((k) => k.props.rotatedFrom === null || !byId.has(k.props.rotatedFrom)); key && !ordered.includes(key);) {
     ordered.push(key);
     key = key.rotatedTo === null ? undefined : byId.get(key.rotatedTo);
   }

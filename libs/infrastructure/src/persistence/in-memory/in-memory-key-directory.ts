@@ -52,7 +52,8 @@ export class InMemoryKeyDirectory extends KeyDirectory {
       const limit = limitOf(listing.key, query.tierLimits);
       if (limit === null || limit <= 0 || used * 100 < limit * query.atLeastPercent) continue;
       const a = query.after;
-      if (a && !(used * a.monthlyLimit < a.used * limit || (used * a.monthlyLimit === a.used * limit && listing.key.id > a.keyId))) continue;
+      if (a && !(used * a.monthlyLimit < a.used * limit || (used * a.monthlyLimit === a.used * limit && listing.key.id > a.keyId)))
+        continue;
       found.push({ ...listing, used, monthlyLimit: limit });
     }
     return found

@@ -126,7 +126,7 @@ export class NearQuotaQuery {
 
 /** Either key_id or license_id: the license asked about (CONTRACT 16), by one of its keys or by its id. */
 export class LicenseTargetQuery {
-  @ApiPropertyOptional({ type: String, description: 'One of the license\'s keys (give this or license_id)' })
+  @ApiPropertyOptional({ type: String, description: "One of the license's keys (give this or license_id)" })
   @IsOptional()
   @IsString(ID_RULE('key_id'))
   @MaxLength(40, ID_RULE('key_id'))

@@ -112,7 +112,8 @@ export class UsageReportResponse implements UsageReportView {
 
   @ApiProperty({
     type: String,
-    description: "The license of key_id (asked by license_id: its current key): `used` is its counter, shared by the keys a rotation chains (CONTRACT 16)",
+    description:
+      'The license of key_id (asked by license_id: its current key): `used` is its counter, shared by the keys a rotation chains (CONTRACT 16)',
   })
   readonly license_id!: string;
 

@@ -86,7 +86,7 @@ export class AdminUsageController {
   @ApiOperation({
     summary: "A license's usage in one period",
     description:
-      "The quota used by the license of key_id, or license_id (the keys a rotation chains), and its events by key, type, model and " +
+      'The quota used by the license of key_id, or license_id (the keys a rotation chains), and its events by key, type, model and ' +
       'outcome. Asked by license_id, key_id is its current key.',
   })
   @ApiQuery({ name: 'key_id', required: false, type: String, description: "One of the license's keys (give this or license_id)" })
