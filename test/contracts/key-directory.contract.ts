@@ -62,7 +62,9 @@ export function describeKeyDirectoryContract(make: MakePersistence): void {
         await keyOf(f, bob, { id: 'key_4', displayPrefix: 'svc_live_ab0', licenseType: 'enterprise', createdAt: at(4) });
 
         expect(ids(await search(f, { email: 'ada@example.org' }))).toEqual(['key_2', 'key_1']);
-        expect(ids(await search(f, { email: 'ADA@example.org' }))).toEqual([]);
+        expect(ids(await search(f, { emailPrefix: 'ada@' }))).toEqual(['key_2', 'key_1']);
+        expect(ids(await search(f, { emailPrefix: 'b' }))).toEqual(['key_4', 'key_3']);
+        expect(ids(await search(f, { emailPrefix: 'ada@example.org.' }))).toEqual([]);
         expect(ids(await search(f, { email: 'ada@example' }))).toEqual([]);
         expect(ids(await search(f, { userId: bob }))).toEqual(['key_4', 'key_3']);
         expect(ids(await search(f, { licenseType: 'free' }))).toEqual(['key_3', 'key_1']);
@@ -72,6 +74,19 @@ export function describeKeyDirectoryContract(make: MakePersistence): void {
         expect(ids(await search(f, { prefix: 'svc_live_abcd' }))).toEqual([]);
         expect(ids(await search(f, { prefix: 'SVC_live' }))).toEqual([]);
         expect(ids(await search(f, { email: 'ada@example.org', licenseType: 'free', prefix: 'svc_live' }))).toEqual(['key_1']);
+      });
+
+      it("finds holders by their e-mail's search form (lower case), whole or by its start, however the address was typed", async () => {
+        const f = fixture();
+        const grace = await userOf(f, 'Grace.Hopper@Example.ORG');
+        await userOf(f, 'grace@example.net');
+        await keyOf(f, grace, { id: 'key_g', createdAt: at(1) });
+        expect(ids(await search(f, { email: 'grace.hopper@example.org' }))).toEqual(['key_g']);
+        expect(ids(await search(f, { email: 'Grace.Hopper@Example.ORG' }))).toEqual([]); // the port takes the search form
+        expect(ids(await search(f, { emailPrefix: 'grace.h' }))).toEqual(['key_g']);
+        expect(ids(await search(f, { emailPrefix: 'grace' }))).toEqual(['key_g']);
+        expect(ids(await search(f, { emailPrefix: 'grace.hopper@example.org' }))).toEqual(['key_g']);
+        expect(ids(await search(f, { emailPrefix: 'gracf' }))).toEqual([]);
       });
 
       it('filters by status at the instant given, as ApiKey.statusAt says', async () => {
@@ -206,6 +221,37 @@ export function describeKeyDirectoryContract(make: MakePersistence): void {
         }
         const found = await f.directory.nearQuota({ period: '2026-03', tierLimits: TIER_LIMITS, atLeastPercent: 80, limit: 20 });
         expect(found.map((u) => u.key.id)).toEqual(['key_a', 'key_b', 'key_c']);
+      });
+
+      it('continues after a position, page by page: every key once, in order, equal shares by key id', async () => {
+        const f = fixture();
+        const ada = await userOf(f, 'ada@example.org');
+        const seeded: Array<[string, number, number]> = [
+          ['key_a', 9, 10], // 90 %
+          ['key_b', 90, 100], // 90 %, the same share
+          ['key_c', 99, 100],
+          ['key_d', 8, 10],
+          ['key_e', 200, 100],
+          ['key_f', 85, 100],
+        ];
+        for (const [id, used, limit] of seeded) {
+          await keyOf(f, ada, { id, licenseType: 'free', monthlyLimit: { source: 'override', limit } });
+          await f.seedUsage(id, '2026-03', used);
+        }
+        const pages: string[][] = [];
+        let after: { used: number; monthlyLimit: number; keyId: string } | undefined;
+        for (;;) {
+          const page = await f.directory.nearQuota({ period: '2026-03', tierLimits: TIER_LIMITS, atLeastPercent: 80, after, limit: 2 });
+          if (page.length === 0) break;
+          pages.push(page.map((u) => u.key.id));
+          const last = page[page.length - 1];
+          after = { used: last.used, monthlyLimit: last.monthlyLimit, keyId: last.key.id };
+        }
+        expect(pages).toEqual([
+          ['key_e', 'key_c'],
+          ['key_a', 'key_b'],
+          ['key_f', 'key_d'],
+        ]);
       });
 
       it('follows the tier limits it is given', async () => {

@@ -123,6 +123,23 @@ describe('Admin API: console reads (/admin/v1)', () => {
       expect((await get('/admin/v1/keys?email=nobody%40example.org')).body).toEqual({ keys: [], next_cursor: null });
     });
 
+    it('finds the holder by e-mail in any case, and by the start of it (on users.email_lower)', async () => {
+      const ids = async (query: string) =>
+        (await get(`/admin/v1/keys?${query}&limit=200`)).body.keys.map((k: { key_id: string }) => k.key_id);
+      const all = keys.map((k) => k.key_id).reverse();
+      expect(await ids(`email=${encodeURIComponent(email.toUpperCase())}`)).toEqual(all);
+      const typed = await issue({ email: `Ada.${email.replace('keys-', 'Lovelace-')}`.replace('example.org', 'Example.ORG') });
+      const lower = `ada.${email.replace('keys-', 'lovelace-')}`;
+      expect(await ids(`email=${encodeURIComponent(lower)}`)).toEqual([typed.key_id]);
+      expect(await ids(`email_prefix=${encodeURIComponent('ADA.LOVELACE-')}`)).toEqual([typed.key_id]);
+      expect(await ids(`email_prefix=${encodeURIComponent(email.slice(0, 10).toUpperCase())}`)).toEqual(expect.arrayContaining(all));
+      expect(await ids(`email_prefix=${encodeURIComponent(email)}&license_type=commercial`)).toEqual([keys[3].key_id, keys[1].key_id]);
+      expect(await ids('email_prefix=nobody.at.all')).toEqual([]);
+      const shown = await get(`/admin/v1/keys?email=${encodeURIComponent(lower)}`);
+      expect(shown.body.keys[0].email).toBe(`Ada.${email.replace('keys-', 'Lovelace-')}`.replace('example.org', 'Example.ORG')); // as typed
+      await t.admin('POST', `/admin/v1/keys/${typed.key_id}/revoke`, {});
+    });
+
     it('pages with an opaque cursor; keys issued between pages never shift nor repeat later pages', async () => {
       const q = `email=${encodeURIComponent(email)}&limit=2`;
       const first = await get(`/admin/v1/keys?${q}`);
@@ -168,6 +185,8 @@ describe('Admin API: console reads (/admin/v1)', () => {
         ['prefix=svc_live_abcdef', 'prefix'],
         ['prefix=svc%25', 'prefix'],
         ['email=a@example.org&email=b@example.org', 'email'],
+        ['email_prefix=a&email_prefix=b', 'email_prefix'],
+        [`email_prefix=${'a'.repeat(255)}`, 'email_prefix'],
       ])('%s', async (query, field) => {
         const res = await get(`/admin/v1/keys?${query}`);
         expect(res.status).toBe(400);
@@ -207,12 +226,12 @@ describe('Admin API: console reads (/admin/v1)', () => {
       expect(res.body.to).toBe('2026-05-20');
       expect(res.body.days).toHaveLength(20);
       expect(res.body.days.slice(0, 4)).toEqual([
-        { date: '2026-05-01', inferences: 2 },
-        { date: '2026-05-02', inferences: 0 },
-        { date: '2026-05-03', inferences: 1 },
-        { date: '2026-05-04', inferences: 0 },
+        { date: '2026-05-01', inferences: 2, by_key: { [key.key_id]: 2 } },
+        { date: '2026-05-02', inferences: 0, by_key: {} },
+        { date: '2026-05-03', inferences: 1, by_key: { [key.key_id]: 1 } },
+        { date: '2026-05-04', inferences: 0, by_key: {} },
       ]);
-      expect(res.body.days[19]).toEqual({ date: '2026-05-20', inferences: 1 });
+      expect(res.body.days[19]).toEqual({ date: '2026-05-20', inferences: 1, by_key: { [key.key_id]: 1 } });
       expect(res.body.by_event_type).toEqual({ inference: 4, model_load: 1, error: 0 });
       expect(res.body.by_model).toEqual({ motor_imagery_4class_v1: 4, p300_speller_v2: 1 });
       expect(res.body.by_outcome).toEqual({ success: 3, failure: 1, unreported: 1 });
@@ -222,14 +241,28 @@ describe('Admin API: console reads (/admin/v1)', () => {
       const res = await get(`/admin/v1/usage/daily?key_id=${key.key_id}&from=2026-04-30&to=2026-05-02`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
+        license_id: key.key_id,
         key_id: key.key_id,
+        keys: [
+          {
+            key_id: key.key_id,
+            prefix: key.api_key.slice(0, 12),
+            status: 'active',
+            created_at: expect.stringMatching(ISO_SECOND),
+            expires_at: expect.stringMatching(ISO_SECOND),
+            revoked_at: null,
+            rotated_from: null,
+            rotated_to: null,
+          },
+        ],
         from: '2026-04-30',
         to: '2026-05-02',
         days: [
-          { date: '2026-04-30', inferences: 1 },
-          { date: '2026-05-01', inferences: 2 },
-          { date: '2026-05-02', inferences: 0 },
+          { date: '2026-04-30', inferences: 1, by_key: { [key.key_id]: 1 } },
+          { date: '2026-05-01', inferences: 2, by_key: { [key.key_id]: 2 } },
+          { date: '2026-05-02', inferences: 0, by_key: {} },
         ],
+        by_key: { [key.key_id]: 3 },
         by_event_type: { inference: 3, model_load: 0, error: 0 },
         by_model: { motor_imagery_4class_v1: 3 },
         by_outcome: { success: 2, failure: 1, unreported: 0 },
@@ -245,9 +278,70 @@ describe('Admin API: console reads (/admin/v1)', () => {
       expect(res.body.by_model).toEqual({});
     });
 
+    it("answers a license's days split by key, asked by either key or by the license: the days add up to the quota's used (CONTRACT 16)", async () => {
+      const first = await issue({ email: 'chain@example.org', license_type: 'free', monthly_limit: 100 });
+      await log(first.api_key, '2026-05-10T10:00:00.000Z');
+      await log(first.api_key, '2026-05-11T10:00:00.000Z', { event_type: 'model_load', inference_type: undefined });
+      clock.set(new Date('2026-05-12T00:00:00.000Z'));
+      const rotated = await t.admin('POST', `/admin/v1/keys/${first.key_id}/rotate`, { grace_seconds: 3600 });
+      expect(rotated.status).toBe(200);
+      const second = rotated.body as { key_id: string; api_key: string };
+      await log(first.api_key, '2026-05-12T00:30:00.000Z'); // in its grace
+      await log(second.api_key, '2026-05-12T10:00:00.000Z');
+      await log(second.api_key, '2026-05-13T10:00:00.000Z');
+      clock.set(NOW);
+
+      const bySecond = await get(`/admin/v1/usage/daily?key_id=${second.key_id}&from=2026-05-10&to=2026-05-13`);
+      expect(bySecond.status).toBe(200);
+      expect(bySecond.body.license_id).toBe(first.key_id);
+      expect(bySecond.body.key_id).toBe(second.key_id);
+      expect(
+        bySecond.body.keys.map((k: { key_id: string; status: string; rotated_to: string | null }) => [k.key_id, k.status, k.rotated_to]),
+      ).toEqual([
+        [first.key_id, 'expired', second.key_id],
+        [second.key_id, 'active', null],
+      ]);
+      expect(bySecond.body.keys[0].expires_at).toBe('2026-05-12T01:00:00Z'); // the end of its grace
+      expect(bySecond.body.days).toEqual([
+        { date: '2026-05-10', inferences: 1, by_key: { [first.key_id]: 1 } },
+        { date: '2026-05-11', inferences: 0, by_key: {} },
+        { date: '2026-05-12', inferences: 2, by_key: { [first.key_id]: 1, [second.key_id]: 1 } },
+        { date: '2026-05-13', inferences: 1, by_key: { [second.key_id]: 1 } },
+      ]);
+      expect(bySecond.body.by_key).toEqual({ [first.key_id]: 3, [second.key_id]: 2 });
+      const byLicense = await get(`/admin/v1/usage/daily?license_id=${first.key_id}&from=2026-05-10&to=2026-05-13`);
+      expect(byLicense.body).toEqual({ ...bySecond.body, key_id: null });
+      const byFirst = await get(`/admin/v1/usage/daily?key_id=${first.key_id}&from=2026-05-10&to=2026-05-13`);
+      expect(byFirst.body).toEqual({ ...bySecond.body, key_id: first.key_id });
+
+      // the month's days add up to the gauge's used (inferences are what the quota counts), by the license's usage report too
+      const month = await get(`/admin/v1/usage/daily?license_id=${first.key_id}`);
+      const shown = await t.admin('GET', `/admin/v1/keys/${second.key_id}`);
+      const total = month.body.days.reduce((sum: number, d: { inferences: number }) => sum + d.inferences, 0);
+      expect(total).toBe(4);
+      expect(shown.body.quota.used).toBe(total);
+      const report = await t.admin('GET', `/admin/v1/usage?license_id=${first.key_id}&period=2026-05`);
+      expect(report.body).toMatchObject({ key_id: second.key_id, license_id: first.key_id, used: 4, monthly_limit: 100 });
+      expect(report.body.by_key).toEqual({ [first.key_id]: 3, [second.key_id]: 2 });
+    });
+
+    it('404 KEY_NOT_FOUND for a license without keys; 400 for both key_id and license_id', async () => {
+      const unknown = await get(`/admin/v1/usage/daily?license_id=${UNKNOWN_KEY}`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual({ error: 'No API key belongs to this license', code: 'KEY_NOT_FOUND' });
+      const both = await get(`/admin/v1/usage/daily?license_id=${key.key_id}&key_id=${key.key_id}`);
+      expect(both.status).toBe(400);
+      expect(both.body).toEqual(invalidRequestNaming('license_id'));
+      const usage = await get(`/admin/v1/usage?license_id=${UNKNOWN_KEY}`);
+      expect(usage.status).toBe(404);
+      const neither = await get('/admin/v1/usage');
+      expect(neither.body).toEqual(invalidRequestNaming('license_id'));
+    });
+
     it.each([
-      ['', 'key_id'],
-      ['from=2026-05-01', 'key_id'],
+      ['', 'license_id'],
+      ['from=2026-05-01', 'license_id'],
+      ['license_id=a&license_id=b', 'license_id'],
       ['key_id=KEY&from=2026-13-01', 'from'],
       ['key_id=KEY&from=2026-02-30', 'from'],
       ['key_id=KEY&from=20260501', 'from'],
@@ -332,7 +426,13 @@ describe('Admin API: console reads (/admin/v1)', () => {
   });
 
   describe('401 UNAUTHORIZED', () => {
-    it.each(['/admin/v1/keys', '/admin/v1/usage/daily?key_id=x', '/admin/v1/overview', '/admin/v1/audit?limit=5'])('%s', async (path) => {
+    it.each([
+      '/admin/v1/keys',
+      '/admin/v1/usage/daily?key_id=x',
+      '/admin/v1/usage/near-quota',
+      '/admin/v1/overview',
+      '/admin/v1/audit?limit=5',
+    ])('%s', async (path) => {
       const bad: Array<Record<string, string>> = [
         {},
         { authorization: 'Bearer wrong-token-wrong-token-0000' },
@@ -442,5 +542,25 @@ describe('Admin API: GET /admin/v1/overview, against known data', () => {
     const audit = await t.admin('GET', '/admin/v1/audit?limit=10');
     expect(res.body.recent_audit).toEqual(audit.body.entries);
     expect(res.text).not.toContain(full.api_key);
+
+    // every key near its quota, paged by cursor, highest share first, the same keys the overview shows
+    const first = await t.admin('GET', '/admin/v1/usage/near-quota?limit=1');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(first.body.keys).toEqual([res.body.near_quota[0]]);
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const second = await t.admin('GET', `/admin/v1/usage/near-quota?limit=1&cursor=${first.body.next_cursor}`);
+    expect(second.body).toEqual({ keys: [res.body.near_quota[1]], next_cursor: null });
+    const whole = await t.admin('GET', '/admin/v1/usage/near-quota');
+    expect(whole.body).toEqual({ keys: res.body.near_quota, next_cursor: null });
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=201', 'limit'],
+      ['cursor=not-a-cursor!', 'cursor'],
+      [`cursor=${(await t.admin('GET', '/admin/v1/audit?limit=1')).body.next_cursor}`, 'cursor'],
+    ]) {
+      const bad = await t.admin('GET', `/admin/v1/usage/near-quota?${query}`);
+      expect({ query, status: bad.status, body: bad.body }).toEqual({ query, status: 400, body: invalidRequestNaming(field) });
+    }
   });
 });

@@ -412,6 +412,43 @@ describe('operator CLI (built), on the database the API serves', () => {
     const human = await cli('keys', 'show', rotated.key_id);
     expect(human.stdout).toMatch(new RegExp(`rotated_from\\s+${old.key_id}`));
 
+    // usage show: the license's counter and the split by key, by either key or by the license, as GET /admin/v1/usage answers
+    const period = new Date().toISOString().slice(0, 7);
+    const byLicense = await cliJson('usage', 'show', '--license', old.key_id, '--period', period);
+    expect(byLicense).toEqual({
+      key_id: rotated.key_id,
+      license_id: old.key_id,
+      period,
+      used: 2,
+      monthly_limit: 321,
+      by_key: { [old.key_id]: 1, [rotated.key_id]: 1 },
+      by_event_type: expect.objectContaining({ inference: 2 }),
+      by_model: {},
+      by_outcome: { success: 0, failure: 0, unreported: 2 },
+    });
+    const byOldKey = await cliJson('usage', 'show', old.key_id);
+    expect(byOldKey).toEqual({ ...byLicense, key_id: old.key_id });
+    const api = await http('GET', `/admin/v1/usage?license_id=${old.key_id}&period=${period}`, undefined, {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+    });
+    expect(api).toEqual({ status: 200, body: byLicense });
+    const summary = await cli('usage', 'show', rotated.key_id);
+    expect(summary.code).toBe(0);
+    expect(summary.stdout).toContain(`License ${old.key_id}, ${period}: 2 of 321 used`);
+    expect(summary.stdout).toMatch(new RegExp(`${old.key_id}\\s+1\\n\\s+${rotated.key_id}\\s+1`));
+    const lastYear = await cliJson('usage', 'show', '--license', old.key_id, '--period', '2020-01');
+    expect(lastYear).toMatchObject({ used: 0, by_key: {} });
+    const [neither, both, unknownLicense, badPeriod] = await Promise.all([
+      cli('usage', 'show', '--json'),
+      cli('usage', 'show', old.key_id, '--license', old.key_id, '--json'),
+      cli('usage', 'show', '--license', 'key_000000000000000000000000', '--json'),
+      cli('usage', 'show', old.key_id, '--period', '2026-13', '--json'),
+    ]);
+    expect(neither).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('a key id or --license') });
+    expect(both).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('one of the two') });
+    expect(unknownLicense).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_NOT_FOUND: /) });
+    expect(badPeriod).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*period/) });
+
     for (const keyId of [old.key_id, rotated.key_id]) {
       const audit = await cliJson('audit', '--key', keyId);
       expect(audit.entries.map((e: { action: string }) => e.action)).toContain('key.rotated');

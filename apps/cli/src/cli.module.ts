@@ -20,6 +20,8 @@ import { RevokeKeyCommand } from './commands/revoke-key.command';
 import { RotateKeyCommand } from './commands/rotate-key.command';
 import { ShowKeyCommand } from './commands/show-key.command';
 import { UpdateKeyCommand } from './commands/update-key.command';
+import { UsageCommand } from './commands/usage.command';
+import { UsageShowCommand } from './commands/usage-show.command';
 import { CliProgram } from './shared/cli-program';
 
 /** Every command of the CLI, subcommands included (nest-commander finds them among the providers). */
@@ -31,6 +33,8 @@ export const COMMANDS = [
   RevokeKeyCommand,
   RotateKeyCommand,
   AuditCommand,
+  UsageCommand,
+  UsageShowCommand,
   MigrateCommand,
   ModelsCommand,
   ModelsPublishCommand,

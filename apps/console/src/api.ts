@@ -1,22 +1,8 @@
 /**
  * The console's only door to the service: the admin API (CONTRACT 12 and 17) over fetch, with
- * the admin token as the bearer header (never in a URL), no caching, and the service's error
- * envelope `{ error, code, message? }` turned into an ApiError with readable text.
+ * the admin token as the bearer header (never in a URL), no caching, cancellable, and the service's
+ * error envelope `{ error, code, message? }` turned into an ApiError with readable text.
  */
-
-const TOKEN_KEY = 'svc-console-admin-token';
-
-export function storedToken(): string | null {
-  return sessionStorage.getItem(TOKEN_KEY);
-}
-
-export function storeToken(token: string): void {
-  sessionStorage.setItem(TOKEN_KEY, token);
-}
-
-export function clearToken(): void {
-  sessionStorage.removeItem(TOKEN_KEY);
-}
 
 /** An answer that was not a success, with the envelope's code and text. */
 export class ApiError extends Error {
@@ -29,10 +15,9 @@ export class ApiError extends Error {
   }
 }
 
-/** Called when the service refuses the token (401): the app signs out and says why. */
-let onUnauthorized: (() => void) | null = null;
-export function whenUnauthorized(handler: () => void): void {
-  onUnauthorized = handler;
+/** The request was cancelled (the page left, or asked again): never shown. */
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
 }
 
 function errorOf(status: number, text: string): ApiError {
@@ -48,71 +33,85 @@ function errorOf(status: number, text: string): ApiError {
   return new ApiError(status, `HTTP_${status}`, `The service answered ${status}`);
 }
 
-function authHeaders(token: string | null = storedToken()): Record<string, string> {
-  return token ? { authorization: `Bearer ${token}` } : {};
-}
+export type Query = Record<string, string | number | undefined | null>;
 
-/** One admin call; `query` values that are empty or undefined are left out. */
-export async function call<T>(
-  method: string,
-  path: string,
-  options: { query?: Record<string, string | number | undefined | null>; body?: unknown; token?: string } = {},
-): Promise<T> {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
-  }
-  const url = `/admin/v1${path}${params.size > 0 ? `?${params.toString()}` : ''}`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      cache: 'no-store',
-      credentials: 'omit',
-      headers: {
-        accept: 'application/json',
-        ...authHeaders(options.token ?? storedToken()),
-        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-    });
-  } catch {
-    throw new ApiError(0, 'NETWORK', 'The service cannot be reached');
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    const error = errorOf(response.status, text);
-    if (response.status === 401 && options.token === undefined) onUnauthorized?.();
-    throw error;
-  }
-  return (text ? JSON.parse(text) : undefined) as T;
+export interface CallOptions {
+  readonly query?: Query;
+  readonly body?: unknown;
+  /** Cancels the call (useLoad passes one per load). */
+  readonly signal?: AbortSignal;
 }
 
 /**
- * PUT /admin/v1/models/{name}/file with the file's bytes, through XMLHttpRequest so the upload's
- * progress can be shown (fetch has no upload progress). `onProgress` gets 0..1.
+ * The admin API for one admin token (the session's). `onUnauthorized` runs when the service refuses
+ * the token (401): the session signs out and says why.
  */
-export function uploadModelFile(name: string, file: Blob, onProgress: (fraction: number) => void): Promise<AdminModel> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', `/admin/v1/models/${encodeURIComponent(name)}/file`);
-    for (const [header, value] of Object.entries(authHeaders())) xhr.setRequestHeader(header, value);
-    xhr.setRequestHeader('content-type', 'application/octet-stream');
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress(1);
-        resolve(JSON.parse(xhr.responseText) as AdminModel);
-      } else {
-        if (xhr.status === 401) onUnauthorized?.();
-        reject(errorOf(xhr.status, xhr.responseText));
-      }
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'The upload failed: the service cannot be reached'));
-    xhr.send(file);
-  });
+export class AdminApi {
+  constructor(
+    private readonly token: string,
+    private readonly onUnauthorized: () => void = () => undefined,
+  ) {}
+
+  /** One admin call; `query` values that are empty or undefined are left out. */
+  async call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+    }
+    const url = `/admin/v1${path}${params.size > 0 ? `?${params.toString()}` : ''}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method,
+        cache: 'no-store',
+        credentials: 'omit',
+        signal: options.signal,
+        headers: {
+          accept: 'application/json',
+          authorization: `Bearer ${this.token}`,
+          ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+      });
+      text = await response.text();
+    } catch (failure) {
+      if (isAbort(failure)) throw failure;
+      throw new ApiError(0, 'NETWORK', 'The service cannot be reached');
+    }
+    if (!response.ok) {
+      if (response.status === 401) this.onUnauthorized();
+      throw errorOf(response.status, text);
+    }
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /**
+   * PUT /admin/v1/models/{name}/file with the file's bytes, through XMLHttpRequest so the upload's
+   * progress can be shown (fetch has no upload progress). `onProgress` gets 0..1.
+   */
+  uploadModelFile(name: string, file: Blob, onProgress: (fraction: number) => void): Promise<AdminModel> {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('PUT', `/admin/v1/models/${encodeURIComponent(name)}/file`);
+      xhr.setRequestHeader('authorization', `Bearer ${this.token}`);
+      xhr.setRequestHeader('content-type', 'application/octet-stream');
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      };
+      xhr.onload = () => {
+        if (xhr.status >= 200 && xhr.status < 300) {
+          onProgress(1);
+          resolve(JSON.parse(xhr.responseText) as AdminModel);
+        } else {
+          if (xhr.status === 401) this.onUnauthorized();
+          reject(errorOf(xhr.status, xhr.responseText));
+        }
+      };
+      xhr.onerror = () => reject(new ApiError(0, 'NETWORK', 'The upload failed: the service cannot be reached'));
+      xhr.send(file);
+    });
+  }
 }
 
 // ---- the shapes the console reads ----
@@ -143,6 +142,9 @@ export interface KeySummary {
 
 export interface KeyDetails extends KeySummary {
   quota: Quota;
+  license_id: string;
+  rotated_from: string | null;
+  rotated_to: string | null;
 }
 
 export interface KeyPage {
@@ -168,11 +170,25 @@ export interface RotatedKey {
   message: string;
 }
 
-export interface DailyUsage {
+export interface LicenseKey {
   key_id: string;
+  prefix: string;
+  status: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  rotated_from: string | null;
+  rotated_to: string | null;
+}
+
+export interface DailyUsage {
+  license_id: string;
+  key_id: string | null;
+  keys: LicenseKey[];
   from: string;
   to: string;
-  days: Array<{ date: string; inferences: number }>;
+  days: Array<{ date: string; inferences: number; by_key: Counts }>;
+  by_key: Counts;
   by_event_type: Counts;
   by_model: Counts;
   by_outcome: Counts;
@@ -192,19 +208,26 @@ export interface AuditPage {
   next_cursor?: string | null;
 }
 
+export interface NearQuotaKey {
+  key_id: string;
+  email: string;
+  prefix: string;
+  license_type: string;
+  used: number;
+  monthly_limit: number;
+  percent: number;
+}
+
+export interface NearQuotaPage {
+  keys: NearQuotaKey[];
+  next_cursor: string | null;
+}
+
 export interface Overview {
   keys_by_tier: Counts;
   keys_by_status: Counts;
   events_per_day: Array<{ date: string; events: number }>;
-  near_quota: Array<{
-    key_id: string;
-    email: string;
-    prefix: string;
-    license_type: string;
-    used: number;
-    monthly_limit: number;
-    percent: number;
-  }>;
+  near_quota: NearQuotaKey[];
   recent_audit: AuditEntry[];
 }
 

@@ -1,79 +1,61 @@
 import { render } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { clearToken, storedToken, whenUnauthorized } from './api';
-import { Link } from './components/Link';
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { useEffect, useRef } from 'preact/hooks';
 import { Audit } from './pages/Audit';
 import { KeyPage } from './pages/KeyPage';
 import { Keys } from './pages/Keys';
 import { Models } from './pages/Models';
+import { NearQuota } from './pages/NearQuota';
 import { Overview } from './pages/Overview';
 import { SignIn } from './pages/SignIn';
-import { BASE, usePath } from './router';
+import { BASE, ROUTES, paths } from './router';
+import { SessionGate, useSession } from './session';
 import './styles.css';
 
-const PAGES = [
-  { path: '', title: 'Overview' },
-  { path: '/keys', title: 'Keys' },
-  { path: '/models', title: 'Models' },
-  { path: '/audit', title: 'Audit' },
+const SECTIONS = [
+  { href: paths.overview(), title: 'Overview', owns: [ROUTES.overview, ROUTES.nearQuota] },
+  { href: paths.keys(), title: 'Keys', owns: [ROUTES.keys] },
+  { href: paths.models(), title: 'Models', owns: [ROUTES.models] },
+  { href: paths.audit(), title: 'Audit', owns: [ROUTES.audit] },
 ] as const;
 
-function Page(props: { path: string }) {
-  const keyMatch = /^\/keys\/([^/]+)$/.exec(props.path);
-  if (keyMatch) return <KeyPage keyId={decodeURIComponent(keyMatch[1])} />;
-  switch (props.path) {
-    case '':
-      return <Overview />;
-    case '/keys':
-      return <Keys />;
-    case '/models':
-      return <Models />;
-    case '/audit':
-      return <Audit />;
-    default:
-      return (
-        <>
-          <h1>Not found</h1>
-          <p>
-            There is no such console page. <Link href={BASE}>Go to the overview.</Link>
-          </p>
-        </>
-      );
-  }
+const TITLES: Record<string, string> = {
+  [ROUTES.nearQuota]: 'Near quota',
+};
+
+function sectionOf(path: string) {
+  return SECTIONS.find((s) => s.owns.some((p) => path === p || (p !== BASE && path.startsWith(`${p}/`))));
 }
 
-function App() {
-  const [signedIn, setSignedIn] = useState(storedToken() !== null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const path = usePath();
+function NotFound() {
+  return (
+    <>
+      <h1>Not found</h1>
+      <p>
+        There is no such console page. <a href={paths.overview()}>Go to the overview.</a>
+      </p>
+    </>
+  );
+}
+
+function KeyRoute(props: { keyId?: string }) {
+  return <KeyPage key={props.keyId} keyId={props.keyId ?? ''} />;
+}
+
+/** The signed-in console: navigation, sign-out, the page of the address. */
+function Console() {
+  const session = useSession();
+  const { path } = useLocation();
   const firstPath = useRef(path);
-  // set while rendering, before any page's first call can be refused (effects run children first)
-  whenUnauthorized(() => {
-    clearToken();
-    setNotice('The service refused the admin token: sign in again.');
-    setSignedIn(false);
-  });
+  const section = sectionOf(path);
   useEffect(() => {
-    const current = PAGES.find((p) => p.path === path || (p.path !== '' && path.startsWith(`${p.path}/`)));
-    document.title = `${current?.title ?? 'Console'} · svc-licensing`;
+    document.title = `${TITLES[path] ?? section?.title ?? 'Console'} · svc-licensing`;
     // after a navigation inside the app, keyboard and screen-reader users start at the new page
     if (path !== firstPath.current) {
       firstPath.current = '\u0000';
       document.getElementById('main')?.focus();
     }
   }, [path]);
-  if (!signedIn) {
-    return (
-      <SignIn
-        notice={notice}
-        onSignedIn={() => {
-          setNotice(null);
-          setSignedIn(true);
-        }}
-      />
-    );
-  }
-  const section = PAGES.find((p) => p.path !== '' && (path === p.path || path.startsWith(`${p.path}/`)))?.path ?? (path === '' ? '' : null);
   return (
     <>
       <a class="skip" href="#main">
@@ -82,28 +64,38 @@ function App() {
       <header class="top">
         <span class="brand">svc-licensing</span>
         <nav aria-label="Console">
-          {PAGES.map((p) => (
-            <Link key={p.path} href={`${BASE}${p.path}`} current={section === p.path}>
-              {p.title}
-            </Link>
+          {SECTIONS.map((s) => (
+            <a key={s.href} href={s.href} aria-current={section === s ? 'page' : undefined}>
+              {s.title}
+            </a>
           ))}
         </nav>
-        <button
-          type="button"
-          class="signout"
-          onClick={() => {
-            clearToken();
-            setNotice('Signed out.');
-            setSignedIn(false);
-          }}
-        >
+        <button type="button" class="signout" onClick={() => session.signOut()}>
           Sign out
         </button>
       </header>
       <main id="main" tabIndex={-1}>
-        <Page key={path} path={path} />
+        <Router>
+          <Route path={ROUTES.overview} component={Overview} />
+          <Route path={ROUTES.keys} component={Keys} />
+          <Route path={ROUTES.key} component={KeyRoute} />
+          <Route path={ROUTES.nearQuota} component={NearQuota} />
+          <Route path={ROUTES.models} component={Models} />
+          <Route path={ROUTES.audit} component={Audit} />
+          <Route default component={NotFound} />
+        </Router>
       </main>
     </>
+  );
+}
+
+function App() {
+  return (
+    <LocationProvider scope={BASE}>
+      <SessionGate signIn={(notice, signIn) => <SignIn notice={notice} onSignedIn={signIn} />}>
+        <Console />
+      </SessionGate>
+    </LocationProvider>
   );
 }
 

@@ -1,30 +1,47 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { useCallback } from 'preact/hooks';
 
-/** The console's own paths, under /console (the service answers index.html for each: deep links work). */
+/**
+ * The console's addresses, under /console (the service answers index.html for each: deep links
+ * work). Every page's state worth sharing (filters, the pages seen) is in its query string, so
+ * Back and Forward restore it and a copied address opens the same view.
+ */
 export const BASE = '/console';
 
-const CHANGED = 'console:navigate';
+export type Params = Record<string, string | undefined>;
 
-export function navigate(path: string): void {
-  if (`${location.pathname}${location.search}` !== path) history.pushState(null, '', path);
-  dispatchEvent(new Event(CHANGED));
+/** A path with the non-empty parameters as its query string. */
+export function withQuery(path: string, params: Params = {}): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') query.set(name, value);
+  return query.size > 0 ? `${path}?${query.toString()}` : path;
 }
 
-/** The current path under BASE ('' for the overview), re-rendered on navigation and Back/Forward. */
-export function usePath(): string {
-  const [path, setPath] = useState(location.pathname);
-  useEffect(() => {
-    const update = () => setPath(location.pathname);
-    addEventListener('popstate', update);
-    addEventListener(CHANGED, update);
-    return () => {
-      removeEventListener('popstate', update);
-      removeEventListener(CHANGED, update);
-    };
-  }, []);
-  return path.startsWith(BASE) ? path.slice(BASE.length).replace(/\/+$/, '') : '';
-}
+export const paths = {
+  overview: () => BASE,
+  keys: (params?: Params) => withQuery(`${BASE}/keys`, params),
+  key: (keyId: string, params?: Params) => withQuery(`${BASE}/keys/${encodeURIComponent(keyId)}`, params),
+  nearQuota: (params?: Params) => withQuery(`${BASE}/near-quota`, params),
+  models: () => `${BASE}/models`,
+  audit: (params?: Params) => withQuery(`${BASE}/audit`, params),
+};
 
-export function keyPath(keyId: string): string {
-  return `${BASE}/keys/${encodeURIComponent(keyId)}`;
+/** The route patterns (preact-iso), one per page. */
+export const ROUTES = {
+  overview: BASE,
+  keys: `${BASE}/keys`,
+  key: `${BASE}/keys/:keyId`,
+  nearQuota: `${BASE}/near-quota`,
+  models: `${BASE}/models`,
+  audit: `${BASE}/audit`,
+} as const;
+
+/**
+ * This page's query string, and a way to change it: a new history entry (Back returns), keeping the
+ * path. `set` replaces every parameter with the ones given.
+ */
+export function useQuery(): { query: Params; set: (params: Params) => void } {
+  const location = useLocation();
+  const set = useCallback((params: Params) => location.route(withQuery(location.path, params)), [location]);
+  return { query: location.query, set };
 }

@@ -13,7 +13,9 @@ export * from './admin/revoke-key-by-id.use-case';
 export * from './admin/rotate-key-by-id.use-case';
 export * from './admin/list-audit.use-case';
 export * from './admin/key-directory';
+export * from './admin/license-keys';
 export * from './admin/list-keys.use-case';
+export * from './admin/list-near-quota.use-case';
 export * from './admin/report-daily-usage.use-case';
 export * from './admin/show-overview.use-case';
 export * from './analytics/record-event.use-case';
@@ -42,6 +44,7 @@ import { UpdateApiKey } from './admin/update-api-key.use-case';
 import { RevokeKeyById } from './admin/revoke-key-by-id.use-case';
 import { ListAudit } from './admin/list-audit.use-case';
 import { ListKeys } from './admin/list-keys.use-case';
+import { ListNearQuota } from './admin/list-near-quota.use-case';
 import { ReportDailyUsage } from './admin/report-daily-usage.use-case';
 import { ShowOverview } from './admin/show-overview.use-case';
 import { IssueRepoToken } from './installer/issue-repo-token.use-case';
@@ -81,6 +84,7 @@ export const USE_CASES = [
   RotateKeyById,
   ListAudit,
   ListKeys,
+  ListNearQuota,
   ReportDailyUsage,
   ShowOverview,
   IssueRepoToken,

@@ -1,4 +1,4 @@
-import { type AuditEntryView, type IssuedKeyView, type KeyView, type RotatedKeyView } from '@svc/presentation';
+import { type AuditEntryView, type IssuedKeyView, type KeyView, type RotatedKeyView, type UsageReportView } from '@svc/presentation';
 
 /** Short human-readable summaries of the admin API's views. Never the key itself (but for issuance). */
 
@@ -61,6 +61,21 @@ export function auditSummary(entries: readonly AuditEntryView[]): string {
         .join('  '),
     )
     .join('\n');
+}
+
+export function usageSummary(view: UsageReportView): string {
+  const counts = (c: Readonly<Record<string, number>>) =>
+    Object.entries(c)
+      .map(([name, n]) => `${name}=${n}`)
+      .join(' ') || '-';
+  return [
+    `License ${view.license_id}, ${view.period}: ${view.used} of ${limitText(view.monthly_limit)} used`,
+    '  by key:',
+    ...(Object.keys(view.by_key).length === 0 ? ['    (no events)'] : Object.entries(view.by_key).map(([key, n]) => `    ${key}  ${n}`)),
+    `  by event type  ${counts(view.by_event_type)}`,
+    `  by model       ${counts(view.by_model)}`,
+    `  by outcome     ${counts(view.by_outcome)}`,
+  ].join('\n');
 }
 
 function limitText(limit: number | null): string {

@@ -1,29 +1,33 @@
-import { useState } from 'preact/hooks';
+import { useQuery } from '../router';
 
-/** Previous / next over a cursor-paged list. */
-export function Pager(props: { page: number; hasNext: boolean; onPrevious: () => void; onNext: () => void }) {
+/**
+ * Previous / next over a cursor-paged list, the pages seen kept in the address: `name` holds the
+ * cursors that led to this page, comma-separated (cursors are base64url: no commas), so the page
+ * number, Back and Forward and a copied address all work. Returns the current cursor and the pager.
+ */
+export function useUrlPages(name = 'cursor') {
+  const { query, set } = useQuery();
+  const trail = (query[name] ?? '').split(',').filter((c) => c !== '');
+  const go = (next: string[]) => set({ ...query, [name]: next.join(',') || undefined });
+  return {
+    cursor: trail[trail.length - 1] ?? null,
+    page: trail.length,
+    next: (cursor: string) => go([...trail, cursor]),
+    previous: () => go(trail.slice(0, -1)),
+  };
+}
+
+/** The pager's buttons; `busy` while the next page loads. */
+export function Pager(props: { label: string; page: number; hasNext: boolean; busy: boolean; onPrevious: () => void; onNext: () => void }) {
   return (
-    <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={props.page === 0} onClick={props.onPrevious}>
+    <nav class="pager" aria-label={props.label}>
+      <button type="button" disabled={props.page === 0 || props.busy} onClick={props.onPrevious}>
         ← Previous
       </button>
       <span>Page {props.page + 1}</span>
-      <button type="button" disabled={!props.hasNext} onClick={props.onNext}>
+      <button type="button" disabled={!props.hasNext || props.busy} onClick={props.onNext}>
         Next →
       </button>
     </nav>
   );
-}
-
-/** The cursors of the pages seen so far: page n is fetched with cursors[n] (null: the first). */
-export function useCursorPages() {
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const page = cursors.length - 1;
-  return {
-    page,
-    cursor: cursors[page],
-    next: (cursor: string) => setCursors([...cursors, cursor]),
-    previous: () => setCursors(cursors.length > 1 ? cursors.slice(0, -1) : cursors),
-    reset: () => setCursors([null]),
-  };
 }

@@ -1,9 +1,34 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
-/** A key's plaintext, shown this once, with a copy button and a warning. */
+const LEAVE_WARNING = 'The key is shown only this once. Leave without copying it?';
+
+/**
+ * A key's plaintext, shown this once, with a copy button and a warning. It takes the focus when it
+ * appears, and warns before it is navigated away from: closing or reloading the tab (beforeunload)
+ * and following a link inside the console (a confirmation) until "I have copied it".
+ */
 export function SecretOnce(props: { title: string; secret: string; children?: ComponentChildren; onDone: () => void }) {
   const [copied, setCopied] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+    const beforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    // capture: before preact-iso's own click handler routes the link
+    const leaving = (event: MouseEvent) => {
+      const link = (event.target as Element | null)?.closest?.('a[href]');
+      if (link && !link.closest('.secret') && !confirm(LEAVE_WARNING)) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    };
+    addEventListener('beforeunload', beforeUnload);
+    addEventListener('click', leaving, true);
+    return () => {
+      removeEventListener('beforeunload', beforeUnload);
+      removeEventListener('click', leaving, true);
+    };
+  }, []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.secret);
@@ -14,7 +39,9 @@ export function SecretOnce(props: { title: string; secret: string; children?: Co
   };
   return (
     <section class="secret" aria-labelledby="secret-title">
-      <h2 id="secret-title">{props.title}</h2>
+      <h2 id="secret-title" ref={heading} tabIndex={-1}>
+        {props.title}
+      </h2>
       <p class="warning" role="alert">
         This is the only time the key is shown. Copy it now and hand it over securely: the service keeps only its digest and cannot show it
         again.

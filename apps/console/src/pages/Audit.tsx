@@ -1,56 +1,55 @@
-import { useState } from 'preact/hooks';
-import { AUDIT_ACTIONS, type AuditPage, call } from '../api';
+import { type AuditPage, AUDIT_ACTIONS } from '../api';
 import { AuditTable } from '../components/AuditTable';
-import { ErrorNote } from '../components/ErrorNote';
-import { Pager, useCursorPages } from '../components/Pager';
+import { Choice, Field } from '../components/Field';
+import { LoadState } from '../components/LoadState';
+import { Pager, useUrlPages } from '../components/Pager';
 import { useLoad } from '../load';
+import { useQuery } from '../router';
+import { useApi } from '../session';
 
 const PAGE_SIZE = 50;
 
-/** The whole audit log, newest first, filtered by action, paged. */
+/** The whole audit log, newest first, filtered by action, paged; the filter and the pages are the address. */
 export function Audit() {
-  const [action, setAction] = useState('');
-  const pages = useCursorPages();
-  const { data, error, loading } = useLoad(
-    () => call<AuditPage>('GET', '/audit', { query: { action, limit: PAGE_SIZE, cursor: pages.cursor } }),
+  const api = useApi();
+  const { query, set } = useQuery();
+  const action = query.action ?? '';
+  const pages = useUrlPages();
+  const audit = useLoad(
+    (signal) => api.call<AuditPage>('GET', '/audit', { query: { action, limit: PAGE_SIZE, cursor: pages.cursor }, signal }),
     [action, pages.cursor],
   );
   return (
     <>
       <h1>Audit log</h1>
-      <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <div class="field">
-          <label for="audit-action">Action</label>
-          <select
+      <form class="filters" role="search" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
+        <Field id="audit-action" label="Action">
+          <Choice
             id="audit-action"
             value={action}
-            onChange={(e) => {
-              setAction(e.currentTarget.value);
-              pages.reset();
-            }}
-          >
-            <option value="">All actions</option>
-            {AUDIT_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </div>
-      </form>
-      <ErrorNote error={error} />
-      {loading && !data && <p class="muted">Loading…</p>}
-      {data && (
-        <section class="card">
-          <AuditTable entries={data.entries} />
-          <Pager
-            page={pages.page}
-            hasNext={!!data.next_cursor}
-            onPrevious={pages.previous}
-            onNext={() => data.next_cursor && pages.next(data.next_cursor)}
+            options={AUDIT_ACTIONS}
+            any="All actions"
+            onChange={(v) => set({ action: v || undefined })}
           />
-        </section>
-      )}
+        </Field>
+      </form>
+      <section class="card" aria-label="Audit entries">
+        <LoadState load={audit} what="audit entries">
+          {(data) => (
+            <>
+              <AuditTable entries={data.entries} />
+              <Pager
+                label="Pages of the audit log"
+                page={pages.page}
+                hasNext={!!data.next_cursor}
+                busy={audit.fetching}
+                onPrevious={pages.previous}
+                onNext={() => data.next_cursor && pages.next(data.next_cursor)}
+              />
+            </>
+          )}
+        </LoadState>
+      </section>
     </>
   );
 }

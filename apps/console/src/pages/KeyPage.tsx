@@ -1,137 +1,226 @@
 import { useState } from 'preact/hooks';
-import { type AuditPage, type DailyUsage, type KeyDetails, type RotatedKey, TIERS, call } from '../api';
+import { type AuditPage, type DailyUsage, type KeyDetails, type LicenseKey, type RotatedKey, TIERS } from '../api';
+import { useAction } from '../action';
+import { ActionButton } from '../components/ActionButton';
 import { AuditTable } from '../components/AuditTable';
 import { BarChart } from '../components/BarChart';
 import { useConfirm } from '../components/Confirm';
 import { CountsTable } from '../components/CountsTable';
 import { ErrorNote } from '../components/ErrorNote';
-import { Link } from '../components/Link';
+import { Choice, Field } from '../components/Field';
+import { LoadState } from '../components/LoadState';
+import { Pager, useUrlPages } from '../components/Pager';
 import { QuotaGauge } from '../components/QuotaGauge';
 import { SecretOnce } from '../components/SecretOnce';
 import { Time } from '../components/Time';
-import { currentPeriod, formatLimit, fromLocalInput, toLocalInput, utcDay } from '../format';
+import { currentPeriod, formatLimit, fromLocalInput, toLocalInput } from '../format';
 import { useLoad } from '../load';
-import { keyPath } from '../router';
+import { paths } from '../router';
+import { useApi } from '../session';
 
-/** Every day from `from` to `to` (UTC), with the answer's counts and zero elsewhere. */
-function everyDay(usage: DailyUsage): Array<{ date: string; value: number }> {
-  const counts = new Map(usage.days.map((d) => [d.date, d.inferences]));
-  const days: Array<{ date: string; value: number }> = [];
-  for (let t = Date.parse(`${usage.from}T00:00:00Z`); t <= Date.parse(`${usage.to}T00:00:00Z`) && days.length < 400; t += 86400000) {
-    const date = utcDay(new Date(t));
-    days.push({ date, value: counts.get(date) ?? 0 });
-  }
-  return days;
-}
+const AUDIT_PAGE = 20;
 
-/** One key: quota gauge, daily usage of the period, breakdowns, audit trail, and the operator's actions. */
+/**
+ * One key and its license (CONTRACT 16): details, the chain of keys with their status and grace,
+ * the quota gauge and the license's daily usage split by key (the same counter: they agree), its
+ * breakdowns, the key's audit trail (paged, pages in the address), and the operator's actions.
+ */
 export function KeyPage(props: { keyId: string }) {
   const keyId = props.keyId;
+  const api = useApi();
   const [round, setRound] = useState(0);
   const period = currentPeriod();
-  const key = useLoad(() => call<KeyDetails>('GET', `/keys/${encodeURIComponent(keyId)}`), [keyId, round]);
-  const usage = useLoad(() => call<DailyUsage>('GET', '/usage/daily', { query: { key_id: keyId, ...period } }), [keyId, round]);
-  const audit = useLoad(() => call<AuditPage>('GET', '/audit', { query: { key_id: keyId, limit: 50 } }), [keyId, round]);
+  const auditPages = useUrlPages('audit');
+  const key = useLoad((signal) => api.call<KeyDetails>('GET', `/keys/${encodeURIComponent(keyId)}`, { signal }), [keyId, round]);
+  const usage = useLoad(
+    (signal) => api.call<DailyUsage>('GET', '/usage/daily', { query: { key_id: keyId, ...period }, signal }),
+    [keyId, round],
+  );
+  const audit = useLoad(
+    (signal) => api.call<AuditPage>('GET', '/audit', { query: { key_id: keyId, limit: AUDIT_PAGE, cursor: auditPages.cursor }, signal }),
+    [keyId, round, auditPages.cursor],
+  );
   const refresh = () => setRound((n) => n + 1);
-  const data = key.data;
   return (
     <>
       <p>
-        <Link href="/console/keys">← Keys</Link>
+        <a href={paths.keys()}>← Keys</a>
       </p>
       <h1>
-        Key <code>{data ? `${data.prefix}…` : keyId}</code>
+        Key <code>{key.data ? `${key.data.prefix}…` : keyId}</code>
       </h1>
-      <ErrorNote error={key.error} />
-      {key.loading && !data && <p class="muted">Loading…</p>}
-      {data && (
-        <>
-          <div class="grid">
-            <section class="card">
-              <h2>Details</h2>
-              <dl class="details-list">
-                <dt>Key id</dt>
-                <dd>
-                  <code>{data.key_id}</code>
-                </dd>
-                <dt>Status</dt>
-                <dd>
-                  <span class={`badge status-${data.status}`} data-testid="key-status">
-                    {data.status}
-                  </span>
-                  {data.revoked_at && (
-                    <>
-                      {' '}
-                      since <Time iso={data.revoked_at} />
-                    </>
-                  )}
-                </dd>
-                <dt>E-mail</dt>
-                <dd>{data.email}</dd>
-                <dt>User id</dt>
-                <dd>
-                  <code>{data.user_id}</code>
-                </dd>
-                <dt>Tier</dt>
-                <dd data-testid="key-tier">{data.license_type}</dd>
-                <dt>Environment</dt>
-                <dd>{data.environment}</dd>
-                <dt>Monthly limit</dt>
-                <dd>
-                  {formatLimit(data.monthly_limit)}{' '}
-                  <span class="muted">({data.monthly_limit_source === 'tier' ? "the tier's" : 'set for this key'})</span>
-                </dd>
-                {data.created_at && (
-                  <>
-                    <dt>Created</dt>
-                    <dd>
-                      <Time iso={data.created_at} />
-                    </dd>
-                  </>
-                )}
-                <dt>Expires</dt>
-                <dd>
-                  <Time iso={data.expires_at} />
-                </dd>
-              </dl>
-            </section>
-            <section class="card">
-              <h2>Quota this month</h2>
-              <QuotaGauge used={data.quota.used} limit={data.quota.monthly_limit} resetsAt={data.quota.resets_at} />
-            </section>
-          </div>
-          <KeyActions key={`${data.key_id}-${round}`} details={data} onChanged={refresh} />
-        </>
-      )}
-      <section class="card">
-        <ErrorNote error={usage.error} />
-        {usage.data && (
-          <BarChart
-            title={`Inferences per day, ${usage.data.from} to ${usage.data.to} (UTC)`}
-            unit="inferences"
-            days={everyDay(usage.data)}
-          />
+      <LoadState load={key} what="the key">
+        {(data) => (
+          <>
+            <div class="grid">
+              <KeyDetailsCard details={data} />
+              <section class="card">
+                <h2>Quota this month (the license's)</h2>
+                <QuotaGauge used={data.quota.used} limit={data.quota.monthly_limit} resetsAt={data.quota.resets_at} />
+              </section>
+            </div>
+            <LicenseCard details={data} chain={usage.data?.keys ?? null} />
+            <KeyActions key={`${data.key_id}-${round}`} details={data} onChanged={refresh} />
+          </>
         )}
+      </LoadState>
+      <section class="card" aria-labelledby="usage-title">
+        <h2 id="usage-title">The license's usage this month, by key</h2>
+        <LoadState load={usage} what="the usage">
+          {(data) => (
+            <>
+              <BarChart
+                title={`Inferences per day, ${data.from} to ${data.to} (UTC), every key of the license`}
+                unit="inferences"
+                parts={data.keys.map((k) => ({ id: k.key_id, label: `${k.prefix}… (${k.key_id === keyId ? 'this key' : k.status})` }))}
+                days={data.days.map((d) => ({ date: d.date, value: d.inferences, parts: d.by_key }))}
+              />
+              <div class="grid three">
+                <CountsTable title="Events by type" counts={data.by_event_type} name="Type" />
+                <CountsTable title="Events by model" counts={data.by_model} name="Model" />
+                <CountsTable title="Events by outcome" counts={data.by_outcome} name="Outcome" />
+              </div>
+            </>
+          )}
+        </LoadState>
       </section>
-      {usage.data && (
-        <div class="grid three">
-          <CountsTable title="Events by type" counts={usage.data.by_event_type} name="Type" />
-          <CountsTable title="Events by model" counts={usage.data.by_model} name="Model" />
-          <CountsTable title="Events by outcome" counts={usage.data.by_outcome} name="Outcome" />
-        </div>
-      )}
-      <section class="card">
-        <h2>Audit trail</h2>
-        <ErrorNote error={audit.error} />
-        {audit.data && <AuditTable entries={audit.data.entries} showKey={false} />}
+      <section class="card" aria-labelledby="audit-title">
+        <h2 id="audit-title">Audit trail of this key</h2>
+        <LoadState load={audit} what="the audit trail">
+          {(data) => (
+            <>
+              <AuditTable entries={data.entries} showKey={false} />
+              <Pager
+                label="Audit trail pages"
+                page={auditPages.page}
+                hasNext={!!data.next_cursor}
+                busy={audit.fetching}
+                onPrevious={auditPages.previous}
+                onNext={() => data.next_cursor && auditPages.next(data.next_cursor)}
+              />
+            </>
+          )}
+        </LoadState>
       </section>
     </>
   );
 }
 
-/** Change tier, limit or expiry; rotate; revoke. Each asks first. */
+function KeyDetailsCard(props: { details: KeyDetails }) {
+  const data = props.details;
+  return (
+    <section class="card">
+      <h2>Details</h2>
+      <dl class="details-list">
+        <dt>Key id</dt>
+        <dd>
+          <code>{data.key_id}</code>
+        </dd>
+        <dt>Status</dt>
+        <dd>
+          <span class={`badge status-${data.status}`} data-testid="key-status">
+            {data.status}
+          </span>
+          {data.revoked_at && (
+            <>
+              {' '}
+              since <Time iso={data.revoked_at} />
+            </>
+          )}
+        </dd>
+        <dt>E-mail</dt>
+        <dd>{data.email}</dd>
+        <dt>User id</dt>
+        <dd>
+          <code>{data.user_id}</code>
+        </dd>
+        <dt>Tier</dt>
+        <dd data-testid="key-tier">{data.license_type}</dd>
+        <dt>Environment</dt>
+        <dd>{data.environment}</dd>
+        <dt>Monthly limit</dt>
+        <dd>
+          {formatLimit(data.monthly_limit)}{' '}
+          <span class="muted">({data.monthly_limit_source === 'tier' ? "the tier's" : 'set for this key'})</span>
+        </dd>
+        {data.created_at && (
+          <>
+            <dt>Created</dt>
+            <dd>
+              <Time iso={data.created_at} />
+            </dd>
+          </>
+        )}
+        <dt>Expires</dt>
+        <dd>
+          <Time iso={data.expires_at} />
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/** The license: its id and its keys in the order of the chain, each a link with its status; a rotated key's expiry is its grace end. */
+function LicenseCard(props: { details: KeyDetails; chain: readonly LicenseKey[] | null }) {
+  const d = props.details;
+  const chain = props.chain ?? [];
+  return (
+    <section class="card" aria-labelledby="license-title" data-testid="license">
+      <h2 id="license-title">License</h2>
+      <dl class="details-list">
+        <dt>License id</dt>
+        <dd>
+          <code data-testid="license-id">{d.license_id}</code>
+        </dd>
+        <dt>Rotated from</dt>
+        <dd data-testid="rotated-from">{d.rotated_from ? <a href={paths.key(d.rotated_from)}>{d.rotated_from}</a> : '–'}</dd>
+        <dt>Rotated into</dt>
+        <dd data-testid="rotated-to">{d.rotated_to ? <a href={paths.key(d.rotated_to)}>{d.rotated_to}</a> : '–'}</dd>
+      </dl>
+      {chain.length > 1 && (
+        <>
+          <h3>Its keys, first to last</h3>
+          <ol class="chain" aria-label="The license's keys">
+            {chain.map((k) => (
+              <li key={k.key_id} data-chain-key={k.key_id} aria-current={k.key_id === d.key_id ? 'true' : undefined}>
+                <a href={paths.key(k.key_id)}>
+                  <code>{k.prefix}…</code> {k.key_id}
+                </a>{' '}
+                <span class={`badge status-${k.status}`}>{k.status}</span>
+                {k.key_id === d.key_id && <span class="muted"> (this key)</span>}{' '}
+                {k.rotated_to ? (
+                  <span>
+                    rotated; its grace {k.status === 'active' ? 'ends' : 'ended'} <Time iso={k.expires_at} />
+                  </span>
+                ) : k.revoked_at ? (
+                  <span>
+                    revoked <Time iso={k.revoked_at} />
+                  </span>
+                ) : (
+                  <span>
+                    the current key, expires <Time iso={k.expires_at} />
+                  </span>
+                )}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Why the key's actions cannot succeed (null: they can). */
+function blockedReason(d: KeyDetails): string | null {
+  if (d.status === 'revoked') return 'This key is revoked: it can no longer be changed or rotated.';
+  if (d.rotated_to) return 'This key was rotated: change, rotate or revoke the current key of its license instead.';
+  return null;
+}
+
+/** Change tier, limit or expiry; rotate; revoke. Each asks first, shows that it is running, acts once. */
 function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const d = props.details;
+  const api = useApi();
   const { dialog, ask } = useConfirm();
   const [tier, setTier] = useState(d.license_type);
   const [limitMode, setLimitMode] = useState(
@@ -141,182 +230,220 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const [expires, setExpires] = useState(toLocalInput(d.expires_at));
   const [reason, setReason] = useState('');
   const [grace, setGrace] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<string | null>(null);
   const [rotated, setRotated] = useState<RotatedKey | null>(null);
-  const revoked = d.status === 'revoked';
+  const blocked = blockedReason(d);
+  // revoking a rotated key still in its grace ends the grace at once: allowed; nothing else is on a blocked key
+  const revokeBlocked = d.status === 'revoked' ? blocked : null;
+  const path = `/keys/${encodeURIComponent(d.key_id)}`;
 
-  const act = async (title: string, text: string, action: string, run: () => Promise<unknown>, danger = false) => {
-    setError(null);
-    setDone(null);
-    if (!(await ask(title, text, action, danger))) return;
-    try {
-      await run();
-      setDone(`${title}: done.`);
+  const patch = useAction(
+    async (title: string, _question: string, _action: string, body: Record<string, unknown>) => {
+      await api.call('PATCH', path, { body });
       props.onChanged();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  const patch = (body: Record<string, unknown>) => call('PATCH', `/keys/${encodeURIComponent(d.key_id)}`, { body });
+      return `${title}: done.`;
+    },
+    (title, question, action) => ask(title, question, action),
+  );
+  const rotate = useAction(
+    async () => {
+      const body = grace.trim() === '' ? {} : { grace_seconds: Number(grace) };
+      setRotated(await api.call<RotatedKey>('POST', `${path}/rotate`, { body }));
+      return 'Rotated.';
+    },
+    () =>
+      ask(
+        'Rotate the key',
+        'Issue a new key for the same user, tier, expiry and limit? The new key is shown once; the old one keeps working for the grace period, then expires.',
+        'Rotate',
+      ),
+  );
+  const revoke = useAction(
+    async () => {
+      await api.call('POST', `${path}/revoke`, { body: reason.trim() ? { reason: reason.trim() } : {} });
+      props.onChanged();
+      return 'Revoked.';
+    },
+    () => ask('Revoke the key', 'Revoke this key now? Every instance refuses it at once, and revocation cannot be undone.', 'Revoke', true),
+  );
+  const [formError, setFormError] = useState<string | null>(null);
 
   if (rotated) {
     return (
-      <SecretOnce title="Key rotated: the new key" secret={rotated.api_key} onDone={() => setRotated(null)}>
+      <SecretOnce
+        title="Key rotated: the new key"
+        secret={rotated.api_key}
+        onDone={() => {
+          setRotated(null);
+          props.onChanged(); // this key is now rotated: its page shows the chain and its actions disabled
+        }}
+      >
         <p>
-          New key <Link href={keyPath(rotated.key_id)}>{rotated.key_id}</Link>, expires <Time iso={rotated.expires_at} />. The previous key
+          New key <a href={paths.key(rotated.key_id)}>{rotated.key_id}</a>, expires <Time iso={rotated.expires_at} />. The previous key
           keeps working until <Time iso={rotated.previous_key_expires_at} />.
         </p>
       </SecretOnce>
     );
   }
+  const off = blocked !== null;
+  const describedBy = off ? 'actions-blocked' : undefined;
   return (
     <section class="card" aria-labelledby="actions-title">
       <h2 id="actions-title">Actions</h2>
-      {revoked && <p class="muted">This key is revoked: it can no longer be changed.</p>}
+      {blocked && (
+        <p class="reason" id="actions-blocked" data-testid="actions-blocked">
+          {blocked}
+          {d.rotated_to && (
+            <>
+              {' '}
+              <a href={paths.key(d.rotated_to)}>Go to the key it was rotated into.</a>
+            </>
+          )}
+        </p>
+      )}
       <div class="actions-grid">
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void act('Change the tier', `Change this key's tier from ${d.license_type} to ${tier}?`, 'Change tier', () =>
-              patch({ license_type: tier }),
-            );
+            void patch.run('Change the tier', `Change this key's tier from ${d.license_type} to ${tier}?`, 'Change tier', {
+              license_type: tier,
+            });
           }}
         >
-          <label for="action-tier">Tier</label>
-          <div class="inline">
-            <select id="action-tier" value={tier} disabled={revoked} onChange={(e) => setTier(e.currentTarget.value)}>
-              {TIERS.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-            <button type="submit" disabled={revoked || tier === d.license_type}>
-              Change tier
-            </button>
-          </div>
+          <Field id="action-tier" label="Tier">
+            <div class="inline">
+              <Choice id="action-tier" value={tier} options={TIERS} disabled={off} onChange={setTier} />
+              <ActionButton
+                type="submit"
+                busy={patch.busy}
+                busyText="Working…"
+                disabled={off || tier === d.license_type}
+                describedBy={describedBy}
+              >
+                Change tier
+              </ActionButton>
+            </div>
+          </Field>
         </form>
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            const value = limitMode === 'tier' ? undefined : limitMode === 'unlimited' ? null : Number(limit);
+            const value = limitMode === 'tier' ? 'tier' : limitMode === 'unlimited' ? null : Number(limit);
             const words = limitMode === 'tier' ? "the tier's limit" : value === null ? 'no limit' : `${limit} inferences a month`;
-            void act('Change the monthly limit', `Set this key's monthly limit to ${words}?`, 'Change limit', () =>
-              patch({ monthly_limit: value === undefined ? 'tier' : value }),
-            );
+            void patch.run('Change the monthly limit', `Set this key's monthly limit to ${words}?`, 'Change limit', {
+              monthly_limit: value,
+            });
           }}
         >
-          <label for="action-limit-mode">Monthly limit</label>
-          <div class="inline">
-            <select id="action-limit-mode" value={limitMode} disabled={revoked} onChange={(e) => setLimitMode(e.currentTarget.value)}>
-              <option value="tier">The tier's</option>
-              <option value="override">A number</option>
-              <option value="unlimited">Unlimited</option>
-            </select>
-            {limitMode === 'override' && (
-              <input
-                id="action-limit"
-                aria-label="Inferences per month"
-                type="number"
-                min={0}
-                step={1}
-                required
-                disabled={revoked}
-                value={limit}
-                onInput={(e) => setLimit(e.currentTarget.value)}
+          <Field id="action-limit-mode" label="Monthly limit">
+            <div class="inline">
+              <Choice
+                id="action-limit-mode"
+                value={limitMode}
+                options={['tier', 'override', 'unlimited']}
+                disabled={off}
+                onChange={setLimitMode}
               />
-            )}
-            <button type="submit" disabled={revoked}>
-              Change limit
-            </button>
-          </div>
+              {limitMode === 'override' && (
+                <input
+                  id="action-limit"
+                  aria-label="Inferences per month"
+                  type="number"
+                  min={0}
+                  step={1}
+                  required
+                  disabled={off}
+                  value={limit}
+                  onInput={(e) => setLimit(e.currentTarget.value)}
+                />
+              )}
+              <ActionButton type="submit" busy={patch.busy} busyText="Working…" disabled={off} describedBy={describedBy}>
+                Change limit
+              </ActionButton>
+            </div>
+          </Field>
         </form>
         <form
           onSubmit={(e) => {
             e.preventDefault();
             const iso = fromLocalInput(expires);
-            if (!iso) return setError('Choose an expiry time.');
-            void act('Change the expiry', `Make this key expire at ${new Date(iso).toLocaleString()}?`, 'Change expiry', () =>
-              patch({ expires_at: iso }),
-            );
+            setFormError(iso ? null : 'Choose an expiry time.');
+            if (iso)
+              void patch.run('Change the expiry', `Make this key expire at ${new Date(iso).toLocaleString()}?`, 'Change expiry', {
+                expires_at: iso,
+              });
           }}
         >
-          <label for="action-expires">Expires (your time)</label>
-          <div class="inline">
-            <input
-              id="action-expires"
-              type="datetime-local"
-              required
-              disabled={revoked}
-              value={expires}
-              onInput={(e) => setExpires(e.currentTarget.value)}
-            />
-            <button type="submit" disabled={revoked}>
-              Change expiry
-            </button>
-          </div>
+          <Field id="action-expires" label="Expires (your time)">
+            <div class="inline">
+              <input
+                id="action-expires"
+                type="datetime-local"
+                required
+                disabled={off}
+                value={expires}
+                onInput={(e) => setExpires(e.currentTarget.value)}
+              />
+              <ActionButton type="submit" busy={patch.busy} busyText="Working…" disabled={off} describedBy={describedBy}>
+                Change expiry
+              </ActionButton>
+            </div>
+          </Field>
         </form>
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            const body = grace.trim() === '' ? {} : { grace_seconds: Number(grace) };
-            setError(null);
-            setDone(null);
-            void ask(
-              'Rotate the key',
-              'Issue a new key for the same user, tier, expiry and limit? The new key is shown once; the old one keeps working for the grace period, then expires.',
-              'Rotate',
-            ).then(async (yes) => {
-              if (!yes) return;
-              try {
-                setRotated(await call<RotatedKey>('POST', `/keys/${encodeURIComponent(d.key_id)}/rotate`, { body }));
-              } catch (failure) {
-                setError(failure);
-              }
-            });
+            void rotate.run();
           }}
         >
-          <label for="action-grace">Rotate (grace in seconds; empty: the default)</label>
-          <div class="inline">
-            <input
-              id="action-grace"
-              type="number"
-              min={0}
-              max={604800}
-              step={1}
-              disabled={revoked}
-              value={grace}
-              onInput={(e) => setGrace(e.currentTarget.value)}
-            />
-            <button type="submit" disabled={revoked}>
-              Rotate
-            </button>
-          </div>
+          <Field id="action-grace" label="Rotate (grace in seconds; empty: the default)">
+            <div class="inline">
+              <input
+                id="action-grace"
+                type="number"
+                min={0}
+                max={604800}
+                step={1}
+                disabled={off}
+                value={grace}
+                onInput={(e) => setGrace(e.currentTarget.value)}
+              />
+              <ActionButton type="submit" busy={rotate.busy} busyText="Rotating…" disabled={off} describedBy={describedBy}>
+                Rotate
+              </ActionButton>
+            </div>
+          </Field>
         </form>
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void act(
-              'Revoke the key',
-              'Revoke this key now? Every instance refuses it at once, and revocation cannot be undone.',
-              'Revoke',
-              () => call('POST', `/keys/${encodeURIComponent(d.key_id)}/revoke`, { body: reason.trim() ? { reason: reason.trim() } : {} }),
-              true,
-            );
+            void revoke.run();
           }}
         >
-          <label for="action-reason">Revoke (reason, optional)</label>
-          <div class="inline">
-            <input id="action-reason" maxLength={500} disabled={revoked} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
-            <button type="submit" class="danger" disabled={revoked}>
-              Revoke
-            </button>
-          </div>
+          <Field id="action-reason" label="Revoke (reason, optional)">
+            <div class="inline">
+              <input
+                id="action-reason"
+                maxLength={500}
+                disabled={revokeBlocked !== null}
+                value={reason}
+                onInput={(e) => setReason(e.currentTarget.value)}
+              />
+              <ActionButton
+                type="submit"
+                class="danger"
+                busy={revoke.busy}
+                busyText="Revoking…"
+                disabled={revokeBlocked !== null}
+                describedBy={revokeBlocked ? 'actions-blocked' : undefined}
+              >
+                Revoke
+              </ActionButton>
+            </div>
+          </Field>
         </form>
       </div>
-      <ErrorNote error={error} />
-      {done && <p role="status">{done}</p>}
+      <ErrorNote error={formError ?? patch.error ?? rotate.error ?? revoke.error} />
+      {(patch.done ?? revoke.done) && <p role="status">{patch.done ?? revoke.done}</p>}
       {dialog}
     </section>
   );

@@ -1,61 +1,57 @@
 import { useState } from 'preact/hooks';
-import { type IssuedKey, type KeyPage, STATUSES, TIERS, call } from '../api';
+import { type IssuedKey, type KeyPage, STATUSES, TIERS } from '../api';
+import { useAction } from '../action';
+import { ActionButton } from '../components/ActionButton';
+import { DataTable } from '../components/DataTable';
 import { ErrorNote } from '../components/ErrorNote';
-import { Link } from '../components/Link';
-import { Pager, useCursorPages } from '../components/Pager';
+import { Choice, Field } from '../components/Field';
+import { LoadState } from '../components/LoadState';
+import { Pager, useUrlPages } from '../components/Pager';
 import { SecretOnce } from '../components/SecretOnce';
 import { Time } from '../components/Time';
 import { formatLimit, fromLocalInput } from '../format';
 import { useLoad } from '../load';
-import { keyPath } from '../router';
+import { type Params, paths, useQuery } from '../router';
+import { useApi } from '../session';
 
 const PAGE_SIZE = 25;
 
-interface Filters {
-  email: string;
-  prefix: string;
-  user_id: string;
-  license_type: string;
-  status: string;
+/** The search's parameters, as they are in the address. */
+const FILTERS = ['email', 'email_match', 'prefix', 'user_id', 'license_type', 'status'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+function filtersOf(query: Params): Filters {
+  return Object.fromEntries(FILTERS.map((name) => [name, query[name] ?? ''])) as Filters;
 }
 
-const NO_FILTERS: Filters = { email: '', prefix: '', user_id: '', license_type: '', status: '' };
-
-/** Search keys (e-mail, prefix, user id, tier, status), page through them, issue a key. */
+/**
+ * Search keys (e-mail in any case, whole or its start; prefix, user id, tier, status), page through
+ * them, issue a key. The search and the pages seen are the address: Back, Forward and a copied
+ * address give the same view.
+ */
 export function Keys() {
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const api = useApi();
+  const { query, set } = useQuery();
+  const filters = filtersOf(query);
+  const pages = useUrlPages();
   const [issuing, setIssuing] = useState(false);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
-  const pages = useCursorPages();
-  const { data, error, loading, reload } = useLoad(
-    () => call<KeyPage>('GET', '/keys', { query: { ...filters, limit: PAGE_SIZE, cursor: pages.cursor } }),
-    [filters, pages.cursor],
-  );
-  const field = (name: keyof Filters, label: string, placeholder = '') => (
-    <div class="field">
-      <label for={`filter-${name}`}>{label}</label>
-      <input
-        id={`filter-${name}`}
-        type="text"
-        placeholder={placeholder}
-        value={draft[name]}
-        onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })}
-      />
-    </div>
-  );
-  const select = (name: 'license_type' | 'status', label: string, options: readonly string[]) => (
-    <div class="field">
-      <label for={`filter-${name}`}>{label}</label>
-      <select id={`filter-${name}`} value={draft[name]} onChange={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })}>
-        <option value="">Any</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </div>
+  const search = filtersKey(filters);
+  const keys = useLoad(
+    (signal) =>
+      api.call<KeyPage>('GET', '/keys', {
+        query: {
+          [filters.email_match === 'start' ? 'email_prefix' : 'email']: filters.email,
+          prefix: filters.prefix,
+          user_id: filters.user_id,
+          license_type: filters.license_type,
+          status: filters.status,
+          limit: PAGE_SIZE,
+          cursor: pages.cursor,
+        },
+        signal,
+      }),
+    [search, pages.cursor],
   );
   return (
     <>
@@ -73,11 +69,11 @@ export function Keys() {
           secret={issued.api_key}
           onDone={() => {
             setIssued(null);
-            reload();
+            keys.reload();
           }}
         >
           <p>
-            Key <Link href={keyPath(issued.key_id)}>{issued.key_id}</Link> ({issued.license_type}, {issued.environment}), expires{' '}
+            Key <a href={paths.key(issued.key_id)}>{issued.key_id}</a> ({issued.license_type}, {issued.environment}), expires{' '}
             <Time iso={issued.expires_at} />.
           </p>
         </SecretOnce>
@@ -91,94 +87,123 @@ export function Keys() {
           }}
         />
       )}
-      <form
-        class="filters card"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          // a pasted whole key is cut to its display prefix: the secret never goes into a URL
-          const prefix = draft.prefix.trim().slice(0, 12);
-          setDraft({ ...draft, prefix });
-          setFilters({ ...draft, email: draft.email.trim(), prefix, user_id: draft.user_id.trim() });
-          pages.reset();
-        }}
-      >
-        {field('email', 'E-mail (exact)', 'ada@example.org')}
-        {field('prefix', 'Key prefix (first 12 characters)', 'svc_live_1a2')}
-        {field('user_id', 'User id', 'usr_…')}
-        {select('license_type', 'Tier', TIERS)}
-        {select('status', 'Status', STATUSES)}
-        <div class="field buttons">
-          <button type="submit" class="primary">
-            Search
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              setDraft(NO_FILTERS);
-              setFilters(NO_FILTERS);
-              pages.reset();
-            }}
-          >
-            Clear
-          </button>
-        </div>
-      </form>
-      <ErrorNote error={error} />
-      {loading && !data && <p class="muted">Loading…</p>}
-      {data && (
-        <section class="card">
-          {data.keys.length === 0 ? (
-            <p class="muted">No key matches.</p>
-          ) : (
-            <div class="table-wrap">
-              <table class="keys">
-                <thead>
-                  <tr>
-                    <th scope="col">Prefix</th>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Tier</th>
-                    <th scope="col">Env.</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">
-                      Monthly limit
-                    </th>
-                    <th scope="col">Expires</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.keys.map((key) => (
-                    <tr key={key.key_id} data-key-id={key.key_id}>
-                      <td>
-                        <Link href={keyPath(key.key_id)}>
-                          <code>{key.prefix}…</code>
-                        </Link>
-                      </td>
-                      <td>{key.email}</td>
-                      <td>{key.license_type}</td>
-                      <td>{key.environment}</td>
-                      <td>
-                        <span class={`badge status-${key.status}`}>{key.status}</span>
-                      </td>
-                      <td class="num">{formatLimit(key.monthly_limit)}</td>
-                      <td>
-                        <Time iso={key.expires_at} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+      <SearchForm key={search} filters={filters} onSearch={(next) => set(next)} />
+      <section class="card" aria-labelledby="results-title">
+        <h2 id="results-title" class="visually-hidden">
+          Keys found
+        </h2>
+        <LoadState load={keys} what="keys">
+          {(data) => (
+            <>
+              <DataTable
+                class="keys"
+                rows={data.keys}
+                rowKey={(k) => k.key_id}
+                rowAttributes={(k) => ({ 'data-key-id': k.key_id })}
+                empty="No key matches."
+                columns={[
+                  {
+                    header: 'Prefix',
+                    cell: (k) => (
+                      <a href={paths.key(k.key_id)}>
+                        <code>{k.prefix}…</code>
+                      </a>
+                    ),
+                  },
+                  { header: 'E-mail', cell: (k) => k.email },
+                  { header: 'Tier', cell: (k) => k.license_type },
+                  { header: 'Env.', cell: (k) => k.environment },
+                  { header: 'Status', cell: (k) => <span class={`badge status-${k.status}`}>{k.status}</span> },
+                  { header: 'Monthly limit', num: true, cell: (k) => formatLimit(k.monthly_limit) },
+                  { header: 'Expires', cell: (k) => <Time iso={k.expires_at} /> },
+                ]}
+              />
+              <Pager
+                label="Pages of keys"
+                page={pages.page}
+                hasNext={!!data.next_cursor}
+                busy={keys.fetching}
+                onPrevious={pages.previous}
+                onNext={() => data.next_cursor && pages.next(data.next_cursor)}
+              />
+            </>
           )}
-          <Pager
-            page={pages.page}
-            hasNext={!!data.next_cursor}
-            onPrevious={pages.previous}
-            onNext={() => data.next_cursor && pages.next(data.next_cursor)}
-          />
-        </section>
-      )}
+        </LoadState>
+      </section>
     </>
+  );
+}
+
+function filtersKey(filters: Filters): string {
+  return FILTERS.map((name) => filters[name]).join('\u0000');
+}
+
+/** The search form: a draft of the filters, sent to the address on Search (a new history entry, from page 1). */
+function SearchForm(props: { filters: Filters; onSearch: (filters: Params) => void }) {
+  const [draft, setDraft] = useState<Filters>(props.filters);
+  const text = (name: 'email' | 'prefix' | 'user_id', label: string, placeholder: string) => (
+    <Field id={`filter-${name}`} label={label}>
+      <input
+        id={`filter-${name}`}
+        type="text"
+        placeholder={placeholder}
+        value={draft[name]}
+        onInput={(e) => setDraft({ ...draft, [name]: e.currentTarget.value })}
+      />
+    </Field>
+  );
+  return (
+    <form
+      class="filters card"
+      role="search"
+      aria-label="Search keys"
+      onSubmit={(e) => {
+        e.preventDefault();
+        // a pasted whole key is cut to its display prefix: the secret never goes into a URL
+        const prefix = draft.prefix.trim().slice(0, 12);
+        const email = draft.email.trim();
+        props.onSearch({
+          ...draft,
+          email,
+          email_match: email && draft.email_match === 'start' ? 'start' : undefined,
+          prefix,
+          user_id: draft.user_id.trim(),
+        });
+      }}
+    >
+      {text('email', 'E-mail (any case)', 'ada@example.org')}
+      <div class="field check">
+        <input
+          id="filter-email-start"
+          type="checkbox"
+          checked={draft.email_match === 'start'}
+          onChange={(e) => setDraft({ ...draft, email_match: e.currentTarget.checked ? 'start' : '' })}
+        />
+        <label for="filter-email-start">E-mail starts with this</label>
+      </div>
+      {text('prefix', 'Key prefix (first 12 characters)', 'svc_live_1a2')}
+      {text('user_id', 'User id', 'usr_…')}
+      <Field id="filter-license_type" label="Tier">
+        <Choice
+          id="filter-license_type"
+          value={draft.license_type}
+          options={TIERS}
+          any="Any"
+          onChange={(v) => setDraft({ ...draft, license_type: v })}
+        />
+      </Field>
+      <Field id="filter-status" label="Status">
+        <Choice id="filter-status" value={draft.status} options={STATUSES} any="Any" onChange={(v) => setDraft({ ...draft, status: v })} />
+      </Field>
+      <div class="field buttons">
+        <button type="submit" class="primary">
+          Search
+        </button>
+        <button type="button" onClick={() => props.onSearch({})}>
+          Clear
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -195,28 +220,26 @@ function IssueKeyForm(props: { onCancel: () => void; onIssued: (key: IssuedKey) 
     limit: 'tier',
     monthly_limit: '',
   });
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const api = useApi();
   const set = (name: keyof typeof form) => (e: Event) => setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value });
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setError(null);
+  const issue = useAction(async () => {
     const body: Record<string, unknown> = { license_type: form.license_type, environment: form.environment };
     for (const name of ['email', 'name', 'organization', 'user_id'] as const) if (form[name].trim()) body[name] = form[name].trim();
     if (form.expires_at) body.expires_at = fromLocalInput(form.expires_at);
     if (form.limit === 'unlimited') body.monthly_limit = null;
     if (form.limit === 'override') body.monthly_limit = Number(form.monthly_limit);
-    setBusy(true);
-    try {
-      props.onIssued(await call<IssuedKey>('POST', '/keys', { body }));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    props.onIssued(await api.call<IssuedKey>('POST', '/keys', { body }));
+    return 'Issued.';
+  });
   return (
-    <form class="card form" onSubmit={(event) => void submit(event)} aria-labelledby="issue-title">
+    <form
+      class="card form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void issue.run();
+      }}
+      aria-labelledby="issue-title"
+    >
       <h2 id="issue-title">Issue a key</h2>
       <div class="form-grid">
         <div class="field">
@@ -279,14 +302,14 @@ function IssueKeyForm(props: { onCancel: () => void; onIssued: (key: IssuedKey) 
           </div>
         )}
       </div>
-      <ErrorNote error={error} />
+      <ErrorNote error={issue.error} />
       <div class="actions">
-        <button type="button" onClick={props.onCancel}>
+        <button type="button" onClick={props.onCancel} disabled={issue.busy}>
           Cancel
         </button>
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Issuing…' : 'Issue the key'}
-        </button>
+        <ActionButton type="submit" class="primary" busy={issue.busy} busyText="Issuing…">
+          Issue the key
+        </ActionButton>
       </div>
     </form>
   );

@@ -1,5 +1,9 @@
 import { useState } from 'preact/hooks';
-import { type AdminModel, MODEL_TYPES, TIERS, call, uploadModelFile } from '../api';
+import { type AdminModel, MODEL_TYPES, TIERS } from '../api';
+import { useAction } from '../action';
+import { ActionButton } from '../components/ActionButton';
+import { LoadState } from '../components/LoadState';
+import { useApi } from '../session';
 import { useConfirm } from '../components/Confirm';
 import { ErrorNote } from '../components/ErrorNote';
 import { Time } from '../components/Time';
@@ -8,32 +12,33 @@ import { useLoad } from '../load';
 
 /** The catalogue: every record, published or not; register (file upload or external URL), edit, delete. */
 export function Models() {
-  const { data, error, loading, reload } = useLoad(() => call<{ models: AdminModel[]; total: number }>('GET', '/models'), []);
+  const api = useApi();
+  const models = useLoad((signal) => api.call<{ models: AdminModel[]; total: number }>('GET', '/models', { signal }), []);
   const [editing, setEditing] = useState<AdminModel | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
   const { dialog, ask } = useConfirm();
+  const [deleting, setDeleting] = useState<string | null>(null);
 
-  const remove = async (model: AdminModel) => {
-    setNotice(null);
-    setActionError(null);
-    if (
-      !(await ask(
+  const remove = useAction(
+    async (model: AdminModel) => {
+      setNotice(null);
+      setDeleting(model.name);
+      try {
+        await api.call('DELETE', `/models/${encodeURIComponent(model.name)}`);
+      } finally {
+        setDeleting(null);
+      }
+      models.reload();
+      return `${model.name} deleted.`;
+    },
+    (model) =>
+      ask(
         'Delete the model',
         `Delete ${model.name} ${model.version}? Keys no longer see it; an uploaded file is removed from the store.`,
         'Delete',
         true,
-      ))
-    )
-      return;
-    try {
-      await call('DELETE', `/models/${encodeURIComponent(model.name)}`);
-      setNotice(`${model.name} deleted.`);
-      reload();
-    } catch (failure) {
-      setActionError(failure);
-    }
-  };
+      ),
+  );
 
   return (
     <>
@@ -52,78 +57,87 @@ export function Models() {
           onCancel={() => setEditing(null)}
           onSaved={(model) => {
             setEditing(null);
+            remove.clear();
             setNotice(`${model.name} saved${model.published ? '' : ' (not yet published: no file or URL)'}.`);
-            reload();
+            models.reload();
           }}
         />
       )}
-      {notice && <p role="status">{notice}</p>}
-      <ErrorNote error={actionError ?? error} />
-      {loading && !data && <p class="muted">Loading…</p>}
-      {data && (
-        <section class="card">
-          <p class="muted">{formatCount(data.total)} models</p>
-          <div class="table-wrap">
-            <table class="models">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Paradigm</th>
-                  <th scope="col">Tier</th>
-                  <th scope="col">File</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.models.map((model) => (
-                  <tr key={model.name} data-model={model.name}>
-                    <td>
-                      <code>{model.name}</code>
-                      {model.owner_user_id && <div class="muted">custom: {model.owner_user_id}</div>}
-                    </td>
-                    <td>{model.version}</td>
-                    <td>{model.type}</td>
-                    <td>{model.paradigm}</td>
-                    <td>{model.requires_license}</td>
-                    <td>
-                      {model.published ? (
-                        model.stored_file ? (
-                          'uploaded'
-                        ) : (
-                          'external URL'
-                        )
-                      ) : (
-                        <span class="badge status-expired">no file</span>
-                      )}
-                      <div class="muted">
-                        {formatBytes(model.size_bytes ?? (model.size_mb === null ? null : Math.round(model.size_mb * 1e6)))}
-                      </div>
-                    </td>
-                    <td class="description">{model.metadata?.description}</td>
-                    <td>
-                      <Time iso={model.updated_at} />
-                    </td>
-                    <td class="row-actions">
-                      <button type="button" onClick={() => setEditing(model)} aria-label={`Edit ${model.name}`}>
-                        Edit
-                      </button>
-                      <button type="button" class="danger" onClick={() => void remove(model)} aria-label={`Delete ${model.name}`}>
-                        Delete
-                      </button>
-                    </td>
+      {(notice ?? remove.done) && <p role="status">{notice ?? remove.done}</p>}
+      <ErrorNote error={remove.error} />
+      <LoadState load={models} what="models">
+        {(data) => (
+          <section class="card">
+            <p class="muted">{formatCount(data.total)} models</p>
+            <div class="table-wrap">
+              <table class="models">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Version</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Paradigm</th>
+                    <th scope="col">Tier</th>
+                    <th scope="col">File</th>
+                    <th scope="col">Description</th>
+                    <th scope="col">Updated</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      )}
+                </thead>
+                <tbody>
+                  {data.models.map((model) => (
+                    <tr key={model.name} data-model={model.name}>
+                      <td>
+                        <code>{model.name}</code>
+                        {model.owner_user_id && <div class="muted">custom: {model.owner_user_id}</div>}
+                      </td>
+                      <td>{model.version}</td>
+                      <td>{model.type}</td>
+                      <td>{model.paradigm}</td>
+                      <td>{model.requires_license}</td>
+                      <td>
+                        {model.published ? (
+                          model.stored_file ? (
+                            'uploaded'
+                          ) : (
+                            'external URL'
+                          )
+                        ) : (
+                          <span class="badge status-expired">no file</span>
+                        )}
+                        <div class="muted">
+                          {formatBytes(model.size_bytes ?? (model.size_mb === null ? null : Math.round(model.size_mb * 1e6)))}
+                        </div>
+                      </td>
+                      <td class="description">{model.metadata?.description}</td>
+                      <td>
+                        <Time iso={model.updated_at} />
+                      </td>
+                      <td class="row-actions">
+                        <button type="button" onClick={() => setEditing(model)} aria-label={`Edit ${model.name}`}>
+                          Edit
+                        </button>
+                        <ActionButton
+                          class="danger"
+                          busy={deleting === model.name}
+                          busyText="Deleting…"
+                          disabled={remove.busy}
+                          onClick={() => void remove.run(model)}
+                          label={`Delete ${model.name}`}
+                        >
+                          Delete
+                        </ActionButton>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </section>
+        )}
+      </LoadState>
       {dialog}
     </>
   );
@@ -179,10 +193,12 @@ function ModelForm(props: { model: AdminModel | null; onCancel: () => void; onSa
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const api = useApi();
   const set = (name: keyof Draft) => (e: Event) => setDraft({ ...draft, [name]: (e.currentTarget as HTMLInputElement).value });
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setError(null);
     if (draft.source === 'upload' && !file && !editing) return setError('Choose the model file to upload, or register an external URL.');
     const record: Record<string, unknown> = {
@@ -210,11 +226,11 @@ function ModelForm(props: { model: AdminModel | null; onCancel: () => void; onSa
     try {
       const name = editing ? props.model!.name : draft.name.trim();
       let saved = editing
-        ? await call<AdminModel>('PUT', `/models/${encodeURIComponent(name)}`, { body: record })
-        : await call<AdminModel>('POST', '/models', { body: record });
+        ? await api.call<AdminModel>('PUT', `/models/${encodeURIComponent(name)}`, { body: record })
+        : await api.call<AdminModel>('POST', '/models', { body: record });
       if (draft.source !== 'url' && file) {
         setProgress(0);
-        saved = await uploadModelFile(name, file, setProgress);
+        saved = await api.uploadModelFile(name, file, setProgress);
       }
       props.onSaved(saved);
     } catch (failure) {
@@ -343,9 +359,9 @@ function ModelForm(props: { model: AdminModel | null; onCancel: () => void; onSa
         <button type="button" onClick={props.onCancel} disabled={busy}>
           Cancel
         </button>
-        <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save'}
-        </button>
+        <ActionButton type="submit" class="primary" busy={busy} busyText="Saving…">
+          Save
+        </ActionButton>
       </div>
     </form>
   );

@@ -1,24 +1,24 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, storeToken } from '../api';
+import { AdminApi, ApiError } from '../api';
 import { ErrorNote } from '../components/ErrorNote';
 
 /**
  * The admin token, checked with a cheap admin call before it is kept (sessionStorage: this tab
  * only, gone when the tab closes or on sign-out). It travels only as the bearer header.
  */
-export function SignIn(props: { notice: string | null; onSignedIn: () => void }) {
+export function SignIn(props: { notice: string | null; onSignedIn: (token: string) => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
-      await call('GET', '/audit', { query: { limit: 1 }, token: token.trim() });
-      storeToken(token.trim());
+      await new AdminApi(token.trim()).call('GET', '/audit', { query: { limit: 1 } });
       setToken('');
-      props.onSignedIn();
+      props.onSignedIn(token.trim());
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) setError('Wrong admin token: the service refused it.');
       else if (failure instanceof ApiError && failure.status === 404)
@@ -49,7 +49,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: () => void })
           onInput={(e) => setToken(e.currentTarget.value)}
         />
         <p class="muted">The service's ADMIN_TOKEN. Kept in this tab only (session storage) until you sign out.</p>
-        <button type="submit" class="primary" disabled={busy || token.trim() === ''}>
+        <button type="submit" class="primary" disabled={busy || token.trim() === ''} aria-busy={busy}>
           {busy ? 'Checking…' : 'Sign in'}
         </button>
         <ErrorNote error={error} />

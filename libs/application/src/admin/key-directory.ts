@@ -8,8 +8,10 @@ export interface KeyPosition {
 
 /** What an operator searches keys by; every filter given must hold. */
 export interface KeySearch {
-  /** The holder's e-mail address, exactly as stored (case-sensitive). */
+  /** The holder's e-mail address, in its search form (emailSearchForm: any case matches). */
   readonly email?: string;
+  /** The start of the holder's e-mail address, in its search form. */
+  readonly emailPrefix?: string;
   /** The start of the key's display prefix (its first 12 characters). */
   readonly prefix?: string;
   readonly userId?: string;
@@ -42,7 +44,16 @@ export interface NearQuotaQuery {
   readonly tierLimits: Readonly<Record<LicenseType, number | null>>;
   /** Keys whose use is at least this percentage of their limit. */
   readonly atLeastPercent: number;
+  /** Only keys after this one in the list's order (a smaller share, or the same share and a greater key id). */
+  readonly after?: NearQuotaPosition;
   readonly limit: number;
+}
+
+/** Where a page of keys near their quota ended: the last key's use, limit and id (the list's order). */
+export interface NearQuotaPosition {
+  readonly used: number;
+  readonly monthlyLimit: number;
+  readonly keyId: string;
 }
 
 /** A key's use this period against its limit in force (never unlimited, never 0). */

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKey, Clock, KeyStatus, LicenseType, TierCatalog } from '@svc/domain';
+import { ApiKey, Clock, KeyStatus, LicenseType, TierCatalog, emailSearchForm } from '@svc/domain';
 import { KeyDirectory, KeyPosition } from './key-directory';
 
 export interface ListKeysInput {
+  /** The holder's e-mail address, in any case. */
   readonly email?: string;
+  /** The start of the holder's e-mail address, in any case. */
+  readonly emailPrefix?: string;
   readonly prefix?: string;
   readonly userId?: string;
   readonly licenseType?: LicenseType;
@@ -44,7 +47,8 @@ export class ListKeys {
     const now = this.clock.now();
     const limit = input.limit ?? ListKeys.DEFAULT_LIMIT;
     const found = await this.directory.search({
-      email: input.email,
+      email: input.email === undefined ? undefined : emailSearchForm(input.email),
+      emailPrefix: input.emailPrefix === undefined || input.emailPrefix === '' ? undefined : emailSearchForm(input.emailPrefix),
       prefix: input.prefix,
       userId: input.userId,
       licenseType: input.licenseType,

@@ -1,36 +1,52 @@
 import { Injectable } from '@nestjs/common';
 import {
   AnalyticsEventRepository,
+  ApiKey,
   ApiKeyRepository,
   BillingPeriod,
   Clock,
   DAY_MS,
   InvalidRequestError,
-  KeyNotFoundError,
+  KeyStatus,
   UsageBreakdown,
   daysBetween,
   parseUtcDay,
   tallyUsage,
   utcDayOf,
 } from '@svc/domain';
+import { LicenseTarget, licenseKeysOf } from './license-keys';
 
-export interface DailyUsageInput {
-  readonly keyId: string;
-  /** `YYYY-MM-DD`; default: the first day of the current month (UTC). */
+export interface DailyUsageInput extends LicenseTarget {
+  /** `YYYY-MM-DD`; default: the first day of the month of `to` (UTC). */
   readonly from?: string;
   /** `YYYY-MM-DD`; default: today (UTC). */
   readonly to?: string;
 }
 
-export interface DailyUsageReport extends UsageBreakdown {
-  readonly keyId: string;
-  readonly from: string;
-  readonly to: string;
-  /** Every day from `from` to `to`, with the inferences received that day (0 when none). */
-  readonly days: ReadonlyArray<{ readonly date: string; readonly inferences: number }>;
+/** One key of the license, with its status now (a rotated key's expiry is the end of its grace). */
+export interface LicenseKey {
+  readonly key: ApiKey;
+  readonly status: KeyStatus;
 }
 
-/** One key's events day by day over a range of UTC days (CONTRACT 17), with the range's breakdown. */
+export interface DailyUsageReport extends UsageBreakdown {
+  readonly licenseId: string;
+  /** The key asked by; null when asked by license. */
+  readonly keyId: string | null;
+  /** The license's keys (the chain of rotations), oldest first. */
+  readonly keys: readonly LicenseKey[];
+  readonly from: string;
+  readonly to: string;
+  /** Every day from `from` to `to`: the license's inferences received that day (0 when none), and by key (keys with some). */
+  readonly days: ReadonlyArray<{ readonly date: string; readonly inferences: number; readonly byKey: Readonly<Record<string, number>> }>;
+}
+
+/**
+ * A license's events day by day over a range of UTC days (CONTRACT 16 and 17), asked by one of its
+ * keys or by the license: every key of the chain counted, each day split by key, so the days of a
+ * period add up to the quota gauge's `used` (inferences are what the quota counts). With the range's
+ * breakdown and the license's keys.
+ */
 @Injectable()
 export class ReportDailyUsage {
   static readonly MAX_DAYS = 366;
@@ -51,16 +67,25 @@ export class ReportDailyUsage {
     if ((to.getTime() - from.getTime()) / DAY_MS + 1 > ReportDailyUsage.MAX_DAYS) {
       throw new InvalidRequestError(`from and to must span at most ${ReportDailyUsage.MAX_DAYS} days`);
     }
-    const key = await this.keys.findById(input.keyId);
-    if (!key) throw new KeyNotFoundError('API key not found');
-    const usage = await this.events.usageBetween(key.id, from, new Date(to.getTime() + DAY_MS));
-    const inferences = new Map(usage.inferencesPerDay.map((d) => [d.day, d.events]));
+    const license = await licenseKeysOf(this.keys, input);
+    const until = new Date(to.getTime() + DAY_MS);
+    // a license has a handful of keys (one per rotation): each key's range on its own index
+    const usages = await Promise.all(license.keys.map((key) => this.events.usageBetween(key.id, from, until)));
+    const perDay = new Map<string, Record<string, number>>();
+    license.keys.forEach((key, i) => {
+      for (const d of usages[i].inferencesPerDay) perDay.set(d.day, { ...perDay.get(d.day), [key.id]: d.events });
+    });
     return {
-      keyId: key.id,
+      licenseId: license.licenseId,
+      keyId: license.asked?.id ?? null,
+      keys: license.keys.map((key) => ({ key, status: key.statusAt(now) })),
       from: utcDayOf(from),
       to: utcDayOf(to),
-      days: daysBetween(from, to).map((date) => ({ date, inferences: inferences.get(date) ?? 0 })),
-      ...tallyUsage(usage.counts),
+      days: daysBetween(from, to).map((date) => {
+        const byKey = perDay.get(date) ?? {};
+        return { date, inferences: Object.values(byKey).reduce((sum, n) => sum + n, 0), byKey };
+      }),
+      ...tallyUsage(usages.flatMap((u) => u.counts)),
     };
   }
 }

@@ -15,6 +15,7 @@ import {
   utcDayOf,
 } from '@svc/domain';
 import { KeyDirectory, KeyUsage } from './key-directory';
+import { ListNearQuota, tierLimitsOf } from './list-near-quota.use-case';
 
 export interface Overview {
   readonly keysByTier: Readonly<Record<LicenseType, number>>;
@@ -29,7 +30,6 @@ export interface Overview {
 @Injectable()
 export class ShowOverview {
   static readonly DAYS = 30;
-  static readonly NEAR_QUOTA_PERCENT = 80;
   static readonly NEAR_QUOTA_MAX = 20;
   static readonly RECENT_AUDIT = 10;
 
@@ -45,17 +45,13 @@ export class ShowOverview {
     const now = this.clock.now();
     const today = parseUtcDay(utcDayOf(now)) as Date;
     const first = new Date(today.getTime() - (ShowOverview.DAYS - 1) * DAY_MS);
-    const tierLimits = Object.fromEntries(LICENSE_TYPES.map((t) => [t, this.catalog.monthlyLimitOf(t)])) as Record<
-      LicenseType,
-      number | null
-    >;
     const [counts, perDay, nearQuota, recentAudit] = await Promise.all([
       this.directory.countByTierAndStatus(now),
       this.events.eventsPerDay(first, new Date(today.getTime() + DAY_MS)),
       this.directory.nearQuota({
         period: BillingPeriod.containing(now).key,
-        tierLimits,
-        atLeastPercent: ShowOverview.NEAR_QUOTA_PERCENT,
+        tierLimits: tierLimitsOf(this.catalog),
+        atLeastPercent: ListNearQuota.NEAR_QUOTA_PERCENT,
         limit: ShowOverview.NEAR_QUOTA_MAX,
       }),
       this.audit.list({ limit: ShowOverview.RECENT_AUDIT }),

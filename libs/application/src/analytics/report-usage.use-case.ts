@@ -5,11 +5,11 @@ import {
   BillingPeriod,
   Clock,
   InvalidRequestError,
-  KeyNotFoundError,
   TierCatalog,
   UsageBreakdown,
   UsageRepository,
 } from '@svc/domain';
+import { LicenseTarget, licenseKeysOf } from '../admin/license-keys';
 
 export interface UsageReport extends UsageBreakdown {
   readonly keyId: string;
@@ -34,11 +34,12 @@ export class ReportUsage {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { keyId: string; period?: string }): Promise<UsageReport> {
+  /** By one of the license's keys (its id answered as key_id), or by the license (its current key's id answered). */
+  async execute(input: LicenseTarget & { period?: string }): Promise<UsageReport> {
     const period = input.period === undefined ? BillingPeriod.containing(this.clock.now()) : BillingPeriod.parse(input.period);
     if (!period) throw new InvalidRequestError('period must be a month, YYYY-MM');
-    const key = await this.keys.findById(input.keyId);
-    if (!key) throw new KeyNotFoundError('API key not found');
+    const license = await licenseKeysOf(this.keys, input);
+    const key = license.asked ?? license.current;
     const [used, breakdown] = await Promise.all([
       this.usage.usedIn(key.licenseId, period.key),
       this.events.breakdown(key.licenseId, period.key),
@@ -48,7 +49,7 @@ export class ReportUsage {
       licenseId: key.licenseId,
       period: period.key,
       used,
-      monthlyLimit: key.monthlyLimitUnder(this.catalog),
+      monthlyLimit: license.current.monthlyLimitUnder(this.catalog),
       ...breakdown,
     };
   }

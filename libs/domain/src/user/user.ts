@@ -20,3 +20,11 @@ export class UserNotFoundError extends DomainError {
 export function isPlausibleEmail(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 }
+
+/**
+ * The form an e-mail address is searched by (CONTRACT 17): lower case, so `Ada@Example.org` finds
+ * `ada@example.org`. Stored next to the address (users.email_lower) and applied to what is searched for.
+ */
+export function emailSearchForm(email: string): string {
+  return email.toLowerCase();
+}

@@ -1,7 +1,7 @@
-import type { DailyUsageReport, KeyPage, KeyUsage, ListedKey, Overview } from '@svc/application';
+import type { DailyUsageReport, KeyPage, KeyUsage, LicenseKey, ListedKey, NearQuotaPage, Overview, UsageReport } from '@svc/application';
 import { type AuditEntry, toSecondTimestamp } from '@svc/domain';
 import { type AuditEntryView, auditEntryViewOf } from '../keys/key-views';
-import { encodeCursor } from './page-cursor';
+import { encodeCursor, encodeNearQuotaCursor } from './page-cursor';
 
 /**
  * The JSON shapes of the operators' console reads (CONTRACT 17): snake case,
@@ -61,11 +61,40 @@ export function auditPageViewOf(page: { entries: readonly AuditEntry[]; next: { 
   return { entries: page.entries.map(auditEntryViewOf), next_cursor: page.next === null ? null : encodeCursor('audit', page.next) };
 }
 
-export interface DailyUsageView {
+/** One key of a license (the chain of rotations) and its status now; a rotated key's expires_at is the end of its grace. */
+export interface LicenseKeyView {
   readonly key_id: string;
+  readonly prefix: string;
+  readonly status: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly revoked_at: string | null;
+  readonly rotated_from: string | null;
+  readonly rotated_to: string | null;
+}
+
+export function licenseKeyViewOf(entry: LicenseKey): LicenseKeyView {
+  const p = entry.key.props;
+  return {
+    key_id: p.id,
+    prefix: p.displayPrefix,
+    status: entry.status,
+    created_at: toSecondTimestamp(p.createdAt),
+    expires_at: toSecondTimestamp(p.expiresAt),
+    revoked_at: p.revokedAt ? toSecondTimestamp(p.revokedAt) : null,
+    rotated_from: p.rotatedFrom,
+    rotated_to: p.rotatedTo,
+  };
+}
+
+export interface DailyUsageView {
+  readonly license_id: string;
+  readonly key_id: string | null;
+  readonly keys: readonly LicenseKeyView[];
   readonly from: string;
   readonly to: string;
-  readonly days: ReadonlyArray<{ readonly date: string; readonly inferences: number }>;
+  readonly days: ReadonlyArray<{ readonly date: string; readonly inferences: number; readonly by_key: Readonly<Record<string, number>> }>;
+  readonly by_key: Readonly<Record<string, number>>;
   readonly by_event_type: Readonly<Record<string, number>>;
   readonly by_model: Readonly<Record<string, number>>;
   readonly by_outcome: Readonly<Record<string, number>>;
@@ -73,10 +102,13 @@ export interface DailyUsageView {
 
 export function dailyUsageViewOf(report: DailyUsageReport): DailyUsageView {
   return {
+    license_id: report.licenseId,
     key_id: report.keyId,
+    keys: report.keys.map(licenseKeyViewOf),
     from: report.from,
     to: report.to,
-    days: report.days.map((d) => ({ date: d.date, inferences: d.inferences })),
+    days: report.days.map((d) => ({ date: d.date, inferences: d.inferences, by_key: d.byKey })),
+    by_key: report.byKey,
     by_event_type: report.byEventType,
     by_model: report.byModel,
     by_outcome: report.byOutcome,
@@ -106,6 +138,15 @@ export function nearQuotaViewOf(usage: KeyUsage): NearQuotaView {
   };
 }
 
+export interface NearQuotaPageView {
+  readonly keys: readonly NearQuotaView[];
+  readonly next_cursor: string | null;
+}
+
+export function nearQuotaPageViewOf(page: NearQuotaPage): NearQuotaPageView {
+  return { keys: page.keys.map(nearQuotaViewOf), next_cursor: page.next === null ? null : encodeNearQuotaCursor(page.next) };
+}
+
 export interface OverviewView {
   readonly keys_by_tier: Readonly<Record<string, number>>;
   readonly keys_by_status: Readonly<Record<string, number>>;
@@ -121,5 +162,32 @@ export function overviewViewOf(overview: Overview): OverviewView {
     events_per_day: overview.eventsPerDay.map((d) => ({ date: d.date, events: d.events })),
     near_quota: overview.nearQuota.map(nearQuotaViewOf),
     recent_audit: overview.recentAudit.map(auditEntryViewOf),
+  };
+}
+
+/** A license's usage in one period (GET /admin/v1/usage, CLI `usage show`): its counter, and which of its keys spent it. */
+export interface UsageReportView {
+  readonly key_id: string;
+  readonly license_id: string;
+  readonly period: string;
+  readonly used: number;
+  readonly monthly_limit: number | null;
+  readonly by_key: Readonly<Record<string, number>>;
+  readonly by_event_type: Readonly<Record<string, number>>;
+  readonly by_model: Readonly<Record<string, number>>;
+  readonly by_outcome: Readonly<Record<string, number>>;
+}
+
+export function usageReportViewOf(report: UsageReport): UsageReportView {
+  return {
+    key_id: report.keyId,
+    license_id: report.licenseId,
+    period: report.period,
+    used: report.used,
+    monthly_limit: report.monthlyLimit,
+    by_key: report.byKey,
+    by_event_type: report.byEventType,
+    by_model: report.byModel,
+    by_outcome: report.byOutcome,
   };
 }

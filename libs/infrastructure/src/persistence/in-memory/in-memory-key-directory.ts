@@ -1,5 +1,5 @@
 import { KeyDirectory, type KeyListing, type KeySearch, type KeyUsage, type NearQuotaQuery, type TierStatusCount } from '@svc/application';
-import { type ApiKey, type LicenseType } from '@svc/domain';
+import { type ApiKey, type LicenseType, emailSearchForm } from '@svc/domain';
 import { type InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { type InMemoryUsageRepository } from './in-memory-usage.repository';
 import { type InMemoryUserRepository } from './in-memory-user.repository';
@@ -17,7 +17,8 @@ export class InMemoryKeyDirectory extends KeyDirectory {
   async search(query: KeySearch): Promise<KeyListing[]> {
     const after = query.after;
     return this.listings()
-      .filter(({ email }) => query.email === undefined || email === query.email)
+      .filter(({ email }) => query.email === undefined || emailSearchForm(email) === query.email)
+      .filter(({ email }) => query.emailPrefix === undefined || emailSearchForm(email).startsWith(query.emailPrefix))
       .filter(({ key }) => query.prefix === undefined || key.props.displayPrefix.startsWith(query.prefix))
       .filter(({ key }) => query.userId === undefined || key.userId === query.userId)
       .filter(({ key }) => query.licenseType === undefined || key.licenseType === query.licenseType)
@@ -50,6 +51,9 @@ export class InMemoryKeyDirectory extends KeyDirectory {
       if (!listing || used <= 0) continue;
       const limit = limitOf(listing.key, query.tierLimits);
       if (limit === null || limit <= 0 || used * 100 < limit * query.atLeastPercent) continue;
+      const a = query.after;
+      if (a && !(used * a.monthlyLimit < a.used * limit || (used * a.monthlyLimit === a.used * limit && listing.key.id > a.keyId)))
+        continue;
       found.push({ ...listing, used, monthlyLimit: limit });
     }
     return found

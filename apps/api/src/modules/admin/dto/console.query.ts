@@ -1,8 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ListAudit, ListKeys, ReportDailyUsage } from '@svc/application';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ListAudit, ListKeys, ListNearQuota, ReportDailyUsage } from '@svc/application';
 import { AUDIT_ACTIONS, AuditAction, KEY_STATUSES, KeyStatus, LICENSE_TYPES, LicenseType } from '@svc/domain';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IsPresent } from '../../../http/request-validation';
 import { LICENSE_TYPE_RULE } from './key-rules';
 
 /**
@@ -33,11 +32,17 @@ const ID_RULE = (field: string) => ({ message: `${field} must be an id` });
 
 /** GET /admin/v1/keys */
 export class ListKeysQuery {
-  @ApiPropertyOptional({ type: String, description: "The holder's e-mail address, exactly as stored (case-sensitive)" })
+  @ApiPropertyOptional({ type: String, description: "The holder's e-mail address, in any case (Ada@Example.org finds ada@example.org)" })
   @IsOptional()
   @IsString({ message: 'email must be given once' })
   @MaxLength(254, { message: 'email must be at most 254 characters' })
   readonly email?: string;
+
+  @ApiPropertyOptional({ type: String, description: "The start of the holder's e-mail address, in any case", example: 'ada@' })
+  @IsOptional()
+  @IsString({ message: 'email_prefix must be given once' })
+  @MaxLength(254, { message: 'email_prefix must be at most 254 characters' })
+  readonly email_prefix?: string;
 
   @ApiPropertyOptional({
     type: String,
@@ -106,13 +111,36 @@ export class ListAuditQuery {
 
 const DAY_RULE = (field: string) => ({ message: `${field} must be a day, YYYY-MM-DD` });
 
-/** GET /admin/v1/usage/daily */
-export class DailyUsageQuery {
-  @ApiProperty({ type: String })
-  @IsPresent({ message: 'key_id is required' })
-  @IsString(ID_RULE('key_id'))
-  readonly key_id!: string;
+/** GET /admin/v1/usage/near-quota */
+export class NearQuotaQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ListNearQuota.MAX_LIMIT, default: ListNearQuota.DEFAULT_LIMIT })
+  @IsOptional()
+  @IsPageLimit(ListNearQuota.MAX_LIMIT)
+  readonly limit?: string;
 
+  @ApiPropertyOptional({ type: String, description: 'The next_cursor of the page before' })
+  @IsOptional()
+  @IsString(CURSOR_RULE)
+  readonly cursor?: string;
+}
+
+/** Either key_id or license_id: the license asked about (CONTRACT 16), by one of its keys or by its id. */
+export class LicenseTargetQuery {
+  @ApiPropertyOptional({ type: String, description: "One of the license's keys (give this or license_id)" })
+  @IsOptional()
+  @IsString(ID_RULE('key_id'))
+  @MaxLength(40, ID_RULE('key_id'))
+  readonly key_id?: string;
+
+  @ApiPropertyOptional({ type: String, description: 'The license (give this or key_id)' })
+  @IsOptional()
+  @IsString(ID_RULE('license_id'))
+  @MaxLength(40, ID_RULE('license_id'))
+  readonly license_id?: string;
+}
+
+/** GET /admin/v1/usage/daily */
+export class DailyUsageQuery extends LicenseTargetQuery {
   @ApiPropertyOptional({ type: String, format: 'date', description: 'First UTC day; default: the first day of the month of `to`' })
   @IsOptional()
   @IsString(DAY_RULE('from'))

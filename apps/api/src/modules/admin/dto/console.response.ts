@@ -1,6 +1,15 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
-import { LICENSE_TYPES } from '@svc/domain';
-import { AuditPageView, DailyUsageView, KeyListView, ListedKeyView, NearQuotaView, OverviewView } from '@svc/presentation';
+import { KEY_STATUSES, LICENSE_TYPES } from '@svc/domain';
+import {
+  AuditPageView,
+  DailyUsageView,
+  KeyListView,
+  LicenseKeyView,
+  ListedKeyView,
+  NearQuotaPageView,
+  NearQuotaView,
+  OverviewView,
+} from '@svc/presentation';
 import { AuditEntryResponse, KeyResponse } from './key.response';
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
@@ -35,13 +44,48 @@ export class DailyInferencesResponse {
   @ApiProperty({ type: String, format: 'date', example: '2026-11-01' })
   readonly date!: string;
 
-  @ApiProperty({ type: 'integer', description: 'Inference events received that UTC day' })
+  @ApiProperty({ type: 'integer', description: "The license's inference events received that UTC day (every key of it)" })
   readonly inferences!: number;
+
+  @ApiProperty({ ...COUNTS, description: "That day's inferences by the key that sent them (keys with none absent)" })
+  readonly by_key!: Readonly<Record<string, number>>;
+}
+
+export class LicenseKeyResponse implements LicenseKeyView {
+  @ApiProperty({ type: String })
+  readonly key_id!: string;
+
+  @ApiProperty({ type: String, example: 'svc_live_012' })
+  readonly prefix!: string;
+
+  @ApiProperty({ type: String, enum: [...KEY_STATUSES], description: 'The status now' })
+  readonly status!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  readonly created_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'For a rotated key: the end of its grace' })
+  readonly expires_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  readonly revoked_at!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The key this one replaced by rotation' })
+  readonly rotated_from!: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The key that replaced this one by rotation' })
+  readonly rotated_to!: string | null;
 }
 
 export class DailyUsageResponse implements DailyUsageView {
-  @ApiProperty({ type: String })
-  readonly key_id!: string;
+  @ApiProperty({ type: String, description: 'The license (CONTRACT 16) whose usage this is' })
+  readonly license_id!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The key asked by (key_id); null when asked by license_id' })
+  readonly key_id!: string | null;
+
+  @ApiProperty({ type: () => LicenseKeyResponse, isArray: true, description: "The license's keys (the chain of rotations), oldest first" })
+  readonly keys!: LicenseKeyResponse[];
 
   @ApiProperty({ type: String, format: 'date' })
   readonly from!: string;
@@ -51,6 +95,9 @@ export class DailyUsageResponse implements DailyUsageView {
 
   @ApiProperty({ type: () => DailyInferencesResponse, isArray: true, description: 'Every day from `from` to `to`, 0 where none' })
   readonly days!: DailyInferencesResponse[];
+
+  @ApiProperty({ ...COUNTS, description: 'Events of the range by the key that sent them' })
+  readonly by_key!: Readonly<Record<string, number>>;
 
   @ApiProperty({ ...COUNTS, description: 'Events of the range by event_type' })
   readonly by_event_type!: Readonly<Record<string, number>>;
@@ -93,6 +140,14 @@ export class NearQuotaResponse implements NearQuotaView {
   readonly percent!: number;
 }
 
+export class NearQuotaPageResponse implements NearQuotaPageView {
+  @ApiProperty({ type: () => NearQuotaResponse, isArray: true, description: 'Highest share first, ties by key_id' })
+  readonly keys!: NearQuotaResponse[];
+
+  @ApiProperty(NEXT_CURSOR)
+  readonly next_cursor!: string | null;
+}
+
 export class OverviewResponse implements OverviewView {
   @ApiProperty({ ...COUNTS, description: 'Keys by tier, every tier present' })
   readonly keys_by_tier!: Readonly<Record<string, number>>;
@@ -110,7 +165,8 @@ export class OverviewResponse implements OverviewView {
   @ApiProperty({
     type: () => NearQuotaResponse,
     isArray: true,
-    description: 'Keys at or above 80% of their limit this period, highest first, at most 20; unlimited keys never',
+    description:
+      'Keys at or above 80% of their limit this period, highest first, at most 20 (all of them: GET /admin/v1/usage/near-quota); unlimited keys never',
   })
   readonly near_quota!: NearQuotaResponse[];
 

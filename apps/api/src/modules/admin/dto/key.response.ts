@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AuditEntryView, IssuedKeyView, KeyView } from '@svc/presentation';
+import { AuditEntryView, IssuedKeyView, KeyView, UsageReportView } from '@svc/presentation';
 import { AUDIT_ACTIONS, KEY_ENVIRONMENTS, LICENSE_TYPES } from '@svc/domain';
 import { API_KEY_EXAMPLE } from '../../../shared/dto/key.request';
 import { QuotaResponse } from '../../../shared/dto/license.response';
@@ -106,13 +106,14 @@ export class AuditEntryResponse implements AuditEntryView {
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 
 /** GET /admin/v1/usage. */
-export class UsageReportResponse {
+export class UsageReportResponse implements UsageReportView {
   @ApiProperty({ type: String })
   readonly key_id!: string;
 
   @ApiProperty({
     type: String,
-    description: "The key's license: `used` is its counter, shared by the keys a rotation chains (CONTRACT 16)",
+    description:
+      'The license of key_id (asked by license_id: its current key): `used` is its counter, shared by the keys a rotation chains (CONTRACT 16)',
   })
   readonly license_id!: string;
 

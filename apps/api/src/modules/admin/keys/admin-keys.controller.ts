@@ -59,7 +59,7 @@ export class AdminKeysController {
     summary: 'Search keys',
     description:
       'Newest first (created_at, then key_id), filtered by every parameter given, a page at a time: pass next_cursor as cursor ' +
-      'for the next page (keys issued meanwhile never shift or repeat later pages). e-mail matches exactly (case-sensitive); ' +
+      'for the next page (keys issued meanwhile never shift or repeat later pages). email matches the whole address in any case, email_prefix its start in any case (both on an index); ' +
       "prefix matches the start of the key's first 12 characters. Never the key nor its digest.",
   })
   @ApiOkResponse({ type: KeyListResponse, description: 'A page of keys (Cache-Control: no-store)' })
@@ -69,6 +69,7 @@ export class AdminKeysController {
     if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
     const page = await this.listKeys.execute({
       email: query.email,
+      emailPrefix: query.email_prefix,
       prefix: query.prefix,
       userId: query.user_id,
       licenseType: query.license_type,

@@ -1,31 +1,25 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ReportDailyUsage, ReportUsage, ShowOverview, UsageReport } from '@svc/application';
+import { ListNearQuota, ReportDailyUsage, ReportUsage, ShowOverview } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
 import { AdminTokenGuard } from '../../../http/admin-token.guard';
 import { ALWAYS, ApiErrors } from '../../../openapi/api-errors.decorator';
 import { ADMIN_BEARER } from '../../../openapi/openapi';
-import { DailyUsageView, OverviewView, dailyUsageViewOf, overviewViewOf } from '@svc/presentation';
-import { DailyUsageQuery } from '../dto/console.query';
-import { DailyUsageResponse, OverviewResponse } from '../dto/console.response';
+import {
+  DailyUsageView,
+  NearQuotaPageView,
+  OverviewView,
+  UsageReportView,
+  dailyUsageViewOf,
+  decodeNearQuotaCursor,
+  nearQuotaPageViewOf,
+  overviewViewOf,
+  usageReportViewOf,
+} from '@svc/presentation';
+import { DailyUsageQuery, NearQuotaQuery, pageLimitOf } from '../dto/console.query';
+import { DailyUsageResponse, NearQuotaPageResponse, OverviewResponse } from '../dto/console.response';
 import { UsageReportResponse } from '../dto/key.response';
 import { SkipThrottle } from '@nestjs/throttler';
-
-export { UsageReportResponse };
-
-export function usageReportResponseOf(report: UsageReport): UsageReportResponse {
-  return {
-    key_id: report.keyId,
-    license_id: report.licenseId,
-    period: report.period,
-    used: report.used,
-    monthly_limit: report.monthlyLimit,
-    by_key: report.byKey,
-    by_event_type: report.byEventType,
-    by_model: report.byModel,
-    by_outcome: report.byOutcome,
-  };
-}
 
 /** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12); the console's daily usage and overview (CONTRACT 17). */
 @ApiTags('admin')
@@ -38,19 +32,39 @@ export class AdminUsageController {
     private readonly reportUsage: ReportUsage,
     private readonly reportDaily: ReportDailyUsage,
     private readonly showOverview: ShowOverview,
+    private readonly listNearQuota: ListNearQuota,
   ) {}
 
   @Get('usage/daily')
   @ApiOperation({
-    summary: "A key's usage day by day",
+    summary: "A license's usage day by day, split by key",
     description:
-      `Inferences per UTC day (by the time events were received), every day of the range present, and the range's events by type, ` +
-      `model and outcome. At most ${ReportDailyUsage.MAX_DAYS} days; default: the current month up to today.`,
+      'The license (CONTRACT 16) of key_id, or license_id: its keys (the chain of rotations, oldest first, each with its status), ' +
+      'its inferences per UTC day (by the time events were received; every key of the license, each day also by key; every day ' +
+      "of the range present), and the range's events by key, type, model and outcome. Over a month the days add up to the " +
+      `quota's used. At most ${ReportDailyUsage.MAX_DAYS} days; default: the current month up to today.`,
   })
   @ApiOkResponse({ type: DailyUsageResponse, description: 'The daily series (Cache-Control: no-store)' })
   @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
   async daily(@Query() query: DailyUsageQuery): Promise<DailyUsageView> {
-    return dailyUsageViewOf(await this.reportDaily.execute({ keyId: query.key_id, from: query.from, to: query.to }));
+    return dailyUsageViewOf(
+      await this.reportDaily.execute({ keyId: query.key_id, licenseId: query.license_id, from: query.from, to: query.to }),
+    );
+  }
+
+  @Get('usage/near-quota')
+  @ApiOperation({
+    summary: 'Every key at or near its quota',
+    description:
+      `Keys that used at least ${ListNearQuota.NEAR_QUOTA_PERCENT}% of their limit in force this period (a license once, on its ` +
+      'current key; unlimited keys never), highest share first, ties by key_id, a page at a time: pass next_cursor as cursor.',
+  })
+  @ApiOkResponse({ type: NearQuotaPageResponse, description: 'A page of keys (Cache-Control: no-store)' })
+  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', ...ALWAYS)
+  async nearQuota(@Query() query: NearQuotaQuery): Promise<NearQuotaPageView> {
+    const after = query.cursor === undefined ? undefined : decodeNearQuotaCursor(query.cursor);
+    if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
+    return nearQuotaPageViewOf(await this.listNearQuota.execute({ after, limit: pageLimitOf(query.limit) }));
   }
 
   @Get('overview')
@@ -67,16 +81,30 @@ export class AdminUsageController {
 
   @Get('usage')
   @ApiOperation({
-    summary: "A key's usage in one period",
-    description: "The quota used by the key's license (the keys a rotation chains) and its events by key, type, model and outcome.",
+    summary: "A license's usage in one period",
+    description:
+      'The quota used by the license of key_id, or license_id (the keys a rotation chains), and its events by key, type, model and ' +
+      'outcome. Asked by license_id, key_id is its current key.',
   })
-  @ApiQuery({ name: 'key_id', required: true, type: String })
+  @ApiQuery({ name: 'key_id', required: false, type: String, description: "One of the license's keys (give this or license_id)" })
+  @ApiQuery({ name: 'license_id', required: false, type: String, description: 'The license (give this or key_id)' })
   @ApiQuery({ name: 'period', required: false, type: String, description: 'YYYY-MM; default: the current month (UTC)' })
   @ApiOkResponse({ type: UsageReportResponse, description: 'The usage report' })
   @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
-  async usage(@Query('key_id') keyId?: unknown, @Query('period') period?: unknown): Promise<UsageReportResponse> {
-    if (typeof keyId !== 'string' || keyId === '') throw new InvalidRequestError('key_id is required');
+  async usage(
+    @Query('key_id') keyId?: unknown,
+    @Query('license_id') licenseId?: unknown,
+    @Query('period') period?: unknown,
+  ): Promise<UsageReportView> {
+    const id = (value: unknown, name: string) => {
+      if (value === undefined) return undefined;
+      if (typeof value !== 'string' || value === '' || value.length > 40) throw new InvalidRequestError(`${name} must be an id`);
+      return value;
+    };
+    if (keyId === undefined && licenseId === undefined) throw new InvalidRequestError('key_id or license_id is required');
     if (period !== undefined && typeof period !== 'string') throw new InvalidRequestError('period must be a month, YYYY-MM');
-    return usageReportResponseOf(await this.reportUsage.execute({ keyId, period }));
+    return usageReportViewOf(
+      await this.reportUsage.execute({ keyId: id(keyId, 'key_id'), licenseId: id(licenseId, 'license_id'), period }),
+    );
   }
 }

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ReportDailyUsage, ReportUsage, ShowOverview } from '@svc/application';
+import { ListNearQuota, ReportDailyUsage, ReportUsage, ShowOverview } from '@svc/application';
 import { AdminUsageController } from './admin-usage.controller';
 
-/** The operators' usage reads (CONTRACT 12, 17): a license's usage, its days, and the overview. */
+/** The operators' usage reads (CONTRACT 12, 17): a license's usage, its days, keys near their quota, and the overview. */
 @Module({
   controllers: [AdminUsageController],
-  providers: [ReportUsage, ReportDailyUsage, ShowOverview],
+  providers: [ReportUsage, ReportDailyUsage, ShowOverview, ListNearQuota],
 })
 export class AdminUsageModule {}

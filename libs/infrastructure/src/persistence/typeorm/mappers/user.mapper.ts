@@ -1,4 +1,4 @@
-import { type User } from '@svc/domain';
+import { type User, emailSearchForm } from '@svc/domain';
 import { UserRecord } from '../records/user.record';
 
 export class UserMapper {
@@ -13,6 +13,6 @@ export class UserMapper {
   }
 
   static toRecord(user: User): UserRecord {
-    return Object.assign(new UserRecord(), user);
+    return Object.assign(new UserRecord(), user, { emailLower: emailSearchForm(user.email) });
   }
 }

@@ -53,14 +53,18 @@ export class SqlKeyDirectory extends KeyDirectory {
     const params: unknown[] = [];
     const shape: string[] = [];
     if (query.email !== undefined) {
-      where.push('k.user_id IN (SELECT u.id FROM users u WHERE u.email = ?)');
+      where.push('k.user_id IN (SELECT u.id FROM users u WHERE u.email_lower = ?)');
       params.push(query.email);
       shape.push('e');
     }
+    if (query.emailPrefix !== undefined && query.emailPrefix !== '') {
+      where.push(`k.user_id IN (SELECT u.id FROM users u WHERE ${startsWith('u.email_lower')})`);
+      params.push(...startsWithParams(query.emailPrefix));
+      shape.push('ep');
+    }
     if (query.prefix !== undefined && query.prefix !== '') {
-      // a range on the index, then the exact test (the range alone is exact only under a byte-order collation)
-      where.push('k.display_prefix >= ? AND k.display_prefix < ? AND substr(k.display_prefix, 1, ?) = ?');
-      params.push(query.prefix, successorOf(query.prefix), query.prefix.length, query.prefix);
+      where.push(startsWith('k.display_prefix'));
+      params.push(...startsWithParams(query.prefix));
       shape.push('p');
     }
     if (query.userId !== undefined) {
@@ -144,9 +148,14 @@ export class SqlKeyDirectory extends KeyDirectory {
       `SELECT x.* FROM (SELECT ${this.keyRows.selectList('k')}, u.email AS u_email, c.used AS used, ${limitInForce} AS lim ` +
       'FROM usage_counters c JOIN api_keys k ON k.license_id = c.license_id AND k.rotated_to IS NULL JOIN users u ON u.id = k.user_id ' +
       'WHERE c.period = ? AND c.used > 0) x ' +
-      'WHERE x.lim > 0 AND x.used * 100 >= x.lim * ? ORDER BY x.used * 1.0 / x.lim DESC, x.id LIMIT ?';
+      'WHERE x.lim > 0 AND x.used * 100 >= x.lim * ?' +
+      // after a position: a smaller share (compared exactly, as integers), or the same share and a greater id
+      (query.after ? ' AND (x.used * ? < ? * x.lim OR (x.used * ? = ? * x.lim AND x.id > ?))' : '') +
+      ' ORDER BY x.used * 1.0 / x.lim DESC, x.id LIMIT ?';
     const statement = this.statement(`keys_near_quota_${hashOf(sql)}`, () => sql);
-    const rows = (await statement.all([query.period, query.atLeastPercent, query.limit])) as UsageRow[];
+    const a = query.after;
+    const after = a ? [a.monthlyLimit, a.used, a.monthlyLimit, a.used, a.keyId] : [];
+    const rows = (await statement.all([query.period, query.atLeastPercent, ...after, query.limit])) as UsageRow[];
     return rows.map((row) => ({ ...this.listingOf(row), used: Number(row.used), monthlyLimit: Number(row.lim) }));
   }
 
@@ -168,6 +177,18 @@ export class SqlKeyDirectory extends KeyDirectory {
 function newestFirst(a: KeyListing, b: KeyListing): number {
   const t = b.key.props.createdAt.getTime() - a.key.props.createdAt.getTime();
   return t !== 0 ? t : a.key.id < b.key.id ? 1 : a.key.id > b.key.id ? -1 : 0;
+}
+
+/**
+ * A column starting with a text, on the column's index: a range, then the exact test (the range alone is
+ * exact only under a byte-order collation). Its parameters: startsWithParams.
+ */
+function startsWith(column: string): string {
+  return `${column} >= ? AND ${column} < ? AND substr(${column}, 1, ?) = ?`;
+}
+
+function startsWithParams(prefix: string): unknown[] {
+  return [prefix, successorOf(prefix), [...prefix].length, prefix];
 }
 
 /** The least text greater than every text starting with `prefix` (byte order): its last character, plus one. */
