@@ -79,9 +79,9 @@ describe('the console reads (ListKeys, ReportDailyUsage, ShowOverview, ListAudit
       expect(daily.to).toBe('2026-05-20');
       expect(daily.days).toHaveLength(20);
       expect(daily.days.slice(0, 3)).toEqual([
-        { date: '2026-05-01', inferences: 0 },
-        { date: '2026-05-02', inferences: 1 },
-        { date: '2026-05-03', inferences: 0 },
+        { date: '2026-05-01', inferences: 0, byKey: {} },
+        { date: '2026-05-02', inferences: 1, byKey: { [key.id]: 1 } },
+        { date: '2026-05-03', inferences: 0, byKey: {} },
       ]);
       expect(daily.byEventType).toEqual({ inference: 1, model_load: 0, error: 1 });
       expect(daily.byOutcome).toEqual({ success: 1, failure: 1, unreported: 0 });
