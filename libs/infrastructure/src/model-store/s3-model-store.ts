@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  S3Client,
+  type S3ClientConfig,
+  S3ServiceException,
+  paginateListObjectsV2,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import {
+  type ByteRange,
+  type ByteRangeRequest,
+  type ModelFileLinkTerms,
+  ModelStore,
+  type ModelStoreEntry,
+  ModelStoreUnavailableError,
+  type OpenedModelFile,
+  RangeNotSatisfiableError,
+  type StoredModelFile,
+  byteRangeOf,
+} from '@svc/domain';
+import { isStoredFileName, newStoredFileName } from './stored-file-names';
+
+/** Where the object store is (MODEL_STORE_URL `s3://BUCKET[/PREFIX]`, S3_ENDPOINT, S3_FORCE_PATH_STYLE). */
+export interface ObjectStoreLocation {
+  readonly bucket: string;
+  /** Empty, or a key prefix ending in `/`. */
+  readonly prefix: string;
+  /** S3_ENDPOINT; null: AWS S3 itself. */
+  readonly endpoint: string | null;
+  readonly forcePathStyle: boolean;
+}
+
+/** How long a readiness or download check waits for the store before it counts as down. */
+export const OBJECT_STORE_PING_TIMEOUT_MS = 1500;
+
+/**
+ * Multipart parts of 5 MiB (the S3 minimum), at most 4 in flight: an upload
+ * holds about 20 MiB whatever the file's size (1 GiB at most: 205 parts).
+ */
+const PART_SIZE = 5 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 4;
+
+const NETWORK_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'];
+/** The same codes in an error's text: the SDK's retry wrapper may keep only the text of what it wraps. */
+const NETWORK_TEXT = new RegExp(`\\b(${NETWORK_CODES.join('|')})\\b`);
+
+/**
+ * The model store in an S3-compatible object store (CONTRACT 19), through the
+ * AWS SDK v3 with its standard credential chain. Uploads stream as multipart
+ * uploads (lib-storage), hashed on the way; the object appears under its
+ * name only when the upload completes, and a failed upload is aborted (an
+ * abort that fails too is left to `discardUnfinishedUploads`). Links are
+ * presigned GETs: byte ranges and the bytes themselves are the store's.
+ * A store out of reach (network errors, timeouts, 5xx) is
+ * ModelStoreUnavailableError.
+ */
+export class S3ModelStore extends ModelStore {
+  private readonly bucket: string;
+  private readonly prefix: string;
+
+  constructor(
+    location: ObjectStoreLocation,
+    private readonly client: S3Client = S3ModelStore.clientFor(location),
+  ) {
+    super();
+    this.bucket = location.bucket;
+    this.prefix = location.prefix;
+  }
+
+  /**
+   * A client on the SDK's standard chain (region and credentials from the
+   * environment, profiles, web identity). Checksums only where S3 requires
+   * them: the SDK's default trailing CRC32 (aws-chunked bodies) is not
+   * understood by every S3-compatible store. `explicit` (tests) sets what
+   * the chain would otherwise find, such as a region and credentials.
+   */
+  static clientFor(location: ObjectStoreLocation, explicit: Pick<S3ClientConfig, 'region' | 'credentials'> = {}): S3Client {
+    return new S3Client({
+      ...explicit,
+      ...(location.endpoint === null ? {} : { endpoint: location.endpoint }),
+      forcePathStyle: location.forcePathStyle,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      requestHandler: { connectionTimeout: 2000, requestTimeout: 30_000 },
+    });
+  }
+
+  /** The client's region, checked at start-up: presigning and every call need one. */
+  async region(): Promise<string> {
+    return this.client.config.region();
+  }
+
+  async put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile> {
+    const name = newStoredFileName(label);
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    let sourceFailure: { error: unknown } | null = null;
+    async function* hashed(): AsyncIterable<Buffer> {
+      try {
+        for await (const chunk of source instanceof Uint8Array ? [source] : source) {
+          // copied: the caller may reuse its buffer once the chunk is handed over, and parts are sent later
+          const bytes = Buffer.from(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+          hash.update(bytes);
+          sizeBytes += bytes.length;
+          yield bytes;
+        }
+      } catch (error) {
+        sourceFailure = { error };
+        throw error;
+      }
+    }
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: this.key(name), Body: Readable.from(hashed()), ContentType: 'application/octet-stream' },
+      partSize: PART_SIZE,
+      queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      // lib-storage has aborted the multipart upload (or tried to: an abort that failed is swept later)
+      const failure = sourceFailure as { error: unknown } | null;
+      if (failure !== null) throw failure.error;
+      throw this.unavailableOr(error);
+    }
+    return { path: name, sha256: hash.digest('hex'), sizeBytes };
+  }
+
+  async open(path: string, requested?: ByteRangeRequest): Promise<OpenedModelFile | null> {
+    if (!isStoredFileName(path)) return null;
+    try {
+      let range = null;
+      let sizeBytes: number | undefined;
+      if (requested !== undefined) {
+        const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(path) }));
+        sizeBytes = head.ContentLength ?? 0;
+        range = byteRangeOf(requested, sizeBytes);
+        if (range === null) throw new RangeNotSatisfiableError(sizeBytes);
+      }
+      const object = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(path),
+          ...(range === null ? {} : { Range: `bytes=${range.start}-${range.end}` }),
+        }),
+      );
+      const body = object.Body as Readable;
+      if (range === null) return { stream: body, sizeBytes: object.ContentLength ?? 0, range };
+      return { stream: exactly(body, range, object.ContentRange), sizeBytes: sizeBytes ?? 0, range };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      if (error instanceof RangeNotSatisfiableError) throw error;
+      throw this.unavailableOr(error);
+    }
+  }
+
+  async remove(path: string): Promise<void> {
+    if (!isStoredFileName(path)) throw new Error('model store: not a stored file name');
+    // S3 answers a delete of a missing key with success
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(path) })).catch((error: unknown) => {
+      throw this.unavailableOr(error);
+    });
+  }
+
+  /** The objects under the prefix whose names are of the stored form (nothing in deeper "folders", nothing else). */
+  async list(): Promise<ModelStoreEntry[]> {
+    const entries: ModelStoreEntry[] = [];
+    try {
+      for await (const page of paginateListObjectsV2({ client: this.client }, { Bucket: this.bucket, Prefix: this.prefix })) {
+        for (const object of page.Contents ?? []) {
+          const name = this.nameOf(object.Key);
+          if (name !== null && object.LastModified) entries.push({ path: name, modifiedAt: object.LastModified });
+        }
+      }
+    } catch (error) {
+      throw this.unavailableOr(error);
+    }
+    return entries;
+  }
+
+  /** A presigned GET of the object, valid `validForSeconds` from `signedAt`; made locally, without asking the store. */
+  async linkTo(path: string, terms: ModelFileLinkTerms): Promise<string> {
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: this.key(path) }), {
+      expiresIn: terms.validForSeconds,
+      signingDate: terms.signedAt,
+    });
+  }
+
+  /** The bucket answers a HEAD within OBJECT_STORE_PING_TIMEOUT_MS (needs s3:ListBucket). */
+  async answers(): Promise<boolean> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), {
+        abortSignal: AbortSignal.timeout(OBJECT_STORE_PING_TIMEOUT_MS),
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Aborts the multipart uploads under the prefix initiated before `startedBefore`; answers their keys' names. */
+  async discardUnfinishedUploads(startedBefore: Date): Promise<string[]> {
+    const discarded: string[] = [];
+    try {
+      let marker: { KeyMarker?: string; UploadIdMarker?: string } = {};
+      for (;;) {
+        const page = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket, Prefix: this.prefix, ...marker }));
+        for (const upload of page.Uploads ?? []) {
+          const name = this.nameOf(upload.Key);
+          if (name === null || !upload.UploadId || !upload.Initiated || upload.Initiated >= startedBefore) continue;
+          await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+          discarded.push(name);
+        }
+        if (!page.IsTruncated) break;
+        marker = { KeyMarker: page.NextKeyMarker, UploadIdMarker: page.NextUploadIdMarker };
+      }
+    } catch (error) {
+      throw this.unavailableOr(error);
+    }
+    return discarded;
+  }
+
+  private key(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+
+  /** The stored name a key of the bucket stands for, or null when it is not one of the store's. */
+  private nameOf(key: string | undefined): string | null {
+    if (key === undefined || !key.startsWith(this.prefix)) return null;
+    const name = key.slice(this.prefix.length);
+    return isStoredFileName(name) ? name : null;
+  }
+
+  /** ModelStoreUnavailableError when `error` says the store is out of reach, else `error` itself. */
+  private unavailableOr(error: unknown): unknown {
+    return isUnreachable(error) ? new ModelStoreUnavailableError({ cause: error }) : error;
+  }
+}
+
+/**
+ * The asked range's bytes of a ranged GET's body. A store may answer more
+ * than was asked: HTTP lets a server ignore `Range` (200, the whole object),
+ * and some S3-compatible servers widen a range (s3rver 3.7 reads
+ * `bytes=0-0` as the whole object); the surplus is cut here.
+ */
+function exactly(body: Readable, range: ByteRange, answered: string | undefined): Readable {
+  const [, start, end] = /^bytes (\d+)-(\d+)\//.exec(answered ?? '') ?? [];
+  if (Number(start) === range.start && Number(end) === range.end) return body;
+  return Readable.from(cut(body, range.start - (start === undefined ? 0 : Number(start)), range.end - range.start + 1), { objectMode: false });
+}
+
+async function* cut(body: Readable, skip: number, length: number): AsyncIterable<Buffer> {
+  let left = length;
+  for await (const chunk of body) {
+    const bytes = (chunk as Buffer).subarray(Math.max(0, skip));
+    skip -= (chunk as Buffer).length - bytes.length;
+    const kept = bytes.subarray(0, left);
+    left -= kept.length;
+    if (kept.length > 0) yield kept;
+    if (left === 0) return;
+  }
+}
+
+/** A key the bucket does not hold (GetObject's NoSuchKey, HeadObject's bare 404). */
+function isMissing(error: unknown): boolean {
+  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+}
+
+/** Network failures, timeouts and the store's own 5xx answers (after the SDK's retries). */
+function isUnreachable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 3) return false;
+  const { code, name, message, $metadata, cause } = error as {
+    code?: unknown;
+    name?: unknown;
+    message?: unknown;
+    $metadata?: { httpStatusCode?: number };
+    cause?: unknown;
+  };
+  if (typeof code === 'string' && NETWORK_CODES.includes(code)) return true;
+  if (typeof message === 'string' && NETWORK_TEXT.test(message)) return true;
+  if (name === 'TimeoutError' || name === 'AbortError') return true;
+  if (($metadata?.httpStatusCode ?? 0) >= 500) return true;
+  return isUnreachable(cause, depth + 1);
+}
