@@ -4,8 +4,9 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { eventually } from './services';
 
-const ROOT = join(__dirname, '..', '..');
+export const ROOT = join(__dirname, '..', '..');
 export const BUILT_API = join(ROOT, 'dist/apps/api/apps/api/src/main.js');
+export const BUILT_CLI = join(ROOT, 'dist/apps/cli/apps/cli/src/main.js');
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -34,11 +35,17 @@ export class ServiceProcess {
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve((this.exitCode = code))));
   }
 
-  static async start(env: Record<string, string>): Promise<ServiceProcess> {
+  /**
+   * Starts the built service with `env` (and PATH, HOST, PORT, LOG_LEVEL),
+   * working in `cwd` (default: the repository, where its relative defaults
+   * such as config/tiers.json resolve), answering within `startTimeoutMs`
+   * (default 15 s).
+   */
+  static async start(env: Record<string, string>, options: { cwd?: string; startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
     if (!existsSync(BUILT_API)) throw new Error(`${BUILT_API} is missing: run "npm run build" first (npm test does)`);
     const port = await freePort();
     const child = spawn(process.execPath, [BUILT_API], {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -50,7 +57,7 @@ export class ServiceProcess {
           (r) => r.ok,
           () => false,
         );
-      }, 15000);
+      }, options.startTimeoutMs ?? 15000);
     } catch (error) {
       child.kill('SIGKILL');
       throw error;

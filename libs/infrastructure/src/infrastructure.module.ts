@@ -19,6 +19,7 @@ import { JoseLicenseSigner, licenseSigningKeyOf } from './crypto/jose-license-si
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { LocalModelStore } from './model-store/local-model-store';
+import { S3ModelStore } from './model-store/s3-model-store';
 import { RepoTokenIssuer } from '@svc/application';
 import { GithubAppRepoTokenIssuer } from './repo-tokens/github-app-repo-token-issuer';
 import { NotConfiguredRepoTokenIssuer } from './repo-tokens/not-configured-repo-token-issuer';
@@ -66,7 +67,7 @@ export class InfrastructureModule {
             ? new RedisRateCounter(config.redisUrl, config.rateLimit.redisKeyPrefix, new InMemoryRateCounter(clock))
             : new InMemoryRateCounter(clock),
       },
-      { provide: ModelStore, useValue: new LocalModelStore(config.models.storeDir) },
+      { provide: ModelStore, inject: [ModelLinkSigner], useFactory: (signer: ModelLinkSigner) => modelStoreOf(config.models, signer) },
       {
         // links to the service's own store are signed (CONTRACT 7); with MODEL_HOST they are the CDN's, unsigned
         provide: ModelLinkSigner,
@@ -121,6 +122,23 @@ function repoTokenIssuerOf(config: AppConfig): Provider {
     };
   }
   return { provide: RepoTokenIssuer, useValue: new NotConfiguredRepoTokenIssuer() };
+}
+
+/**
+ * The one place that asks where model files live (CONTRACT 19): an
+ * S3-compatible object store when MODEL_STORE_URL is set, else the local
+ * folder, whose links are signed by `signer`. The object store needs a
+ * region from the AWS SDK's chain: none stops start-up with a ConfigError.
+ */
+async function modelStoreOf(models: AppConfig['models'], signer: ModelLinkSigner): Promise<ModelStore> {
+  if (models.objectStore === null) return new LocalModelStore(models.storeDir, signer);
+  const store = new S3ModelStore(models.objectStore);
+  try {
+    await store.region();
+  } catch {
+    throw new ConfigError(["MODEL_STORE_URL needs a region: set AWS_REGION (or a profile's region; R2: auto, MinIO: us-east-1)"]);
+  }
+  return store;
 }
 
 function tierCatalogOf(config: AppConfig): TierCatalog {

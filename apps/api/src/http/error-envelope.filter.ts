@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
-import { DomainError } from '@svc/domain';
+import { DomainError, ModelStoreUnavailableError } from '@svc/domain';
 import { isDatabaseUnavailable } from '@svc/infrastructure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
@@ -50,7 +50,9 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const route = request.routeOptions?.url ?? UNMATCHED_ROUTE;
     this.metrics.errorAnswered(rendered.body.code, route);
     if (rendered.body.code === 'SERVICE_UNAVAILABLE' && !(exception instanceof HttpException)) {
-      this.logger.warn({ msg: `${request.method} ${route}: database unavailable (${describeBriefly(exception)})`, req_id: request.id });
+      const dependency = exception instanceof ModelStoreUnavailableError ? 'model store' : 'database';
+      const cause = exception instanceof ModelStoreUnavailableError ? exception.cause : exception;
+      this.logger.warn({ msg: `${request.method} ${route}: ${dependency} unavailable (${describeBriefly(cause)})`, req_id: request.id });
     } else if (rendered.status >= 500 && rendered.body.code === 'SERVER_ERROR') {
       this.logger.error({ msg: `${request.method} ${route} failed`, req_id: request.id }, (exception as Error)?.stack);
     }

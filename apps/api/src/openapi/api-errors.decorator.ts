@@ -113,7 +113,7 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: { error: 'Range not satisfiable', message: 'The file has 1024 bytes' },
   },
   SERVICE_UNAVAILABLE: {
-    when: 'the database does not answer; `Retry-After` in seconds',
+    when: 'the database does not answer (downloads and uploads: nor the model store); `Retry-After` in seconds',
     example: { error: 'Service unavailable', message: 'The service cannot reach its database; retry shortly' },
   },
 };

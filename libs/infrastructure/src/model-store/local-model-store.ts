@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import {
   type ByteRangeRequest,
   type ModelFileLinkTerms,
-  ModelLinkSigner,
+  type ModelLinkSigner,
   ModelStore,
   type ModelStoreEntry,
   type OpenedModelFile,

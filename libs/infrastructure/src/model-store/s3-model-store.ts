@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  type CompletedPart,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -10,9 +13,10 @@ import {
   S3Client,
   type S3ClientConfig,
   S3ServiceException,
+  PutObjectCommand,
+  UploadPartCommand,
   paginateListObjectsV2,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   type ByteRange,
@@ -42,11 +46,11 @@ export interface ObjectStoreLocation {
 export const OBJECT_STORE_PING_TIMEOUT_MS = 1500;
 
 /**
- * Multipart parts of 5 MiB (the S3 minimum), at most 4 in flight: an upload
- * holds about 20 MiB whatever the file's size (1 GiB at most: 205 parts).
+ * Multipart parts of 5 MiB (the S3 minimum; 1 GiB, the upload limit, is 205
+ * parts). An upload holds two part buffers whatever the file's size: one
+ * being sent while the next fills.
  */
 const PART_SIZE = 5 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 4;
 
 const NETWORK_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'];
 /** The same codes in an error's text: the SDK's retry wrapper may keep only the text of what it wraps. */
@@ -54,10 +58,11 @@ const NETWORK_TEXT = new RegExp(`\\b(${NETWORK_CODES.join('|')})\\b`);
 
 /**
  * The model store in an S3-compatible object store (CONTRACT 19), through the
- * AWS SDK v3 with its standard credential chain. Uploads stream as multipart
- * uploads (lib-storage), hashed on the way; the object appears under its
- * name only when the upload completes, and a failed upload is aborted (an
- * abort that fails too is left to `discardUnfinishedUploads`). Links are
+ * AWS SDK v3 with its standard credential chain. Uploads stream, hashed on
+ * the way: a file of one part is one PutObject, a larger one a multipart
+ * upload (PartUploads); the object appears under its name only when the
+ * upload completes, and a failed upload is aborted (an abort that fails too
+ * is left to `discardUnfinishedUploads`). Links are
  * presigned GETs: byte ranges and the bytes themselves are the store's.
  * A store out of reach (network errors, timeouts, 5xx) is
  * ModelStoreUnavailableError.
@@ -102,34 +107,36 @@ export class S3ModelStore extends ModelStore {
     const name = newStoredFileName(label);
     const hash = createHash('sha256');
     let sizeBytes = 0;
-    let sourceFailure: { error: unknown } | null = null;
-    async function* hashed(): AsyncIterable<Buffer> {
-      try {
-        for await (const chunk of source instanceof Uint8Array ? [source] : source) {
-          // copied: the caller may reuse its buffer once the chunk is handed over, and parts are sent later
-          const bytes = Buffer.from(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-          hash.update(bytes);
-          sizeBytes += bytes.length;
-          yield bytes;
-        }
-      } catch (error) {
-        sourceFailure = { error };
-        throw error;
-      }
-    }
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: this.key(name), Body: Readable.from(hashed()), ContentType: 'application/octet-stream' },
-      partSize: PART_SIZE,
-      queueSize: PARTS_IN_FLIGHT,
-      leavePartsOnError: false,
-    });
+    const parts = new PartUploads(this.client, this.bucket, this.key(name));
+    let buffer: Buffer | null = null;
+    let filled = 0;
     try {
-      await upload.done();
+      for await (const chunk of source instanceof Uint8Array ? [source] : source) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        hash.update(bytes);
+        sizeBytes += bytes.length;
+        // copied into the part: the caller may reuse its buffer once the chunk is handed over
+        for (let offset = 0; offset < bytes.length;) {
+          if (buffer !== null && filled === PART_SIZE) {
+            await parts.send(buffer, filled).catch((error: unknown) => Promise.reject(new StoreFailure(error)));
+            buffer = null;
+          }
+          if (buffer === null) [buffer, filled] = [parts.freeBuffer(), 0];
+          const taken = Math.min(bytes.length - offset, PART_SIZE - filled);
+          buffer.set(bytes.subarray(offset, offset + taken), filled);
+          filled += taken;
+          offset += taken;
+        }
+      }
     } catch (error) {
-      // lib-storage has aborted the multipart upload (or tried to: an abort that failed is swept later)
-      const failure = sourceFailure as { error: unknown } | null;
-      if (failure !== null) throw failure.error;
+      await parts.abort();
+      // the source's own error as it is (a cut or oversized upload), the store's as what it means
+      throw error instanceof StoreFailure ? this.unavailableOr(error.cause) : error;
+    }
+    try {
+      await parts.finish(buffer === null ? Buffer.alloc(0) : buffer.subarray(0, filled));
+    } catch (error) {
+      await parts.abort();
       throw this.unavailableOr(error);
     }
     return { path: name, sha256: hash.digest('hex'), sizeBytes };
@@ -246,6 +253,99 @@ export class S3ModelStore extends ModelStore {
   }
 }
 
+/** An error of the object store met while the source was still being read. */
+class StoreFailure extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the object store failed during an upload');
+  }
+}
+
+/**
+ * The parts of one upload, sent one at a time while the caller fills the
+ * next: two buffers of PART_SIZE are all it ever holds, reused part after
+ * part. Not lib-storage's Upload: its stream chunker concatenates every part
+ * into a fresh buffer, and 200 MB of such garbage grew the resident memory by
+ * 80-100 MB before V8 collected it (issue 23 bounds it at 50 MB).
+ */
+class PartUploads {
+  private uploadId: string | null = null;
+  private readonly completed: CompletedPart[] = [];
+  private inFlight: Promise<Buffer> | null = null;
+  private failure: { error: unknown } | null = null;
+  private readonly free: Buffer[] = [];
+
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+    private readonly key: string,
+  ) {}
+
+  /** A buffer to fill: one a sent part gave back, else a new one (never more than two exist). */
+  freeBuffer(): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafe(PART_SIZE);
+  }
+
+  /** Starts sending `buffer`'s first `length` bytes as the next part, once the part before has gone. */
+  async send(buffer: Buffer, length: number): Promise<void> {
+    await this.settle();
+    this.uploadId ??= (await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key }))).UploadId ?? null;
+    if (this.uploadId === null) throw new Error('model store: the object store gave no upload id');
+    const PartNumber = this.completed.length + 1;
+    const sending = this.client.send(
+      new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId, PartNumber, Body: buffer.subarray(0, length) }),
+    );
+    this.completed.push({ PartNumber });
+    this.inFlight = sending.then(
+      ({ ETag }) => {
+        this.completed[PartNumber - 1] = { PartNumber, ETag };
+        return buffer;
+      },
+      (error: unknown) => {
+        this.failure ??= { error };
+        return buffer;
+      },
+    );
+  }
+
+  /** Stores `last` (the bytes after the sent parts): one PutObject when no part was sent, else the last part and the completion. */
+  async finish(last: Buffer): Promise<void> {
+    if (this.uploadId === null && this.inFlight === null) {
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: last, ContentType: 'application/octet-stream' }),
+      );
+      return;
+    }
+    if (last.length > 0) await this.send(last, last.length);
+    await this.settle();
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: this.key,
+        UploadId: this.uploadId ?? undefined,
+        MultipartUpload: { Parts: this.completed },
+      }),
+    );
+    this.uploadId = null;
+  }
+
+  /** Waits for the part in flight, then aborts the multipart upload if one was begun; never throws (what is left is swept). */
+  async abort(): Promise<void> {
+    await this.settle().catch(() => undefined);
+    if (this.uploadId === null) return;
+    await this.client
+      .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId }))
+      .catch(() => undefined);
+    this.uploadId = null;
+  }
+
+  /** Waits for the part in flight; its buffer becomes free; a part that failed fails the upload. */
+  private async settle(): Promise<void> {
+    if (this.inFlight !== null) this.free.push(await this.inFlight);
+    this.inFlight = null;
+    if (this.failure !== null) throw this.failure.error;
+  }
+}
+
 /**
  * The asked range's bytes of a ranged GET's body. A store may answer more
  * than was asked: HTTP lets a server ignore `Range` (200, the whole object),
@@ -255,7 +355,9 @@ export class S3ModelStore extends ModelStore {
 function exactly(body: Readable, range: ByteRange, answered: string | undefined): Readable {
   const [, start, end] = /^bytes (\d+)-(\d+)\//.exec(answered ?? '') ?? [];
   if (Number(start) === range.start && Number(end) === range.end) return body;
-  return Readable.from(cut(body, range.start - (start === undefined ? 0 : Number(start)), range.end - range.start + 1), { objectMode: false });
+  return Readable.from(cut(body, range.start - (start === undefined ? 0 : Number(start)), range.end - range.start + 1), {
+    objectMode: false,
+  });
 }
 
 async function* cut(body: Readable, skip: number, length: number): AsyncIterable<Buffer> {
@@ -272,7 +374,10 @@ async function* cut(body: Readable, skip: number, length: number): AsyncIterable
 
 /** A key the bucket does not hold (GetObject's NoSuchKey, HeadObject's bare 404). */
 function isMissing(error: unknown): boolean {
-  return error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  return (
+    error instanceof S3ServiceException &&
+    (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404)
+  );
 }
 
 /** Network failures, timeouts and the store's own 5xx answers (after the SDK's retries). */
