@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateMultipartUploadCommand } from '@aws-sdk/client-s3';
 import Redis from 'ioredis';
-import { S3ModelStore } from '@svc/infrastructure';
+import { S3ModelStore } from '../../libs/infrastructure/src/model-store/s3-model-store';
 import { TEST_ADMIN_TOKEN } from '../harness/create-test-app';
 import { type HttpAnswer, request } from '../harness/http';
+import { modelRecordBody, residentBytes, streamUpload } from '../harness/model-uploads';
 import { S3RVER_CREDENTIALS, S3TestServer } from '../harness/s3-server';
 import { BUILT_CLI, ROOT, ServiceProcess } from '../harness/service-process';
 import { eventually, serverAvailableSync } from '../harness/services';
@@ -27,68 +27,10 @@ const redisUp = serverAvailableSync(6379, 'Redis');
 const PREFIX = 'prod/models';
 const MB = 1024 * 1024;
 
-const RECORD = (name: string) => ({
-  name,
-  version: '1.0.0',
-  type: 'SvcLDA',
-  paradigm: 'motor_imagery',
-  n_features: 8,
-  n_classes: 2,
-  requires_license: 'free',
-  metadata: { description: 'Object store test', training_subjects: 1, accuracy: '0.5-0.6', feature_type: 'csp', recommended_use: 'Tests' },
-});
+const RECORD = (name: string) => modelRecordBody(name, 'Object store test');
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-function residentBytes(pid: number): number {
-  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error('no VmRSS');
-  return Number(match[1]) * 1024;
-}
-
-/**
- * PUTs `size` bytes to an admin upload URL, 1 MiB at a time with
- * back-pressure (never holding the file); with `cutAfter`, the connection is
- * destroyed once that many bytes are sent. The SHA-256 of what was sent.
- */
-function streamUpload(url: string, size: number, cutAfter?: number): Promise<{ status: number; text: string; sha256: string }> {
-  const block = randomBytes(MB);
-  const hash = createHash('sha256');
-  return new Promise((resolve, reject) => {
-    const req: ClientRequest = httpRequest(url, {
-      method: 'PUT',
-      agent: false,
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/octet-stream' },
-    });
-    req.on('error', (error) => (cutAfter === undefined ? reject(error) : resolve({ status: 0, text: '', sha256: '' })));
-    req.on('response', (res: IncomingMessage) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, sha256: hash.digest('hex') }));
-    });
-    let sent = 0;
-    const write = (): void => {
-      while (sent < size) {
-        if (cutAfter !== undefined && sent >= cutAfter) {
-          req.destroy();
-          return;
-        }
-        block.writeUInt32BE(sent / MB, 0); // every MiB differs
-        const chunk = Buffer.from(block.subarray(0, Math.min(MB, size - sent)));
-        hash.update(chunk);
-        sent += chunk.length;
-        if (!req.write(chunk)) {
-          req.once('drain', write);
-          return;
-        }
-      }
-      req.end();
-    };
-    write();
-  });
 }
 
 /** GETs a URL (a presigned link), hashing the body as it streams. */

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FixedClock } from '@svc/domain';
+import { modelRecordBody } from '../harness/model-uploads';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { downloadFile } from '../harness/model-download';
 
@@ -22,22 +23,7 @@ function sha256(bytes: Uint8Array): string {
 }
 
 async function publish(t: TestApp, name: string, bytes: Uint8Array): Promise<void> {
-  const created = await t.admin('POST', '/admin/v1/models', {
-    name,
-    version: '1.0.0',
-    type: 'SvcLDA',
-    paradigm: 'motor_imagery',
-    n_features: 8,
-    n_classes: 2,
-    requires_license: 'free',
-    metadata: {
-      description: 'Signed link test model',
-      training_subjects: 3,
-      accuracy: '0.70-0.80',
-      feature_type: 'csp',
-      recommended_use: 'Tests',
-    },
-  });
+  const created = await t.admin('POST', '/admin/v1/models', modelRecordBody(name, 'Signed link test model'));
   expect(created.body).toMatchObject({ name });
   expect(created.status).toBe(201);
   const uploaded = await t.request('PUT', `/admin/v1/models/${name}/file`, {

@@ -19,7 +19,6 @@ import { JoseLicenseSigner, licenseSigningKeyOf } from './crypto/jose-license-si
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { LocalModelStore } from './model-store/local-model-store';
-import { S3ModelStore } from './model-store/s3-model-store';
 import { RepoTokenIssuer } from '@svc/application';
 import { GithubAppRepoTokenIssuer } from './repo-tokens/github-app-repo-token-issuer';
 import { NotConfiguredRepoTokenIssuer } from './repo-tokens/not-configured-repo-token-issuer';
@@ -129,9 +128,12 @@ function repoTokenIssuerOf(config: AppConfig): Provider {
  * S3-compatible object store when MODEL_STORE_URL is set, else the local
  * folder, whose links are signed by `signer`. The object store needs a
  * region from the AWS SDK's chain: none stops start-up with a ConfigError.
+ * The SDK is loaded only then (about half a second of start-up, every CLI
+ * call included, that the local store does not pay).
  */
 async function modelStoreOf(models: AppConfig['models'], signer: ModelLinkSigner): Promise<ModelStore> {
   if (models.objectStore === null) return new LocalModelStore(models.storeDir, signer);
+  const { S3ModelStore } = await import('./model-store/s3-model-store');
   const store = new S3ModelStore(models.objectStore);
   try {
     await store.region();

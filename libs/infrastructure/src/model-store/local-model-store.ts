@@ -97,13 +97,7 @@ export class LocalModelStore extends ModelStore {
 
   /** The stored files (names of the stored form): temporaries (`.upload-*.tmp`, being written) and strangers are skipped. */
   async list(): Promise<ModelStoreEntry[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+    const names = await this.names();
     const entries: ModelStoreEntry[] = [];
     for (const name of names) {
       if (!isStoredFileName(name)) continue;
@@ -138,15 +132,8 @@ export class LocalModelStore extends ModelStore {
 
   /** Removes the temporaries (`.upload-*.tmp`) last written before `startedBefore`: uploads a stopped process left. */
   async discardUnfinishedUploads(startedBefore: Date): Promise<string[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.folder);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
     const discarded: string[] = [];
-    for (const name of names.filter((n) => TEMPORARY_FORM.test(n))) {
+    for (const name of (await this.names()).filter((n) => TEMPORARY_FORM.test(n))) {
       try {
         const info = await stat(join(this.folder, name));
         if (info.mtimeMs >= startedBefore.getTime()) continue;
@@ -158,6 +145,16 @@ export class LocalModelStore extends ModelStore {
       }
     }
     return discarded;
+  }
+
+  /** Every name in the folder; none while it does not exist yet (made on the first write). */
+  private async names(): Promise<string[]> {
+    try {
+      return await readdir(this.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
   }
 
   /** Makes the rename durable (best effort: not every platform can sync a folder). */

@@ -88,11 +88,13 @@ describe(`${S3ModelStore.name}: what only an object store does`, () => {
     await server.stop();
     try {
       await expect(store.answers()).resolves.toBe(false);
-            await expect(store.put('m-1.0', Buffer.from('x'))).rejects.toBeInstanceOf(ModelStoreUnavailableError);
+      await expect(store.put('m-1.0', Buffer.from('x'))).rejects.toBeInstanceOf(ModelStoreUnavailableError);
       await expect(store.open(stored.path)).rejects.toBeInstanceOf(ModelStoreUnavailableError);
       await expect(store.list()).rejects.toBeInstanceOf(ModelStoreUnavailableError);
       // a link is made without the store: listings keep working
-      await expect(store.linkTo(stored.path, { signedAt: new Date(), validForSeconds: 60, serviceOrigin: '' })).resolves.toContain(stored.path);
+      await expect(store.linkTo(stored.path, { signedAt: new Date(), validForSeconds: 60, serviceOrigin: '' })).resolves.toContain(
+        stored.path,
+      );
     } finally {
       await server.resume();
     }
