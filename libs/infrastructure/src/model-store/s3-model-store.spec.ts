@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { CreateMultipartUploadCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, GetObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ModelStoreUnavailableError } from '@svc/domain';
 import { S3RVER_CREDENTIALS, S3TestServer } from '../../../../test/harness/s3-server';
 import { describeModelStoreContract } from '../../../../test/contracts/model-store.contract';
@@ -62,6 +63,23 @@ describe(`${S3ModelStore.name}: what only an object store does`, () => {
     const part = await fetch(link, { headers: { range: 'bytes=1000-1999' } });
     expect(part.status).toBe(206);
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(1000, 2000))).toBe(true);
+
+    // later links are signed by the presigner directly, on the address the first one had: they work the same
+    const again = await store.linkTo(stored.path, { signedAt: new Date(), validForSeconds: 120, serviceOrigin: '' });
+    expect(again.startsWith(`${server.endpoint}/${server.bucket}/m/${stored.path}?`)).toBe(true);
+    expect(new URL(again).searchParams.get('X-Amz-Expires')).toBe('120');
+    expect(Buffer.from(await (await fetch(again)).arrayBuffer()).equals(bytes)).toBe(true);
+    // s3rver checks a link's expiry, not its signature: the signature is checked against the SDK's own presigning
+    const signedAt = new Date('2026-06-01T12:00:00Z');
+    const direct = new URL(await store.linkTo(stored.path, { signedAt, validForSeconds: 300, serviceOrigin: '' }));
+    const sdk = new URL(
+      await getSignedUrl(clientOf(server), new GetObjectCommand({ Bucket: server.bucket, Key: `m/${stored.path}` }), {
+        expiresIn: 300,
+        signingDate: signedAt,
+      }),
+    );
+    expect(`${direct.origin}${direct.pathname}`).toBe(`${sdk.origin}${sdk.pathname}`);
+    expect(Object.fromEntries(direct.searchParams)).toEqual(Object.fromEntries(sdk.searchParams));
 
     const expired = await store.linkTo(stored.path, { signedAt: new Date(Date.now() - 120_000), validForSeconds: 60, serviceOrigin: '' });
     expect((await fetch(expired)).status).toBe(403);

@@ -17,7 +17,7 @@ import {
   UploadPartCommand,
   paginateListObjectsV2,
 } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { S3RequestPresigner, getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   type ByteRange,
   type ByteRangeRequest,
@@ -70,6 +70,8 @@ const NETWORK_TEXT = new RegExp(`\\b(${NETWORK_CODES.join('|')})\\b`);
 export class S3ModelStore extends ModelStore {
   private readonly bucket: string;
   private readonly prefix: string;
+  /** How links are addressed: learnt from the first presigned link (null: none made yet; 'sdk': always the SDK's getSignedUrl). */
+  private addressing: LinkAddressing | 'sdk' | null = null;
 
   constructor(
     location: ObjectStoreLocation,
@@ -194,12 +196,41 @@ export class S3ModelStore extends ModelStore {
     return entries;
   }
 
-  /** A presigned GET of the object, valid `validForSeconds` from `signedAt`; made locally, without asking the store. */
+  /**
+   * A presigned GET of the object, valid `validForSeconds` from `signedAt`;
+   * made locally, without asking the store. The first link is the SDK's own
+   * getSignedUrl (its endpoint rules decide the address); later ones sign the
+   * same request (address and `x-id`) with the same presigner directly,
+   * skipping the command's middleware and endpoint resolution (a listing
+   * presigns every model): the links are the same, signature included.
+   */
   async linkTo(path: string, terms: ModelFileLinkTerms): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: this.key(path) }), {
-      expiresIn: terms.validForSeconds,
-      signingDate: terms.signedAt,
-    });
+    const key = this.key(path);
+    const options = { expiresIn: terms.validForSeconds, signingDate: terms.signedAt };
+    if (this.addressing === null) {
+      const link = await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), options);
+      this.addressing = addressingOf(new URL(link), key, this.client);
+      return link;
+    }
+    if (this.addressing === 'sdk') return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), options);
+    const { presigner, protocol, hostname, port, basePath } = this.addressing;
+    const host = port === '' ? hostname : `${hostname}:${port}`;
+    const signed = await presigner.presign(
+      {
+        method: 'GET',
+        protocol,
+        hostname,
+        ...(port === '' ? {} : { port: Number(port) }),
+        path: `${basePath}${escapedKey(key)}`,
+        query: { 'x-id': 'GetObject' },
+        headers: { host },
+      },
+      options,
+    );
+    const query = Object.entries(signed.query ?? {})
+      .map(([name, value]) => `${escapeUri(name)}=${escapeUri(String(value))}`)
+      .join('&');
+    return `${protocol}//${host}${signed.path}?${query}`;
   }
 
   /** The bucket answers a HEAD within OBJECT_STORE_PING_TIMEOUT_MS (needs s3:ListBucket). */
@@ -251,6 +282,39 @@ export class S3ModelStore extends ModelStore {
   private unavailableOr(error: unknown): unknown {
     return isUnreachable(error) ? new ModelStoreUnavailableError({ cause: error }) : error;
   }
+}
+
+/** Where presigned links point: the address the SDK gave the first one, and a presigner on the client's configuration. */
+interface LinkAddressing {
+  readonly presigner: S3RequestPresigner;
+  readonly protocol: string;
+  readonly hostname: string;
+  readonly port: string;
+  /** The path before the object key (`/` or `/bucket/`). */
+  readonly basePath: string;
+}
+
+/** The addressing of `link`, the SDK's presigned GET of `key`; 'sdk' when its path does not end with the key as escaped here. */
+function addressingOf(link: URL, key: string, client: S3Client): LinkAddressing | 'sdk' {
+  const escaped = escapedKey(key);
+  if (!link.pathname.endsWith(escaped)) return 'sdk';
+  return {
+    presigner: new S3RequestPresigner({ ...client.config }),
+    protocol: link.protocol,
+    hostname: link.hostname,
+    port: link.port,
+    basePath: link.pathname.slice(0, link.pathname.length - escaped.length),
+  };
+}
+
+/** RFC 3986 escaping as SigV4 wants it (also `!'()*`). */
+function escapeUri(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** An object key as it appears in an S3 path: each segment escaped, the slashes kept. */
+function escapedKey(key: string): string {
+  return key.split('/').map(escapeUri).join('/');
 }
 
 /** An error of the object store met while the source was still being read. */
