@@ -52,8 +52,9 @@ export const OBJECT_STORE_PING_TIMEOUT_MS = 1500;
 
 /**
  * Multipart parts of 5 MiB (the S3 minimum; 1 GiB, the upload limit, is 205
- * parts). An upload holds two part buffers whatever the file's size: one
- * being sent while the next fills.
+ * parts). An upload holds one part buffer whatever the file's size, reused
+ * part after part (two, one filling while the other is sent, measured 2-4 MB
+ * more at the peak for no gain on a local network).
  */
 const PART_SIZE = 5 * 1024 * 1024;
 
@@ -350,18 +351,16 @@ class StoreFailure extends Error {
 }
 
 /**
- * The parts of one upload, sent one at a time while the caller fills the
- * next: two buffers of PART_SIZE are all it ever holds, reused part after
- * part. Not lib-storage's Upload: its stream chunker concatenates every part
- * into a fresh buffer, and 200 MB of such garbage grew the resident memory by
- * 80-100 MB before V8 collected it (issue 23 bounds it at 50 MB).
+ * The parts of one upload, each sent before the next is filled: one buffer
+ * of PART_SIZE is all it holds, reused part after part. Not lib-storage's
+ * Upload: its stream chunker concatenates every part into a fresh buffer,
+ * and 200 MB of such garbage grew the resident memory by 80-100 MB before
+ * V8 collected it (issue 23 bounds it at 50 MB).
  */
 class PartUploads {
   private uploadId: string | null = null;
   private readonly completed: CompletedPart[] = [];
-  private inFlight: Promise<Buffer> | null = null;
-  private failure: { error: unknown } | null = null;
-  private readonly free: Buffer[] = [];
+  private buffer: Buffer | null = null;
 
   constructor(
     private readonly client: S3Client,
@@ -369,69 +368,50 @@ class PartUploads {
     private readonly key: string,
   ) {}
 
-  /** A buffer to fill: one a sent part gave back, else a new one (never more than two exist). */
+  /** The buffer to fill: the one every part reuses. */
   freeBuffer(): Buffer {
-    return this.free.pop() ?? Buffer.allocUnsafe(PART_SIZE);
+    this.buffer ??= Buffer.allocUnsafe(PART_SIZE);
+    return this.buffer;
   }
 
-  /** Starts sending `buffer`'s first `length` bytes as the next part, once the part before has gone. */
+  /** Sends `buffer`'s first `length` bytes as the next part (beginning the multipart upload with the first). */
   async send(buffer: Buffer, length: number): Promise<void> {
-    await this.settle();
     this.uploadId ??= (await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key }))).UploadId ?? null;
     if (this.uploadId === null) throw new Error('model store: the object store gave no upload id');
     const PartNumber = this.completed.length + 1;
-    const sending = this.client.send(
+    const { ETag } = await this.client.send(
       new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId, PartNumber, Body: buffer.subarray(0, length) }),
     );
-    this.completed.push({ PartNumber });
-    this.inFlight = sending.then(
-      ({ ETag }) => {
-        this.completed[PartNumber - 1] = { PartNumber, ETag };
-        return buffer;
-      },
-      (error: unknown) => {
-        this.failure ??= { error };
-        return buffer;
-      },
-    );
+    this.completed.push({ PartNumber, ETag });
   }
 
   /** Stores `last` (the bytes after the sent parts): one PutObject when no part was sent, else the last part and the completion. */
   async finish(last: Buffer): Promise<void> {
-    if (this.uploadId === null && this.inFlight === null) {
+    if (this.uploadId === null) {
       await this.client.send(
         new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: last, ContentType: 'application/octet-stream' }),
       );
       return;
     }
     if (last.length > 0) await this.send(last, last.length);
-    await this.settle();
     await this.client.send(
       new CompleteMultipartUploadCommand({
         Bucket: this.bucket,
         Key: this.key,
-        UploadId: this.uploadId ?? undefined,
+        UploadId: this.uploadId,
         MultipartUpload: { Parts: this.completed },
       }),
     );
     this.uploadId = null;
   }
 
-  /** Waits for the part in flight, then aborts the multipart upload if one was begun; never throws (what is left is swept). */
+  /** Aborts the multipart upload if one was begun; never throws (what is left is swept after a day). */
   async abort(): Promise<void> {
-    await this.settle().catch(() => undefined);
     if (this.uploadId === null) return;
     await this.client
       .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId }))
       .catch(() => undefined);
     this.uploadId = null;
-  }
-
-  /** Waits for the part in flight; its buffer becomes free; a part that failed fails the upload. */
-  private async settle(): Promise<void> {
-    if (this.inFlight !== null) this.free.push(await this.inFlight);
-    this.inFlight = null;
-    if (this.failure !== null) throw this.failure.error;
   }
 }
 
