@@ -9,6 +9,8 @@
  *                        of a mysql:// DATABASE_URL / BENCH_MYSQL_ADMIN_URL), dropped afterwards; the
  *                        ceiling uses mysql2's pool and prepared statements (see ceiling-server.ts)
  *                        (only servers on this machine, for --pg and --mysql alike)
+ *   --object-store       model files in an S3-compatible object store (s3rver, the tests' server, on
+ *                        127.0.0.1, started and removed by the run): the models list presigns its links
  *   --keys N             keys to seed (default 10000)
  *   --rounds N           interleaved rounds; the table shows medians (default 3)
  *   --duration S         seconds per measurement (default 10)
@@ -48,11 +50,13 @@ import { BUILT_API_MAIN, CEILING_SERVER, LIBRARIES, ROOT, assertBuilt, serviceCo
 import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad } from './load';
 import { seedKeys } from './seed-keys';
 import { runAdminScale } from './admin-scale';
+import { S3TestServer } from '../test/harness/s3-server';
 
 interface Options {
   smoke: boolean;
   postgres: boolean;
   mysql: boolean;
+  objectStore: boolean;
   keys: number;
   rounds: number;
   seconds: number;
@@ -90,6 +94,7 @@ function parseOptions(argv: readonly string[]): Options {
     postgres:
       !smoke && (argv.includes('--pg') || (!argv.includes('--mysql') && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ''))),
     mysql: !smoke && (argv.includes('--mysql') || (!argv.includes('--pg') && /^mysql:\/\//.test(process.env.DATABASE_URL ?? ''))),
+    objectStore: argv.includes('--object-store'),
     keys: smoke ? 100 : 10_000,
     rounds: smoke ? 1 : 3,
     seconds: smoke ? 0.5 : 10,
@@ -115,6 +120,7 @@ function parseOptions(argv: readonly string[]): Options {
       case '--smoke':
       case '--pg':
       case '--mysql':
+      case '--object-store':
       case '--keep':
         break;
       case '--keys':
@@ -260,7 +266,11 @@ async function main(): Promise<number> {
       `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${fixed(totalmem() / 2 ** 30, 1)} GiB RAM, Linux ${release()}, Node ${process.version}`,
     );
     out(`date: ${new Date().toISOString()}`);
-    out(`mode: ${options.smoke ? 'smoke' : 'full'}; database: ${database.label}`);
+    const objectStore = options.objectStore ? await S3TestServer.start() : null;
+    if (objectStore) cleanups.push(() => objectStore.dispose());
+    out(
+      `mode: ${options.smoke ? 'smoke' : 'full'}; database: ${database.label}; model store: ${objectStore ? `object store (s3rver at ${objectStore.endpoint})` : 'local folder'}`,
+    );
 
     const keys = await seedKeys(lib, database.url, options.keys, out);
     out(
@@ -270,7 +280,9 @@ async function main(): Promise<number> {
     const command = serviceCommand();
     const serviceEnv: Record<string, string> = {
       DATABASE_URL: database.url,
-      MODEL_STORE_DIR: join(folder, 'models'),
+      ...(objectStore
+        ? { ...objectStore.envFor('bench'), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' }
+        : { MODEL_STORE_DIR: join(folder, 'models') }),
       SAMPLE_MODELS: 'true',
       ...BENCH_LIMITS,
       ...options.serviceEnv,

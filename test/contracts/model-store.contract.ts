@@ -9,7 +9,7 @@ import { ModelStore, RangeNotSatisfiableError } from '@svc/domain';
  */
 export interface ModelStoreFixture {
   readonly store: ModelStore;
-  /** Every name the store holds, in no particular order: its files and any temporary ones. */
+  /** Every name the store holds, in no particular order: its files and any temporary ones (unfinished uploads). */
   names(): Promise<string[]>;
   /** Removes whatever the store wrote; called after each test. */
   dispose(): Promise<void>;
@@ -128,6 +128,24 @@ export function describeModelStoreContract(make: MakeModelStore): void {
 
         expect(await f.names()).toEqual([kept.path]);
         expect((await contentOf(kept.path)).bytes.toString()).toBe('kept');
+      });
+
+      it('rejects with the error of a source that fails after several megabytes (past a multipart part), leaving nothing behind', async () => {
+        const f = fixture();
+        const failure = new Error('the upload was cut off after 12 MiB');
+        async function* failingLate(): AsyncIterable<Uint8Array> {
+          const mebibyte = randomBytes(1024 * 1024);
+          for (let i = 0; i < 12; i += 1) {
+            await new Promise((resolve) => setImmediate(resolve));
+            yield mebibyte;
+          }
+          throw failure;
+        }
+
+        await expect(f.store.put(LABEL, failingLate())).rejects.toBe(failure);
+
+        expect(await f.names()).toEqual([]);
+        await expect(f.store.list()).resolves.toEqual([]);
       });
 
       it.each(['', '../escape', 'a/b', 'Upper_case', '.hidden', 'with space'])('refuses the label %j, storing nothing', async (label) => {

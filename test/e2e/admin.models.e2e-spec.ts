@@ -285,7 +285,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       });
       expect(res.body.download_url).toBe(`${t.baseUrl}/model-files/${res.body.stored_file}`);
       expect(readFileSync(join(t.config.models.storeDir, res.body.stored_file))).toEqual(bytes);
-      expect(await download(signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
+      expect(await download(await signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
       const key = await t.issueKey({ licenseType: 'free' });
       const listed = await t.get(`/v1/models/list?api_key=${key.api_key}`);
       expect(listed.body.models).toEqual([expect.objectContaining({ name: 'mi_upload_v1', checksum: sha256(bytes), size_bytes: 5000 })]);
@@ -299,7 +299,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(res.body.size_bytes).toBe(307200);
       expect(res.body.size_mb).toBe(0.3072);
       expect(res.body.checksum).toBe(sha256(bytes));
-      const got = await download(signedLinkOf(t.app, res.body.download_url));
+      const got = await download(await signedLinkOf(t.app, res.body.download_url));
       expect(got.length).toBe(307200);
       expect(sha256(got)).toBe(res.body.checksum);
     });
@@ -314,8 +314,10 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(second.body.stored_file).not.toBe(first.body.stored_file);
       expect(storedFiles()).not.toContain(first.body.stored_file);
       expect(storedFiles()).toContain(second.body.stored_file);
-      expect((await downloadFile(signedLinkOf(t.app, first.body.download_url))).status).toBe(404);
-      expect(await download(signedLinkOf(t.app, second.body.download_url))).toEqual(new Uint8Array(Buffer.from('a different model file')));
+      expect((await downloadFile(await signedLinkOf(t.app, first.body.download_url))).status).toBe(404);
+      expect(await download(await signedLinkOf(t.app, second.body.download_url))).toEqual(
+        new Uint8Array(Buffer.from('a different model file')),
+      );
     });
 
     it('concurrent uploads to one model leave exactly one file, the one the record names', async () => {
@@ -366,7 +368,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const res = await upload(t, 'mi_cdn_v1', bytes);
       expect(res.body).toMatchObject({ checksum: sha256(bytes), size_bytes: 700, published: true });
       expect(res.body.download_url).toBe(`${t.baseUrl}/model-files/${res.body.stored_file}`);
-      expect(await download(signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
+      expect(await download(await signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
     });
 
     it('404 MODEL_NOT_FOUND for an unknown model, and nothing is stored', async () => {
@@ -619,7 +621,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
         size_bytes: 2345,
         download_url: `${t.baseUrl}/model-files/${shown.stored_file}`,
       });
-      expect(await download(signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
+      expect(await download(await signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
     });
 
     it('a download_url naming the stored file keeps it, whatever its query (a signed link) or host', async () => {
@@ -704,7 +706,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(res.text).toBe('');
       expect((await t.admin('GET', '/admin/v1/models/mi_delete_v1')).body).toEqual(MODEL_NOT_FOUND);
       expect(storedFiles()).not.toContain(uploaded.body.stored_file);
-      expect((await downloadFile(signedLinkOf(t.app, uploaded.body.download_url))).status).toBe(404);
+      expect((await downloadFile(await signedLinkOf(t.app, uploaded.body.download_url))).status).toBe(404);
       const key = await t.issueKey({ licenseType: 'enterprise' });
       expect((await t.get(`/v1/models/mi_delete_v1?api_key=${key.api_key}`)).status).toBe(404);
       const again = await t.admin('DELETE', '/admin/v1/models/mi_delete_v1');

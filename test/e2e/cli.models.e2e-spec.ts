@@ -283,7 +283,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
     ]);
   });
 
-  it('sweep removes a file no record names, keeps a named one and a young one, and says what it removed', async () => {
+  it('sweep removes a file no record names, keeps a named one and a young one, discards uploads unfinished for over a day, and says what it removed', async () => {
     const bytes = randomBytes(1000);
     const file = join(folder, 'p300_kept_v1.bin');
     writeFileSync(file, bytes);
@@ -296,12 +296,20 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
     const hourAgo = new Date(Date.now() - 3_600_000);
     utimesSync(join(store, orphan), hourAgo, hourAgo);
     utimesSync(join(store, kept), hourAgo, hourAgo);
+    // what a process stopped mid-upload leaves: a temporary, here two days old, and one being written now
+    const stale = '.upload-00112233445566778899aabb.tmp';
+    const writing = '.upload-ffeeddccbbaa998877665544.tmp';
+    writeFileSync(join(store, stale), 'half of a file');
+    writeFileSync(join(store, writing), 'half of another');
+    const twoDaysAgo = new Date(Date.now() - 48 * 3_600_000);
+    utimesSync(join(store, stale), twoDaysAgo, twoDaysAgo);
 
     const res = await cli(['models', 'sweep', '--json']);
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({ removed: [orphan], kept: 2 });
-    expect(readdirSync(store).sort()).toEqual([kept, young].sort());
+    expect(JSON.parse(res.stdout)).toEqual({ removed: [orphan], kept: 2, aborted_uploads: [stale] });
+    expect(readdirSync(store).sort()).toEqual([kept, young, writing].sort());
+    rmSync(join(store, writing));
     expect(readFileSync(join(store, kept)).equals(bytes)).toBe(true);
 
     utimesSync(join(store, young), hourAgo, hourAgo);

@@ -85,7 +85,8 @@ const kind = testDatabaseKind();
     const ready = await t.get('/api/health/ready');
     expect(ready.status).toBe(503);
     const databaseDown = { database: { status: 'down', message: 'Database is not reachable' } };
-    expect(ready.body).toEqual({ status: 'error', info: {}, error: databaseDown, details: databaseDown });
+    const modelStoreUp = { model_store: { status: 'up' } };
+    expect(ready.body).toEqual({ status: 'error', info: modelStoreUp, error: databaseDown, details: { ...databaseDown, ...modelStoreUp } });
 
     await proxy.restore();
     await eventually(async () => (await t.get('/api/health')).status === 200, 15000, 200);

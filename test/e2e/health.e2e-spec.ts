@@ -14,6 +14,8 @@ const REDIS_PORT = 6379;
 const LIVE = { status: 'ok', info: {}, error: {}, details: {} };
 const DATABASE_UP = { database: { status: 'up' } };
 const DATABASE_DOWN = { database: { status: 'down', message: 'Database is not reachable' } };
+/** The local model store (a folder that can be written) answers throughout these tests. */
+const MODEL_STORE_UP = { model_store: { status: 'up' } };
 const REDIS_SHARED = { redis: { status: 'up', connection: 'up', rate_limits: 'shared' } };
 const REDIS_PER_INSTANCE = {
   redis: {
@@ -100,7 +102,12 @@ describe('GET /api/health', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(res.body).toEqual({ status: 'ok', info: DATABASE_UP, error: {}, details: DATABASE_UP });
+      expect(res.body).toEqual({
+        status: 'ok',
+        info: { ...DATABASE_UP, ...MODEL_STORE_UP },
+        error: {},
+        details: { ...DATABASE_UP, ...MODEL_STORE_UP },
+      });
       expect(Object.keys(res.body)).toEqual(['status', 'info', 'error', 'details']);
       expectNoRateLimitHeaders(res);
     });
@@ -185,7 +192,12 @@ describe('GET /api/health', () => {
       expect(ready.status).toBe(503);
       expect(ready.headers.get('content-type')).toMatch(/^application\/json/);
       expect(ready.headers.get('cache-control')).toBe('no-store');
-      expect(ready.body).toEqual({ status: 'error', info: {}, error: DATABASE_DOWN, details: DATABASE_DOWN });
+      expect(ready.body).toEqual({
+        status: 'error',
+        info: MODEL_STORE_UP,
+        error: DATABASE_DOWN,
+        details: { ...DATABASE_DOWN, ...MODEL_STORE_UP },
+      });
       expect(Object.keys(ready.body)).toEqual(['status', 'info', 'error', 'details']);
       expectNoRateLimitHeaders(ready);
       for (const leak of ['stack', 'statusCode', 'code', ...databaseNames(down)]) expect(ready.text).not.toContain(leak);
@@ -228,9 +240,9 @@ describe('GET /api/health', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       status: 'ok',
-      info: { ...DATABASE_UP, ...REDIS_SHARED },
+      info: { ...DATABASE_UP, ...MODEL_STORE_UP, ...REDIS_SHARED },
       error: {},
-      details: { ...DATABASE_UP, ...REDIS_SHARED },
+      details: { ...DATABASE_UP, ...MODEL_STORE_UP, ...REDIS_SHARED },
     });
   });
 
@@ -241,9 +253,9 @@ describe('GET /api/health', () => {
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({
       status: 'ok',
-      info: { ...DATABASE_UP, ...REDIS_PER_INSTANCE },
+      info: { ...DATABASE_UP, ...MODEL_STORE_UP, ...REDIS_PER_INSTANCE },
       error: {},
-      details: { ...DATABASE_UP, ...REDIS_PER_INSTANCE },
+      details: { ...DATABASE_UP, ...MODEL_STORE_UP, ...REDIS_PER_INSTANCE },
     });
     const health = await t.get('/api/health');
     expect(health.status).toBe(200);

@@ -1,14 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type IncomingMessage, request } from 'node:http';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { modelFileLinkPayload, modelFileLinkQuery, modelFilePathOf } from '@svc/domain';
 import { HmacModelLinkSigner } from '@svc/infrastructure';
-import { modelFileLinkPayload, modelFileLinkQuery, modelFilePathOf } from '@svc/presentation';
 import { TEST_ADMIN_TOKEN } from '../harness/create-test-app';
+import { modelRecordBody, residentBytes, sampleResident, streamUpload } from '../harness/model-uploads';
 import { ServiceProcess } from '../harness/service-process';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
-import { modelRecordBody } from '../harness/model-records';
 
 /**
  * CONTRACT 7 / issue 13: large files stay cheap. A 200 MB model file is
@@ -20,29 +20,8 @@ import { modelRecordBody } from '../harness/model-records';
  */
 
 const SIZE = 200 * 1024 * 1024;
-const CHUNK = 1024 * 1024;
 const SECRET = 'large-file-test-model-url-secret-0123456789';
 const MB = 1024 * 1024;
-
-function residentBytes(pid: number): number {
-  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error('no VmRSS');
-  return Number(match[1]) * 1024;
-}
-
-/** Samples the process's resident memory every 20 ms until stopped; the largest seen. */
-function sampleResident(pid: number): { stop(): number } {
-  let peak = residentBytes(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, residentBytes(pid));
-  }, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, residentBytes(pid));
-    },
-  };
-}
 
 function call(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -54,41 +33,6 @@ function call(url: string, method: string, headers: Record<string, string>, body
     });
     req.on('error', reject);
     req.end(body);
-  });
-}
-
-/** PUTs SIZE bytes, chunked, 1 MiB at a time with back-pressure; the SHA-256 of what was sent. */
-function streamUpload(url: string): Promise<{ status: number; text: string; sha256: string }> {
-  const block = randomBytes(CHUNK);
-  const hash = createHash('sha256');
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'PUT',
-      agent: false,
-      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/octet-stream' },
-    });
-    req.on('error', reject);
-    req.on('response', (res: IncomingMessage) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, sha256: hash.digest('hex') }));
-    });
-    let sent = 0;
-    const write = (): void => {
-      while (sent < SIZE) {
-        block.writeUInt32BE(sent / CHUNK, 0); // every MiB differs
-        const chunk = Buffer.from(block);
-        hash.update(chunk);
-        sent += chunk.length;
-        if (!req.write(chunk)) {
-          req.once('drain', write);
-          return;
-        }
-      }
-      req.end();
-    };
-    write();
   });
 }
 
@@ -149,7 +93,7 @@ describe('A 200 MB model file, uploaded and downloaded by the service as a proce
     const started = Date.now();
 
     const uploadSampler = sampleResident(pid);
-    const uploaded = await streamUpload(`${service.baseUrl}/admin/v1/models/large_v1/file`);
+    const uploaded = await streamUpload(`${service.baseUrl}/admin/v1/models/large_v1/file`, SIZE);
     const uploadPeak = uploadSampler.stop();
     expect(uploaded.status).toBe(200);
     const record = JSON.parse(uploaded.text) as { checksum: string; size_bytes: number; stored_file: string };

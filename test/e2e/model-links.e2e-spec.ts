@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FixedClock, GeneratedSecretRepository } from '@svc/domain';
+import { modelRecordBody } from '../harness/model-uploads';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { downloadFile } from '../harness/model-download';
-import { modelRecordBody } from '../harness/model-records';
 
 /**
  * CONTRACT 7: links to the embedded store are signed and expire. The

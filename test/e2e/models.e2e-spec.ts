@@ -476,7 +476,7 @@ describe('Model registry (public)', () => {
         const unsigned = await t.get(`/model-files/${file}`);
         expect(unsigned.status).toBe(403);
         expect(unsigned.body.code).toBe('LINK_INVALID');
-        const res = await t.get(signedLinkOf(t.app, `${t.baseUrl}/model-files/${file}`).slice(t.baseUrl.length));
+        const res = await t.get((await signedLinkOf(t.app, `${t.baseUrl}/model-files/${file}`)).slice(t.baseUrl.length));
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: 'Not found', code: 'NOT_FOUND', message: 'No such model file' });
       }

@@ -89,9 +89,9 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
     };
     expect(ready.body).toEqual({
       status: 'ok',
-      info: { database: { status: 'up' }, redis: redisDown },
+      info: { database: { status: 'up' }, model_store: { status: 'up' }, redis: redisDown },
       error: {},
-      details: { database: { status: 'up' }, redis: redisDown },
+      details: { database: { status: 'up' }, model_store: { status: 'up' }, redis: redisDown },
     });
     // per instance now: each instance has its own fresh window of 10
     for (let i = 0; i < 9; i++) expect((await a.post('/v1/auth/refresh', { api_key: key.api_key })).status).toBe(200);

@@ -12,7 +12,7 @@ import { GENEROUS_LIMITS } from '../harness/create-test-app';
 import { request } from '../harness/http';
 import { type Jwk, verifyIndependently } from '../harness/license-token';
 import { downloadFile } from '../harness/model-download';
-import { modelRecordBody } from '../harness/model-records';
+import { modelRecordBody } from '../harness/model-uploads';
 import { SHIPPED_TIERS_FILE, ServiceProcess } from '../harness/service-process';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 

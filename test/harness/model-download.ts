@@ -1,5 +1,6 @@
 import { get } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
+import { ModelStore } from '@svc/domain';
 import { ModelFileLinks } from '../../apps/api/src/modules/models/model-file-links';
 
 export interface Downloaded {
@@ -25,12 +26,13 @@ export function downloadFile(url: string): Promise<Downloaded> {
 }
 
 /**
- * The signed link a key would be handed for the stored file an unsigned
- * address names (an operator's view shows the record's unsigned address):
- * signed by the running app's own ModelFileLinks, valid for its TTL.
+ * The link a key would be handed for the stored file an unsigned address
+ * names (an operator's view shows the record's unsigned address): made by
+ * the running app's model store on its ModelFileLinks' terms (valid for the TTL).
  */
-export function signedLinkOf(app: INestApplication, unsignedUrl: string): string {
+export async function signedLinkOf(app: INestApplication, unsignedUrl: string): Promise<string> {
   const url = new URL(unsignedUrl);
   const file = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf('/') + 1));
-  return app.get(ModelFileLinks, { strict: false }).signedUrl(url.origin, file);
+  const terms = app.get(ModelFileLinks, { strict: false }).termsFor(url.origin);
+  return app.get(ModelStore, { strict: false }).linkTo(file, terms);
 }

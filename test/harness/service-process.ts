@@ -4,7 +4,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { eventually } from './services';
 
-const ROOT = join(__dirname, '..', '..');
+export const ROOT = join(__dirname, '..', '..');
 export const BUILT_API = join(ROOT, 'dist/apps/api/main.js');
 export const BUILT_CLI = join(ROOT, 'dist/apps/cli/main.js');
 /** The shipped tier matrix, for processes whose working directory is not the repository. */

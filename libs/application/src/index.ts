@@ -25,6 +25,7 @@ export * from './installer/installer.errors';
 export * from './installer/issue-repo-token.use-case';
 export * from './models/list-models.use-case';
 export * from './models/get-model.use-case';
+export * from './models/download-model.use-case';
 export * from './models/create-model.use-case';
 export * from './models/upload-model-file.use-case';
 export * from './models/replace-model.use-case';
@@ -57,6 +58,7 @@ import { RecordEvent } from './analytics/record-event.use-case';
 import { ReportUsage } from './analytics/report-usage.use-case';
 import { ListModels } from './models/list-models.use-case';
 import { GetModel } from './models/get-model.use-case';
+import { DownloadModel } from './models/download-model.use-case';
 import { CreateModel } from './models/create-model.use-case';
 import { UploadModelFile } from './models/upload-model-file.use-case';
 import { ReplaceModel } from './models/replace-model.use-case';
@@ -92,6 +94,7 @@ export const USE_CASES = [
   ReportUsage,
   ListModels,
   GetModel,
+  DownloadModel,
   CreateModel,
   UploadModelFile,
   ReplaceModel,

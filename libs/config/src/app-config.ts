@@ -48,6 +48,17 @@ export interface TierSourceEntry {
   readonly monthly_limit: number | null;
 }
 
+/** An S3-compatible object store holding the model files; region and credentials come from the AWS SDK's own chain. */
+export interface ObjectStoreConfig {
+  readonly bucket: string;
+  /** Empty, or a key prefix ending in `/`. */
+  readonly prefix: string;
+  /** S3_ENDPOINT (MinIO, Ceph RGW, R2, ...); null: AWS S3. */
+  readonly endpoint: string | null;
+  /** S3_FORCE_PATH_STYLE: `endpoint/bucket/key` rather than `bucket.endpoint/key`; default true when S3_ENDPOINT is set. */
+  readonly forcePathStyle: boolean;
+}
+
 export class AppConfig {
   readonly http!: {
     readonly port: number;
@@ -67,7 +78,10 @@ export class AppConfig {
   readonly tiersFile!: string;
   readonly models!: {
     readonly host: string | null;
+    /** The local store's folder (MODEL_STORE_DIR), used unless `objectStore` is set. */
     readonly storeDir: string;
+    /** MODEL_STORE_URL, S3_ENDPOINT, S3_FORCE_PATH_STYLE (CONTRACT 19); null: the local store. */
+    readonly objectStore: ObjectStoreConfig | null;
     /**
      * MODEL_URL_SECRET: the key of the HMAC that signs links to the service's
      * own store (CONTRACT 7). Null: generated once and kept in the database

@@ -102,6 +102,21 @@ export class EnvSchema {
   @MinLength(1)
   MODEL_STORE_DIR?: string;
 
+  /** CONTRACT 19: model files in an S3-compatible object store, `s3://BUCKET[/PREFIX]`. */
+  @IsOptional()
+  @Matches(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()/-]*)?$/, {
+    message: "MODEL_STORE_URL must be s3://BUCKET or s3://BUCKET/PREFIX (a valid bucket name; a prefix of letters, digits and !-_.*'()/)",
+  })
+  MODEL_STORE_URL?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'S3_ENDPOINT must be an http(s) URL' })
+  S3_ENDPOINT?: string;
+
+  @IsOptional()
+  @IsIn(BOOLEAN_WORDS, { message: 'S3_FORCE_PATH_STYLE must be true or false' })
+  S3_FORCE_PATH_STYLE?: string;
+
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'MODEL_URL_SECRET must be at least 32 characters' })

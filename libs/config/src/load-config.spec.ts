@@ -133,6 +133,31 @@ describe(loadConfig.name, () => {
       expect(load({ INSTALLER_GITHUB_TOKEN_EXPIRES_AT: text }).installer.staticTokenExpiresAt?.toISOString()).toBe(iso);
     });
 
+    it('keeps model files in the local folder unless MODEL_STORE_URL names an object store', () => {
+      expect(load({}).models.objectStore).toBeNull();
+      expect(load({ MODEL_STORE_URL: 's3://svc-models' }).models.objectStore).toEqual({
+        bucket: 'svc-models',
+        prefix: '',
+        endpoint: null,
+        forcePathStyle: false,
+      });
+      expect(load({ MODEL_STORE_URL: 's3://svc.models/prod/v1//', S3_ENDPOINT: 'http://127.0.0.1:9000/' }).models.objectStore).toEqual({
+        bucket: 'svc.models',
+        prefix: 'prod/v1/',
+        endpoint: 'http://127.0.0.1:9000',
+        forcePathStyle: true,
+      });
+      const virtualHosted = { MODEL_STORE_URL: 's3://svc-m', S3_ENDPOINT: 'https://x.r2.example', S3_FORCE_PATH_STYLE: 'false' };
+      expect(load(virtualHosted).models.objectStore?.forcePathStyle).toBe(false);
+    });
+
+    it('refuses MODEL_STORE_URL with MODEL_STORE_DIR, naming both', () => {
+      const error = configErrorOf({ MODEL_STORE_URL: 's3://svc-models', MODEL_STORE_DIR: '/srv/models' });
+      expect(error.problems).toEqual([
+        'MODEL_STORE_URL and MODEL_STORE_DIR exclude each other: set one (the object store, or the local folder)',
+      ]);
+    });
+
     it('reads MODEL_URL_SECRET and MODEL_URL_TTL_SECONDS at their bounds', () => {
       const secret = 'x'.repeat(32);
       expect(load({ MODEL_URL_SECRET: secret, MODEL_URL_TTL_SECONDS: '60' }).models).toMatchObject({
@@ -249,6 +274,11 @@ describe(loadConfig.name, () => {
       ['MODEL_URL_TTL_SECONDS', '59'],
       ['MODEL_URL_TTL_SECONDS', '604801'],
       ['MODEL_URL_TTL_SECONDS', 'an-hour'],
+      ['MODEL_STORE_URL', 'https://bucket-s3cret.example.org'],
+      ['MODEL_STORE_URL', 's3://Upper_Bucket_s3cret'],
+      ['MODEL_STORE_URL', 's3://bucket-s3cret/with space'],
+      ['S3_ENDPOINT', 'minio-s3cret:9000'],
+      ['S3_FORCE_PATH_STYLE', 'perhaps-s3cret'],
       ['KEY_ROTATION_GRACE_SECONDS', '-1'],
       ['KEY_ROTATION_GRACE_SECONDS', '604801'],
       ['KEY_ROTATION_GRACE_SECONDS', 'a-day'],

@@ -3,7 +3,14 @@ import { ed25519PublicKeysIn, isEd25519PrivateKey } from './license-keys';
 import { dirname, join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { type ValidationError, validateSync } from 'class-validator';
-import { type AppConfig, type DatabaseConfig, type GithubAppConfig, type LogLevel, type TierSourceEntry } from './app-config';
+import {
+  type AppConfig,
+  type DatabaseConfig,
+  type GithubAppConfig,
+  type LogLevel,
+  type ObjectStoreConfig,
+  type TierSourceEntry,
+} from './app-config';
 import { ConfigError } from './config.error';
 import { EnvSchema } from './env.schema';
 
@@ -56,6 +63,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   ) {
     problems.push(expiresAtProblem);
   }
+  if (schema.MODEL_STORE_URL !== undefined && schema.MODEL_STORE_DIR !== undefined) {
+    problems.push('MODEL_STORE_URL and MODEL_STORE_DIR exclude each other: set one (the object store, or the local folder)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const storeDir = resolve(cwd, schema.MODEL_STORE_DIR ?? DEFAULTS.MODEL_STORE_DIR);
@@ -80,6 +90,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     models: {
       host: schema.MODEL_HOST ? schema.MODEL_HOST.replace(/\/+$/, '') : null,
       storeDir,
+      objectStore: objectStoreOf(schema),
       urlSecret: schema.MODEL_URL_SECRET ?? null,
       // where versions before the database kept it: beside the model store (./data/ by default), taken over once
       urlSecretFile: join(dirname(storeDir), 'model-url.secret'),
@@ -159,6 +170,20 @@ function databaseOf(schema: EnvSchema, cwd: string): DatabaseConfig {
     url,
     poolSize: schema.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE,
     statementTimeoutMs: schema.DATABASE_STATEMENT_TIMEOUT_MS ?? DEFAULTS.DATABASE_STATEMENT_TIMEOUT_MS,
+  };
+}
+
+/** MODEL_STORE_URL `s3://BUCKET[/PREFIX]` with S3_ENDPOINT and S3_FORCE_PATH_STYLE, or null (the local store). */
+function objectStoreOf(schema: EnvSchema): ObjectStoreConfig | null {
+  if (schema.MODEL_STORE_URL === undefined) return null;
+  const [bucket, ...rest] = schema.MODEL_STORE_URL.slice('s3://'.length).split('/');
+  const prefix = rest.filter((segment) => segment !== '').join('/');
+  const endpoint = schema.S3_ENDPOINT ? schema.S3_ENDPOINT.replace(/\/+$/, '') : null;
+  return {
+    bucket,
+    prefix: prefix === '' ? '' : `${prefix}/`,
+    endpoint,
+    forcePathStyle: isTrue(schema.S3_FORCE_PATH_STYLE, endpoint !== null),
   };
 }
 

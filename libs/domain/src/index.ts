@@ -40,3 +40,4 @@ export * from './model/model.repository';
 export * from './model/model-store';
 export * from './model/model-file.errors';
 export * from './model/model-link-signer';
+export * from './model/model-file-link';

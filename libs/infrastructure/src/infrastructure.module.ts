@@ -70,7 +70,7 @@ export class InfrastructureModule {
             ? new RedisRateCounter(config.redisUrl, config.rateLimit.redisKeyPrefix, new InMemoryRateCounter(clock))
             : new InMemoryRateCounter(clock),
       },
-      { provide: ModelStore, useValue: new LocalModelStore(config.models.storeDir) },
+      { provide: ModelStore, inject: [ModelLinkSigner], useFactory: (signer: ModelLinkSigner) => modelStoreOf(config.models, signer) },
       {
         // links to the service's own store are signed (CONTRACT 7) with the configured secret or the one
         // kept in the database (CONTRACT 19); with MODEL_HOST they are the CDN's, unsigned
@@ -133,6 +133,26 @@ function repoTokenIssuerOf(config: AppConfig): Provider {
     };
   }
   return { provide: RepoTokenIssuer, useValue: new NotConfiguredRepoTokenIssuer() };
+}
+
+/**
+ * The one place that asks where model files live (CONTRACT 19): an
+ * S3-compatible object store when MODEL_STORE_URL is set, else the local
+ * folder, whose links are signed by `signer`. The object store needs a
+ * region from the AWS SDK's chain: none stops start-up with a ConfigError.
+ * The SDK is loaded only then (about half a second of start-up, every CLI
+ * call included, that the local store does not pay).
+ */
+async function modelStoreOf(models: AppConfig['models'], signer: ModelLinkSigner): Promise<ModelStore> {
+  if (models.objectStore === null) return new LocalModelStore(models.storeDir, signer);
+  const { S3ModelStore } = await import('./model-store/s3-model-store');
+  const store = new S3ModelStore(models.objectStore);
+  try {
+    await store.region();
+  } catch {
+    throw new ConfigError(["MODEL_STORE_URL needs a region: set AWS_REGION (or a profile's region; R2: auto, MinIO: us-east-1)"]);
+  }
+  return store;
 }
 
 function tierCatalogOf(config: AppConfig): TierCatalog {

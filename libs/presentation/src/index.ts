@@ -7,7 +7,6 @@
  */
 export * from './keys/key-views';
 export * from './models/model-download';
-export * from './models/model-file-link';
 export * from './models/model-views';
 export * from './models/model-record.request';
 export * from './validation/request-validation';

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
-import { DatabaseUnavailableError, DomainError } from '@svc/domain';
+import { DatabaseUnavailableError, DomainError, ModelStoreUnavailableError } from '@svc/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
 import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelope, errorEnvelope } from './error-envelope';
@@ -46,9 +46,10 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const rendered = this.render(exception, request);
     const route = request.routeOptions?.url ?? UNMATCHED_ROUTE;
     this.metrics.errorAnswered(rendered.body.code, route);
-    if (exception instanceof DatabaseUnavailableError) {
+    if (exception instanceof DatabaseUnavailableError || exception instanceof ModelStoreUnavailableError) {
+      const dependency = exception instanceof ModelStoreUnavailableError ? 'model store' : 'database';
       this.logger.warn({
-        msg: `${request.method} ${route}: database unavailable (${describeBriefly(exception.cause)})`,
+        msg: `${request.method} ${route}: ${dependency} unavailable (${describeBriefly(exception.cause)})`,
         req_id: request.id,
       });
     } else if (rendered.status >= 500 && rendered.body.code === 'SERVER_ERROR') {

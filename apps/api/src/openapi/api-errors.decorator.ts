@@ -129,7 +129,7 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: new RangeNotSatisfiableError(1024),
   },
   SERVICE_UNAVAILABLE: {
-    when: 'the database does not answer; `Retry-After` in seconds',
+    when: 'the database does not answer (downloads and uploads: nor the model store); `Retry-After` in seconds',
     example: new DatabaseUnavailableError(2, { cause: undefined }),
   },
 };

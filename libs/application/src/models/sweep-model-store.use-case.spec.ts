@@ -27,9 +27,9 @@ describe(SweepModelStore.name, () => {
     store.age(named.path, old());
     store.age(orphan.path, old());
 
-    await expect(sweep.execute()).resolves.toEqual({ removed: [orphan.path], kept: 2 });
+    await expect(sweep.execute()).resolves.toEqual({ removed: [orphan.path], kept: 2, abortedUploads: [] });
     expect(store.paths().sort()).toEqual([named.path, young.path].sort());
-    await expect(sweep.execute()).resolves.toEqual({ removed: [], kept: 2 });
+    await expect(sweep.execute()).resolves.toEqual({ removed: [], kept: 2, abortedUploads: [] });
   });
 });
 

@@ -6,6 +6,8 @@ export interface SweepModelStoreResult {
   readonly removed: string[];
   /** How many files were kept (named by a record, or too recent to judge). */
   readonly kept: number;
+  /** The names of the uploads discarded unfinished (begun over UNFINISHED_UPLOAD_MS ago). */
+  readonly abortedUploads: string[];
 }
 
 /**
@@ -15,10 +17,14 @@ export interface SweepModelStoreResult {
  * temporaries), and never one written in the last `GRACE_MS`: a file is
  * stored before its record points at it (an upload, a publish), possibly by
  * another instance, so a young unnamed file may be about to be named.
+ * Uploads begun over a day ago and never finished (a process stopped
+ * mid-upload: an object store's incomplete multipart upload, a local
+ * temporary) are discarded too (CONTRACT 19).
  */
 @Injectable()
 export class SweepModelStore {
   static readonly GRACE_MS = 10 * 60_000;
+  static readonly UNFINISHED_UPLOAD_MS = 24 * 3600_000;
 
   constructor(
     private readonly models: ModelRepository,
@@ -39,6 +45,7 @@ export class SweepModelStore {
       removed.push(file.path);
     }
     removed.sort();
-    return { removed, kept: files.length - removed.length };
+    const abortedUploads = (await this.store.discardUnfinishedUploads(new Date(Date.now() - SweepModelStore.UNFINISHED_UPLOAD_MS))).sort();
+    return { removed, kept: files.length - removed.length, abortedUploads };
   }
 }

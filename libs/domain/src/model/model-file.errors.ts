@@ -23,3 +23,17 @@ export class RangeNotSatisfiableError extends DomainError {
     super('Range not satisfiable', `The file has ${sizeBytes} bytes`);
   }
 }
+
+/**
+ * The model store does not answer (an object store down or out of reach):
+ * downloads and uploads answer 503 SERVICE_UNAVAILABLE with `Retry-After`
+ * (CONTRACT 19); nothing else depends on the store.
+ */
+export class ModelStoreUnavailableError extends DomainError {
+  readonly code = 'SERVICE_UNAVAILABLE' as const;
+  /** Whole seconds a client should wait before asking again: the edge's `Retry-After`. */
+  readonly retryAfterSeconds = 5;
+  constructor(options?: { cause?: unknown }) {
+    super('Service unavailable', 'The model store cannot be reached; retry shortly', options);
+  }
+}

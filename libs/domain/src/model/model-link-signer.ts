@@ -1,7 +1,7 @@
 /**
  * Signs the links to the service's own model store (CONTRACT 7): a keyed MAC
  * (HMAC-SHA256 under MODEL_URL_SECRET) over a text the link format builds
- * (`modelFileLinkPayload` in libs/presentation). Instances sharing the secret
+ * (`modelFileLinkPayload`, model-file-link.ts). Instances sharing the secret
  * accept each other's signatures.
  */
 export abstract class ModelLinkSigner {

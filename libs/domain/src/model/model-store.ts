@@ -55,11 +55,31 @@ export interface ModelStoreEntry {
   readonly modifiedAt: Date;
 }
 
-/** Where model files live (MODEL_STORE_DIR): the service's own model host. */
+/**
+ * The terms of a download link to a stored file: signed at `signedAt`, valid
+ * `validForSeconds` from then (MODEL_URL_TTL_SECONDS), and the origin the
+ * caller reached the service by (`<protocol>://<host>`), for a store the
+ * service serves itself.
+ */
+export interface ModelFileLinkTerms {
+  readonly signedAt: Date;
+  readonly validForSeconds: number;
+  readonly serviceOrigin: string;
+}
+
+/**
+ * Where model files live (CONTRACT 7, 19): the local folder (MODEL_STORE_DIR)
+ * or an S3-compatible object store (MODEL_STORE_URL), one of them bound once
+ * at start-up. Each store also makes the links its files are downloaded by
+ * (a signed `/model-files` link, or a presigned GET), says whether it answers,
+ * and clears what interrupted uploads left behind; a store that cannot be
+ * reached throws ModelStoreUnavailableError.
+ */
 export abstract class ModelStore {
   /**
    * Writes a new file whose name starts with `label`, computing its SHA-256
-   * and size from the bytes as they stream; complete or not at all.
+   * and size from the bytes as they stream; complete or not at all. A source
+   * that fails makes `put` reject with the source's own error.
    */
   abstract put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile>;
   /**
@@ -74,4 +94,18 @@ export abstract class ModelStore {
    * still being written (a temporary), never anything the store did not name.
    */
   abstract list(): Promise<ModelStoreEntry[]>;
+  /**
+   * The link a key downloads the stored file `path` by, valid on `terms`;
+   * made without asking the store (a listing works while the store is down).
+   */
+  abstract linkTo(path: string, terms: ModelFileLinkTerms): Promise<string>;
+  /** Whether the store answers now, within a short time (readiness, downloads). */
+  abstract answers(): Promise<boolean>;
+  /**
+   * Discards the uploads begun before `startedBefore` and never finished (a
+   * process that died mid-upload): their temporaries, or the object store's
+   * incomplete multipart uploads. Answers what was discarded, by the store's
+   * names for them.
+   */
+  abstract discardUnfinishedUploads(startedBefore: Date): Promise<string[]>;
 }

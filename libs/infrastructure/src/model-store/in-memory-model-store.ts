@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   type ByteRangeRequest,
+  type ModelFileLinkTerms,
   ModelStore,
   type ModelStoreEntry,
   type OpenedModelFile,
@@ -21,6 +22,8 @@ import { isStoredFileName, newStoredFileName } from './stored-file-names';
 export class InMemoryModelStore extends ModelStore {
   private readonly files = new Map<string, Buffer>();
   private readonly written = new Map<string, Date>();
+  /** Whether the store answers (`answers`); a test may switch it. */
+  reachable = true;
 
   async put(label: string, source: AsyncIterable<Uint8Array | string> | Uint8Array): Promise<StoredModelFile> {
     const path = newStoredFileName(label);
@@ -56,6 +59,20 @@ export class InMemoryModelStore extends ModelStore {
 
   async list(): Promise<ModelStoreEntry[]> {
     return [...this.written].map(([path, modifiedAt]) => ({ path, modifiedAt: new Date(modifiedAt.getTime()) }));
+  }
+
+  /** `memory:<file>?expires=<unix s>`: links nothing serves, for tests of who gets which link. */
+  async linkTo(path: string, terms: ModelFileLinkTerms): Promise<string> {
+    return `memory:${encodeURIComponent(path)}?expires=${Math.floor(terms.signedAt.getTime() / 1000) + terms.validForSeconds}`;
+  }
+
+  async answers(): Promise<boolean> {
+    return this.reachable;
+  }
+
+  /** Nothing: a file here is complete or absent, never left half-written. */
+  async discardUnfinishedUploads(): Promise<string[]> {
+    return [];
   }
 
   /** Back-dates a file's write time, for tests of what is old enough to sweep. */

@@ -3,6 +3,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeModelStoreContract } from '../../../../test/contracts/model-store.contract';
+import { HmacModelLinkSigner } from '../crypto/hmac-model-link-signer';
 import { LocalModelStore } from './local-model-store';
 
 describe(`${LocalModelStore.name} in a temporary folder`, () => {
@@ -21,7 +22,7 @@ describe(`${LocalModelStore.name} in a temporary folder`, () => {
     next += 1;
     const folder = join(parent, `store-${next}`);
     return {
-      store: new LocalModelStore(folder),
+      store: new LocalModelStore(folder, new HmacModelLinkSigner('a test link secret of 32 characters')),
       names: async () => readdir(folder).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error))),
       dispose: () => rm(folder, { recursive: true, force: true }),
     };

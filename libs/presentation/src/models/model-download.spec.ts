@@ -1,5 +1,6 @@
 import { makeModel } from '../../../../test/factories/domain.factory';
-import { MODEL_FILES_PATH, downloadUrlOf, modelFileBaseOf } from './model-download';
+import { MODEL_FILES_PATH } from '@svc/domain';
+import { downloadUrlOf, modelFileBaseOf } from './model-download';
 
 describe(modelFileBaseOf.name, () => {
   it("is MODEL_HOST when set, else the service's own /model-files under the origin (relative when empty)", () => {

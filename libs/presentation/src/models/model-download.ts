@@ -1,13 +1,10 @@
-import { type Model } from '@svc/domain';
+import { MODEL_FILES_PATH, type Model } from '@svc/domain';
 
 /*
  * Download addresses (SPEC 2.4 `download_url`, CONTRACT 7): where a client
  * fetches a model's file. An address of the delivery side, not a rule of the
  * domain: the domain only says whether a model is published.
  */
-
-/** Where the service's own model store is served when MODEL_HOST is unset (CONTRACT 7). */
-export const MODEL_FILES_PATH = '/model-files';
 
 /**
  * The base address of stored model files: MODEL_HOST when set, else this

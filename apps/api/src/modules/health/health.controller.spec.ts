@@ -1,9 +1,11 @@
 import { Test } from '@nestjs/testing';
 import { TerminusModule } from '@nestjs/terminus';
 import { DatabasePing, RateCounter, type RateCounterMode } from '@svc/application';
+import { ModelStore } from '@svc/domain';
 import type { FastifyReply } from 'fastify';
 import { DatabaseHealthIndicator } from './database.health-indicator';
 import { HealthController } from './health.controller';
+import { ModelStoreHealthIndicator } from './model-store.health-indicator';
 import { RedisHealthIndicator } from './redis.health-indicator';
 
 /** A reply that records the status the controller sets (200 unless set). */
@@ -19,16 +21,19 @@ function fakeReply(): FastifyReply & { statusCode: number } {
 }
 
 /** The controller on real terminus services, over a database and a rate counter the test switches. */
-async function controllerWith(state: { database: boolean; redis?: RateCounterMode }) {
+async function controllerWith(state: { database: boolean; redis?: RateCounterMode; modelStore?: boolean }) {
   const ping = { answers: async () => state.database };
+  const store = { answers: async () => state.modelStore ?? true };
   const counter = { isSharedConfigured: () => state.redis !== undefined, mode: () => state.redis ?? 'per-instance' };
   const moduleRef = await Test.createTestingModule({
     imports: [TerminusModule.forRoot({ logger: false })],
     controllers: [HealthController],
     providers: [
       DatabaseHealthIndicator,
+      ModelStoreHealthIndicator,
       RedisHealthIndicator,
       { provide: DatabasePing, useValue: ping },
+      { provide: ModelStore, useValue: store },
       { provide: RateCounter, useValue: counter },
     ],
   }).compile();
@@ -68,16 +73,33 @@ describe(HealthController.name, () => {
     };
     expect(await controller.ready(reply)).toEqual({
       status: 'ok',
-      info: { database: { status: 'up' }, redis },
+      info: { database: { status: 'up' }, model_store: { status: 'up' }, redis },
       error: {},
-      details: { database: { status: 'up' }, redis },
+      details: { database: { status: 'up' }, model_store: { status: 'up' }, redis },
     });
     expect(reply.statusCode).toBe(200);
     await moduleRef.close();
 
     const without = await controllerWith({ database: true });
-    expect((await without.controller.ready(fakeReply())).details).toEqual({ database: { status: 'up' } });
+    expect((await without.controller.ready(fakeReply())).details).toEqual({ database: { status: 'up' }, model_store: { status: 'up' } });
     await without.moduleRef.close();
+  });
+
+  it('readiness fails while the model store does not answer, and /api/health (the database) does not', async () => {
+    const { controller, moduleRef } = await controllerWith({ database: true, modelStore: false });
+    const ready = fakeReply();
+    const down = { model_store: { status: 'down', message: 'Model store is not reachable' } };
+    expect(await controller.ready(ready)).toEqual({
+      status: 'error',
+      info: { database: { status: 'up' } },
+      error: down,
+      details: { database: { status: 'up' }, ...down },
+    });
+    expect(ready.statusCode).toBe(503);
+    const health = fakeReply();
+    expect((await controller.status(health)).status).toBe('healthy');
+    expect(health.statusCode).toBe(200);
+    await moduleRef.close();
   });
 
   it('while the app shuts down, the probes answer 503 shutting_down; /api/health still reports the database', async () => {
@@ -91,9 +113,9 @@ describe(HealthController.name, () => {
     const ready = fakeReply();
     expect(await controller.ready(ready)).toEqual({
       status: 'shutting_down',
-      info: { database: { status: 'up' } },
+      info: { database: { status: 'up' }, model_store: { status: 'up' } },
       error: {},
-      details: { database: { status: 'up' } },
+      details: { database: { status: 'up' }, model_store: { status: 'up' } },
     });
     expect(ready.statusCode).toBe(503);
 

@@ -6,6 +6,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../../openapi/api-errors.decorator';
 import { DATABASE_CHECK, DATABASE_UNREACHABLE, DatabaseHealthIndicator } from './database.health-indicator';
 import { HealthyResponse, LivenessResponse, ReadinessResponse, UnhealthyResponse } from './dto/health.response';
+import { ModelStoreHealthIndicator } from './model-store.health-indicator';
 import { RedisHealthIndicator } from './redis.health-indicator';
 
 /** The API version the health body names (SPEC 9). */
@@ -15,7 +16,7 @@ export const API_VERSION = 'v1';
  * SPEC 4.7 and CONTRACT 10: `/api/health` (no key, never rate-limited), plus
  * Kubernetes probes in terminus's own shape `{status, info, error, details}`:
  * liveness (no indicator: the process answers) and readiness (the database,
- * and Redis where configured). Every route runs terminus's HealthCheckService;
+ * the model store, and Redis where configured). Every route runs terminus's HealthCheckService;
  * the indicator lists are built once, so a request allocates only what
  * terminus itself does.
  */
@@ -30,11 +31,13 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     databaseIndicator: DatabaseHealthIndicator,
+    modelStoreIndicator: ModelStoreHealthIndicator,
     redisIndicator: RedisHealthIndicator,
   ) {
     const database: HealthIndicatorFunction = () => databaseIndicator.isHealthy();
+    const modelStore: HealthIndicatorFunction = () => modelStoreIndicator.isHealthy();
     this.database = [database];
-    this.readiness = redisIndicator.isConfigured() ? [database, () => redisIndicator.isHealthy()] : [database];
+    this.readiness = redisIndicator.isConfigured() ? [database, modelStore, () => redisIndicator.isHealthy()] : [database, modelStore];
   }
 
   @Get()
@@ -70,13 +73,13 @@ export class HealthController {
   @ApiOperation({
     summary: 'Readiness probe',
     description:
-      'Terminus shape. The database must answer (else 503, status error). Redis, where configured, is reported under `redis` ' +
+      'Terminus shape. The database and the model store must answer (else 503, status error). Redis, where configured, is reported under `redis` ' +
       'and never fails readiness: while it is down the indicator stays `up` with `connection: down, rate_limits: per-instance` (200).',
   })
-  @ApiOkResponse({ type: ReadinessResponse, description: 'Ready: the database answers (Redis reported, up or down)' })
+  @ApiOkResponse({ type: ReadinessResponse, description: 'Ready: the database and the model store answer (Redis reported, up or down)' })
   @ApiServiceUnavailableResponse({
     type: ReadinessResponse,
-    description: 'The database did not answer within 1.5 s, or the service is shutting down',
+    description: 'The database or the model store did not answer within 1.5 s, or the service is shutting down',
   })
   @ApiErrors('METHOD_NOT_ALLOWED', 'SERVER_ERROR')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessResponse> {

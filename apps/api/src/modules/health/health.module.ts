@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { DatabaseHealthIndicator } from './database.health-indicator';
 import { HealthController } from './health.controller';
+import { ModelStoreHealthIndicator } from './model-store.health-indicator';
 import { RedisHealthIndicator } from './redis.health-indicator';
 
 /**
@@ -14,6 +15,6 @@ import { RedisHealthIndicator } from './redis.health-indicator';
 @Module({
   imports: [TerminusModule.forRoot({ errorLogStyle: 'json', logger: false })],
   controllers: [HealthController],
-  providers: [DatabaseHealthIndicator, RedisHealthIndicator],
+  providers: [DatabaseHealthIndicator, ModelStoreHealthIndicator, RedisHealthIndicator],
 })
 export class HealthModule {}

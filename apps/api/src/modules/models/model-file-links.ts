@@ -1,49 +1,62 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@svc/config';
-import { Clock, LinkExpiredError, LinkInvalidError, ModelLinkSigner } from '@svc/domain';
-import type { FastifyRequest } from 'fastify';
 import {
-  StoredFileAddressing,
+  Clock,
+  LinkExpiredError,
+  LinkInvalidError,
+  type Model,
+  type ModelFileLinkTerms,
+  ModelLinkSigner,
+  ModelStore,
   modelFileLinkPayload,
-  modelFileLinkQuery,
   modelFilePathOf,
   parseModelFileLinkQuery,
-} from '@svc/presentation';
+} from '@svc/domain';
+import type { FastifyRequest } from 'fastify';
+import { StoredFileAddressing } from '@svc/presentation';
 import { modelFileBaseFor, serviceOriginOf } from '../../http/model-file-base';
 
 /**
- * Signed, expiring links to the service's own model store (CONTRACT 7): made
- * for the keys' views and redirects, checked by the file route. The format is
- * libs/presentation's `model-file-link`; the MAC is the ModelLinkSigner's
- * (HMAC-SHA256 under MODEL_URL_SECRET); the time is the Clock's.
+ * The download links handed to keys (CONTRACT 7, 19): MODEL_HOST's addresses
+ * when set, else the model store's own links, valid MODEL_URL_TTL_SECONDS
+ * from now (the Clock's): a signed `/model-files` link of the local store, or
+ * a presigned GET of the object store; this class does not know which. It
+ * also checks the signed links the `/model-files` route receives (the format
+ * is the domain's model-file-link; the MAC the ModelLinkSigner's).
  */
 @Injectable()
 export class ModelFileLinks {
   constructor(
+    private readonly store: ModelStore,
     private readonly signer: ModelLinkSigner,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
   /**
-   * How stored files are addressed for a key: MODEL_HOST's base, unsigned, when
-   * set; else a link to the origin the request reached, signed now, valid MODEL_URL_TTL_SECONDS.
+   * How the stored files of `models` are addressed for a key: MODEL_HOST's
+   * base, unsigned, when set; else a link from the store for each, made now
+   * under the origin the request reached.
    */
-  addressingFor(request: FastifyRequest): StoredFileAddressing {
+  async addressingFor(request: FastifyRequest, models: readonly Model[]): Promise<StoredFileAddressing> {
     if (this.config.models.host !== null) return modelFileBaseFor(this.config, request);
-    const origin = serviceOriginOf(request);
-    const expires = this.expiryOfNewLinks();
-    return (storedFile) => this.signedUrl(origin, storedFile, expires);
+    const terms = this.termsFor(serviceOriginOf(request));
+    const links = new Map<string, string>();
+    await Promise.all(
+      models.map(async ({ storedFile, downloadUrl }) => {
+        if (storedFile !== null && downloadUrl === null) links.set(storedFile, await this.store.linkTo(storedFile, terms));
+      }),
+    );
+    return (storedFile) => {
+      const link = links.get(storedFile);
+      if (link === undefined) throw new Error(`no link was made for the stored file ${storedFile}`);
+      return link;
+    };
   }
 
-  /** A link to `storedFile` under `origin`, valid until `expires` (Unix seconds; default: MODEL_URL_TTL_SECONDS from now). */
-  signedUrl(origin: string, storedFile: string, expires: number = this.expiryOfNewLinks()): string {
-    const path = modelFilePathOf(storedFile);
-    return `${origin}${path}?${modelFileLinkQuery(expires, this.signer.sign(modelFileLinkPayload(path, expires)))}`;
-  }
-
-  private expiryOfNewLinks(): number {
-    return Math.floor(this.clock.now().getTime() / 1000) + this.config.models.urlTtlSeconds;
+  /** The terms of links made now under `serviceOrigin`: valid MODEL_URL_TTL_SECONDS. */
+  termsFor(serviceOrigin: string): ModelFileLinkTerms {
+    return { signedAt: this.clock.now(), validForSeconds: this.config.models.urlTtlSeconds, serviceOrigin };
   }
 
   /**

@@ -1,8 +1,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ModelStore, RangeNotSatisfiableError } from '@svc/domain';
-import { LINK_EXPIRES_PARAM, LINK_SIGNATURE_PARAM, MODEL_FILES_PATH } from '@svc/presentation';
+import { LINK_EXPIRES_PARAM, LINK_SIGNATURE_PARAM, MODEL_FILES_PATH, ModelStore, RangeNotSatisfiableError } from '@svc/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpEdgeError } from '../../http/http-error';
 import { byteRangeRequestOf } from '../../http/range-header';

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Param, Query, Redirect, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { GetModel, ListModels } from '@svc/application';
+import { DownloadModel, GetModel, ListModels } from '@svc/application';
 import { ApiKey, MODEL_TYPES, ModelNotFoundError } from '@svc/domain';
 import { ModelRecordView, downloadUrlOf, modelRecordViewOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
@@ -21,6 +21,7 @@ export class ModelsController {
   constructor(
     private readonly listModels: ListModels,
     private readonly getModel: GetModel,
+    private readonly downloadModel: DownloadModel,
     private readonly links: ModelFileLinks,
   ) {}
 
@@ -41,7 +42,7 @@ export class ModelsController {
     @Req() request: FastifyRequest,
   ): Promise<ModelListResponse> {
     const models = await this.listModels.execute({ key, paradigm, type });
-    const files = this.links.addressingFor(request);
+    const files = await this.links.addressingFor(request, models);
     return { models: models.map((model) => modelRecordViewOf(model, files)), total: models.length };
   }
 
@@ -52,14 +53,19 @@ export class ModelsController {
   @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
   @ApiOkResponse({ type: ModelRecordResponse, headers: RATE_LIMIT_HEADERS, description: 'The model record' })
   async show(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<ModelRecordView> {
-    return modelRecordViewOf(await this.getModel.execute({ key, name }), this.links.addressingFor(request));
+    const model = await this.getModel.execute({ key, name });
+    return modelRecordViewOf(model, await this.links.addressingFor(request, [model]));
   }
 
   @Get(':name/download')
   @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND'] })
   @Header('Cache-Control', 'no-store')
   @Redirect(undefined, 302)
-  @ApiOperation({ summary: "Download a model's file", description: 'The same rules as the record, then a redirect to its download_url.' })
+  @ApiOperation({
+    summary: "Download a model's file",
+    description:
+      'The same rules as the record, then a redirect to its download_url (a fresh link of the model store); 503 with Retry-After while the model store does not answer.',
+  })
   @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
   @ApiResponse({
     status: 302,
@@ -67,7 +73,8 @@ export class ModelsController {
     headers: { Location: { description: 'The download_url', schema: { type: 'string', format: 'uri' } }, ...RATE_LIMIT_HEADERS },
   })
   async download(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<{ url: string }> {
-    const url = downloadUrlOf(await this.getModel.execute({ key, name }), this.links.addressingFor(request));
+    const model = await this.downloadModel.execute({ key, name });
+    const url = downloadUrlOf(model, await this.links.addressingFor(request, [model]));
     if (url === null) throw new ModelNotFoundError();
     return { url };
   }

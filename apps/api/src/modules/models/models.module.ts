@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { GetModel, ListAllModels, ListModels, PublishModelFromFile, SweepModelStore } from '@svc/application';
+import { DownloadModel, GetModel, ListAllModels, ListModels, PublishModelFromFile, SweepModelStore } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { ApiKeyAuthModule } from '../../api-key-auth/api-key-auth.module';
 import { ModelFileLinks } from './model-file-links';
@@ -24,6 +24,7 @@ export class ModelsModule {
         ModelFileLinks,
         ListModels,
         GetModel,
+        DownloadModel,
         ListAllModels,
         PublishModelFromFile,
         SampleModelsSeeder,

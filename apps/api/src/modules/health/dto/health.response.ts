@@ -83,6 +83,12 @@ export class ReadinessIndicators {
   @ApiPropertyOptional({ type: () => IndicatorStatus, description: 'The database (`SELECT 1` within 1.5 s)' })
   readonly database?: IndicatorStatus;
 
+  @ApiPropertyOptional({
+    type: () => IndicatorStatus,
+    description: 'The model store: the object store bucket answers within 1.5 s, or the local folder can be written',
+  })
+  readonly model_store?: IndicatorStatus;
+
   @ApiPropertyOptional({ type: () => RedisIndicatorStatus, description: 'Present when REDIS_URL is configured' })
   readonly redis?: RedisIndicatorStatus;
 }
@@ -95,7 +101,10 @@ export class ReadinessResponse {
   @ApiProperty({ type: () => ReadinessIndicators, description: 'Indicators up' })
   readonly info!: ReadinessIndicators;
 
-  @ApiProperty({ type: () => ReadinessIndicators, description: 'Indicators down (the database, when it does not answer)' })
+  @ApiProperty({
+    type: () => ReadinessIndicators,
+    description: 'Indicators down (the database or the model store, when it does not answer)',
+  })
   readonly error!: ReadinessIndicators;
 
   @ApiProperty({ type: () => ReadinessIndicators, description: 'Every indicator run' })

@@ -1,14 +1,16 @@
-import { MODEL_FILES_PATH } from './model-download';
-
 /*
  * The format of a signed link to the service's own model store (CONTRACT 7),
- * in one place: `<origin>/model-files/<file>?expires=<unix s>&signature=<base64url>`,
+ * in one place (the local store makes such links, the `/model-files` route
+ * checks them): `<origin>/model-files/<file>?expires=<unix s>&signature=<base64url>`,
  * where the signature is the MAC (ModelLinkSigner: HMAC-SHA256 under
  * MODEL_URL_SECRET) of `modelFileLinkPayload(path, expires)`. The origin is
  * not signed, so a link stays valid behind any host name the service answers
  * to and on every instance that shares the secret. Like an object store's
  * presigned URL. Pure: the MAC itself is the signer's (node:crypto).
  */
+
+/** Where the service's own model store is served (CONTRACT 7). */
+export const MODEL_FILES_PATH = '/model-files';
 
 /** The query parameters of a signed link. */
 export const LINK_EXPIRES_PARAM = 'expires';
