@@ -13,3 +13,4 @@ export * from './models/model-record.request';
 export * from './validation/request-validation';
 export * from './admin/console-views';
 export * from './admin/page-cursor';
+export * from './operators/operator-views';

@@ -37,8 +37,17 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: { error: 'Invalid parameter', message: 'type must be one of SvcLDA, SvcQDA, SvcProbit' },
   },
   UNAUTHORIZED: {
-    when: '`Authorization: Bearer <ADMIN_TOKEN>` missing or wrong',
+    when: '`Authorization: Bearer <ADMIN_TOKEN or operator token>` missing or wrong, a replaced token, or a disabled operator',
     example: { error: 'Unauthorized', message: 'Send Authorization: Bearer <admin token>' },
+  },
+  FORBIDDEN: {
+    when: "a valid admin token whose operator's role lacks the route's permission; `message` names the role needed",
+    example: { error: 'Forbidden', message: 'This needs the admin role or higher (permission keys.issue)' },
+  },
+  OPERATOR_NOT_FOUND: { when: 'no operator has that id', example: { error: 'Operator not found' } },
+  LAST_OWNER: {
+    when: 'the change would disable or demote the last enabled owner, and no ADMIN_TOKEN is set',
+    example: { error: 'Last owner', message: 'The last enabled owner cannot be disabled or demoted; make another owner first' },
   },
   INVALID_KEY: { when: 'the key is well-formed but unknown, or revoked', example: { error: 'Invalid or inactive API key' } },
   KEY_EXPIRED: {

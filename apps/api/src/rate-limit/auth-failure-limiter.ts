@@ -4,15 +4,16 @@ import { AppConfig } from '@svc/config';
 import { DomainError } from '@svc/domain';
 import { rateLimitExceeded } from './rate-limit-exceeded';
 
-/** The failed key checks the brute-force guard counts (CONTRACT 8). */
-const FAILED_KEY_CHECKS = new Set(['INVALID_FORMAT', 'INVALID_KEY', 'KEY_EXPIRED', 'KEY_NOT_FOUND']);
+/** The failed key checks (CONTRACT 8) and admin authentications (CONTRACT 21) the brute-force guard counts. */
+const FAILED_CHECKS = new Set(['INVALID_FORMAT', 'INVALID_KEY', 'KEY_EXPIRED', 'KEY_NOT_FOUND', 'UNAUTHORIZED']);
 
 /**
- * Brute-force guard: failed key checks from one client address are limited
+ * Brute-force guard: failed key checks and admin authentications from one
+ * client address are limited together
  * per window, on the rate limiter's storage. Within the allowance a failure
  * answers its own error; past it, 429 RATE_LIMIT_EXCEEDED until the window
- * ends. Successful checks are never counted, so a valid key from the same
- * address still passes. (@nestjs/throttler counts every request it sees; it
+ * ends. Successful checks are never counted, so a valid key (or admin token)
+ * from the same address still passes. (@nestjs/throttler counts every request it sees; it
  * cannot count only failures, so this is a piece of its own.)
  */
 @Injectable()
@@ -28,12 +29,12 @@ export class AuthFailureLimiter {
     this.windowMs = config.rateLimit.windowSeconds * 1000;
   }
 
-  /** Runs a key check; a counted failure past the allowance becomes 429. */
+  /** Runs a key check or an admin authentication; a counted failure past the allowance becomes 429. */
   async watch<T>(clientAddress: string, check: () => Promise<T>): Promise<T> {
     try {
       return await check();
     } catch (error) {
-      if (this.limit > 0 && error instanceof DomainError && FAILED_KEY_CHECKS.has(error.code)) {
+      if (this.limit > 0 && error instanceof DomainError && FAILED_CHECKS.has(error.code)) {
         const record = await this.storage.increment(
           `auth-failures:${clientAddress}`,
           this.windowMs,

@@ -4,6 +4,7 @@ import { keyViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { keySummary } from '../shared/summaries';
+import { cliActor } from '../shared/cli-actor';
 
 interface RevokeKeyOptions extends CommonOptions {
   readonly reason?: string;
@@ -26,7 +27,7 @@ export class RevokeKeyCommand extends CliCommand<RevokeKeyOptions> {
     if (reason !== null && reason.length > MAX_REVOCATION_REASON_LENGTH) {
       throw new InvalidRequestError(`--reason must be at most ${MAX_REVOCATION_REASON_LENGTH} characters`);
     }
-    const view = keyViewOf(await this.revokeKey.execute({ keyId, reason }));
+    const view = keyViewOf(await this.revokeKey.execute({ keyId, reason, actor: cliActor() }));
     this.print(options, view, () => keySummary(view));
   }
 

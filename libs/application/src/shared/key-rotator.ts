@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type Actor,
   ApiKey,
   ApiKeyFormat,
   ApiKeyRepository,
@@ -45,7 +46,8 @@ export class KeyRotator {
     private readonly policy: KeyRotationPolicy,
   ) {}
 
-  async rotate(predecessor: ApiKey, graceSeconds: number | undefined, by: 'holder' | 'operator'): Promise<RotatedKey | null> {
+  async rotate(predecessor: ApiKey, graceSeconds: number | undefined, actor: Actor): Promise<RotatedKey | null> {
+    const by = actor.type === 'key' ? 'holder' : 'operator';
     if (graceSeconds !== undefined && !isRotationGrace(graceSeconds)) {
       throw new InvalidRequestError(`grace_seconds must be an integer from ${ROTATION_GRACE_BOUNDS.min} to ${ROTATION_GRACE_BOUNDS.max}`);
     }
@@ -74,6 +76,7 @@ export class KeyRotator {
       keyId: predecessor.id,
       reason: null,
       details: { ...shared, rotated_to: successor.id },
+      actor,
     });
     await this.audit.append({
       id: this.ids.newId('aud'),
@@ -82,6 +85,7 @@ export class KeyRotator {
       keyId: successor.id,
       reason: null,
       details: { ...shared, rotated_from: predecessor.id, prefix: successor.props.displayPrefix },
+      actor,
     });
     return { key: successor, secret, previousKeyExpiresAt, graceSeconds: grace };
   }

@@ -9,6 +9,8 @@ export interface AuditPosition {
 export interface AuditFilter {
   readonly keyId?: string;
   readonly action?: AuditAction;
+  /** Only entries whose actor has this id: an operator's id (or a key's, for the key's own calls). */
+  readonly actorId?: string;
   /** Only entries after this one in the list's order (older, or as old with a smaller id). */
   readonly after?: AuditPosition;
   readonly limit: number;
@@ -16,6 +18,6 @@ export interface AuditFilter {
 
 export abstract class AuditLog {
   abstract append(entry: AuditEntry): Promise<void>;
-  /** Newest first (time, then id, both descending); all keys when `keyId` is absent, all actions when `action` is. */
+  /** Newest first (time, then id, both descending); all keys when `keyId` is absent, all actions when `action` is, all actors when `actorId` is. */
   abstract list(filter: AuditFilter): Promise<AuditEntry[]>;
 }

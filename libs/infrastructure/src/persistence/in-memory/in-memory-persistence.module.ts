@@ -6,6 +6,7 @@ import {
   AuditLog,
   KeyContextRepository,
   ModelRepository,
+  OperatorRepository,
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
@@ -16,6 +17,7 @@ import { InMemoryAuditLog } from './in-memory-audit-log';
 import { InMemoryKeyDirectory } from './in-memory-key-directory';
 import { InMemoryKeyContextRepository } from './in-memory-key-context.repository';
 import { InMemoryModelRepository } from './in-memory-model.repository';
+import { InMemoryOperatorRepository } from './in-memory-operator.repository';
 import { InMemoryUsageRepository } from './in-memory-usage.repository';
 import { InMemoryUserRepository } from './in-memory-user.repository';
 
@@ -47,6 +49,7 @@ export class InMemoryPersistenceModule {
       { provide: AnalyticsEventRepository, useValue: new InMemoryAnalyticsEventRepository(usage) },
       { provide: AuditLog, useValue: new InMemoryAuditLog() },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
+      { provide: OperatorRepository, useValue: new InMemoryOperatorRepository() },
       { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
     ];
     return { module: InMemoryPersistenceModule, global: true, providers, exports: providers.map((p) => p.provide) };

@@ -7,6 +7,7 @@ import {
   AuditLog,
   KeyContextRepository,
   ModelRepository,
+  OperatorRepository,
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
@@ -16,6 +17,7 @@ import { DatabasePing } from '../database-ping';
 import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
 import { type TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
+import { TypeOrmOperatorRepository } from './repositories/typeorm-operator.repository';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
 import { SqlKeyDirectory } from './repositories/sql-key-directory';
@@ -43,6 +45,7 @@ export const PERSISTENCE_PORTS = [
   AnalyticsEventRepository,
   AuditLog,
   ModelRepository,
+  OperatorRepository,
   DatabasePing,
   KeyDirectory,
 ] as const;
@@ -68,6 +71,7 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
+    { provide: OperatorRepository, useClass: TypeOrmOperatorRepository },
     TypeOrmAuditLog,
     { provide: AuditLog, inject: [TypeOrmAuditLog], useFactory: (stored: TypeOrmAuditLog) => new LoggingAuditLog(stored) },
     { provide: DatabasePing, useClass: SqlDatabasePing },

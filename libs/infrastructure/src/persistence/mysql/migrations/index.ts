@@ -3,6 +3,7 @@ import { AnalyticsEventsMySql1763800000000 } from './1763800000000-analytics-eve
 import { ModelRegistryMySql1763900000000 } from './1763900000000-model-registry';
 import { KeyRotationMySql1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesMySql1764100000000 } from './1764100000000-console-indexes';
+import { OperatorsMySql1764600000000 } from './1764600000000-operators';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MYSQL_MIGRATIONS = [
   ModelRegistryMySql1763900000000,
   KeyRotationMySql1764000000000,
   ConsoleIndexesMySql1764100000000,
+  OperatorsMySql1764600000000,
 ];

@@ -3,6 +3,7 @@ import { AnalyticsEventsPostgres1763800000000 } from './1763800000000-analytics-
 import { ModelRegistryPostgres1763900000000 } from './1763900000000-model-registry';
 import { KeyRotationPostgres1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesPostgres1764100000000 } from './1764100000000-console-indexes';
+import { OperatorsPostgres1764600000000 } from './1764600000000-operators';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const POSTGRES_MIGRATIONS = [
   ModelRegistryPostgres1763900000000,
   KeyRotationPostgres1764000000000,
   ConsoleIndexesPostgres1764100000000,
+  OperatorsPostgres1764600000000,
 ];

@@ -3,6 +3,7 @@ import { AnalyticsEventsSqlite1763800000000 } from './1763800000000-analytics-ev
 import { ModelRegistrySqlite1763900000000 } from './1763900000000-model-registry';
 import { KeyRotationSqlite1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesSqlite1764100000000 } from './1764100000000-console-indexes';
+import { OperatorsSqlite1764600000000 } from './1764600000000-operators';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const SQLITE_MIGRATIONS = [
   ModelRegistrySqlite1763900000000,
   KeyRotationSqlite1764000000000,
   ConsoleIndexesSqlite1764100000000,
+  OperatorsSqlite1764600000000,
 ];

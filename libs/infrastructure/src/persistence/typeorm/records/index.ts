@@ -1,9 +1,10 @@
 import { ApiKeyRecord } from './api-key.record';
 import { AuditEntryRecord } from './audit-entry.record';
 import { ModelRecord } from './model.record';
+import { OperatorRecord } from './operator.record';
 import { UsageCounterRecord } from './usage-counter.record';
 import { UserRecord } from './user.record';
 
-export { ApiKeyRecord, AuditEntryRecord, ModelRecord, UsageCounterRecord, UserRecord };
+export { ApiKeyRecord, AuditEntryRecord, ModelRecord, OperatorRecord, UsageCounterRecord, UserRecord };
 
-export const RECORDS = [UserRecord, ApiKeyRecord, UsageCounterRecord, AuditEntryRecord, ModelRecord];
+export const RECORDS = [UserRecord, ApiKeyRecord, UsageCounterRecord, AuditEntryRecord, ModelRecord, OperatorRecord];
