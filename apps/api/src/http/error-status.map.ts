@@ -2,12 +2,7 @@ import { type DomainErrorCode } from '@svc/domain';
 
 /** Codes only the HTTP edge produces. */
 export type TransportErrorCode =
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'RATE_LIMIT_EXCEEDED'
-  | 'SERVER_ERROR';
+  'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE' | 'RATE_LIMIT_EXCEEDED' | 'SERVER_ERROR';
 
 export type HttpErrorCode = DomainErrorCode | TransportErrorCode;
 

@@ -98,7 +98,9 @@ export class ManageOperators {
     const updated = await this.operators.update(before.id, change, now, keepAnOwner);
     if (updated === null) throw new OperatorNotFoundError();
     if (updated === 'last_owner') throw new LastOwnerError();
-    await auditOperatorChange({ audit: this.audit, ids: this.ids }, 'operator.updated', updated, input.actor, now, { changes: changesOf(before, updated) });
+    await auditOperatorChange({ audit: this.audit, ids: this.ids }, 'operator.updated', updated, input.actor, now, {
+      changes: changesOf(before, updated),
+    });
     return updated;
   }
 

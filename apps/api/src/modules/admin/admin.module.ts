@@ -21,9 +21,7 @@ export const ADMIN_PATH = 'admin/v1';
     AdminModelsModule,
     AdminUsageModule,
     AdminOperatorsModule,
-    RouterModule.register([
-      { path: ADMIN_PATH, children: [AdminKeysModule, AdminModelsModule, AdminUsageModule, AdminOperatorsModule] },
-    ]),
+    RouterModule.register([{ path: ADMIN_PATH, children: [AdminKeysModule, AdminModelsModule, AdminUsageModule, AdminOperatorsModule] }]),
   ],
 })
 export class AdminModule {}

@@ -31,7 +31,11 @@ export class SampleModelsSeeder implements OnApplicationBootstrap {
     for (const sample of samples) {
       try {
         const record = await validatedRequest(ModelRecordRequest, sample.record);
-        await this.publish.execute({ description: modelDescriptionInputOf(record), file: createReadStream(sample.file), actor: SYSTEM_ACTOR });
+        await this.publish.execute({
+          description: modelDescriptionInputOf(record),
+          file: createReadStream(sample.file),
+          actor: SYSTEM_ACTOR,
+        });
       } catch (error) {
         // Another instance starting beside this one may have published it first.
         if (error instanceof DomainError && error.code === 'MODEL_EXISTS') continue;

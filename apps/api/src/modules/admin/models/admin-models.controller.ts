@@ -1,13 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateModel, DeleteModel, ListAllModels, ReplaceModel, ShowModel, UploadModelFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Model } from '@svc/domain';
@@ -65,7 +57,11 @@ export class AdminModelsController {
   @ApiBody({ type: ModelRecordRequest })
   @ApiCreatedResponse({ type: AdminModelResponse, description: 'The new record' })
   @ApiErrors(...BODY, 'USER_NOT_FOUND', 'MODEL_EXISTS', ...ALWAYS)
-  async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: ModelRecordRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
+  async create(
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Body() body: ModelRecordRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<AdminModelView> {
     return this.view(
       await this.createModel.execute({ description: modelDescriptionInputOf(body), claims: modelFileClaimsOf(body), actor: admin.actor }),
       request,

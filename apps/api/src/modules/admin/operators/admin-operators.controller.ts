@@ -27,7 +27,8 @@ export class AdminOperatorsController {
   @AdminAuth('session.read')
   @ApiOperation({
     summary: 'Who is calling',
-    description: 'The caller\'s operator record, role and permissions; { operator_id: null, name: "bootstrap", role: "owner" } for ADMIN_TOKEN.',
+    description:
+      'The caller\'s operator record, role and permissions; { operator_id: null, name: "bootstrap", role: "owner" } for ADMIN_TOKEN.',
   })
   @ApiOkResponse({ type: SessionResponse, description: 'The caller' })
   @ApiErrors(...ALWAYS)
@@ -53,7 +54,9 @@ export class AdminOperatorsController {
   @ApiCreatedResponse({ type: OperatorWithTokenResponse, description: 'The operator, with its token shown this once' })
   @ApiErrors(...BODY, ...ALWAYS)
   async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateOperatorRequest): Promise<OperatorWithTokenView> {
-    return operatorWithTokenViewOf(await this.operators.create({ name: body.name, email: body.email, role: body.role, actor: admin.actor }));
+    return operatorWithTokenViewOf(
+      await this.operators.create({ name: body.name, email: body.email, role: body.role, actor: admin.actor }),
+    );
   }
 
   @Get('operators/:operator_id')
@@ -91,7 +94,8 @@ export class AdminOperatorsController {
   @AdminAuth('operators.manage')
   @ApiOperation({
     summary: "Replace an operator's token",
-    description: 'A new token, shown this once; the earlier one is refused (401) at once on every instance. Audited (operator.token_replaced).',
+    description:
+      'A new token, shown this once; the earlier one is refused (401) at once on every instance. Audited (operator.token_replaced).',
   })
   @ApiCreatedResponse({ type: OperatorWithTokenResponse, description: 'The operator, with its new token shown this once' })
   @ApiErrors('OPERATOR_NOT_FOUND', ...ALWAYS)

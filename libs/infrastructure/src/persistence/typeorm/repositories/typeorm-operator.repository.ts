@@ -43,7 +43,12 @@ export class TypeOrmOperatorRepository extends OperatorRepository {
     return this.records.manager.transaction(async (manager) => {
       const records = manager.getRepository(OperatorRecord);
       if (keepAnOwner) {
-        await records.createQueryBuilder().update().set({ role: () => 'role' }).where(ENABLED_OWNERS).execute();
+        await records
+          .createQueryBuilder()
+          .update()
+          .set({ role: () => 'role' })
+          .where(ENABLED_OWNERS)
+          .execute();
         const others = await records.createQueryBuilder('o').select('o.id').where(ENABLED_OWNERS).andWhere('o.id <> :id', { id }).getMany();
         if (others.length === 0) return 'last_owner';
       }
