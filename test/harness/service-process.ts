@@ -5,6 +5,12 @@ import { join } from 'node:path';
 import { eventually } from './services';
 
 const ROOT = join(__dirname, '..', '..');
+
+/**
+ * How long a built service may take to answer its liveness probe: it starts in about 1.5 s on an idle
+ * machine; the margin is for a shared machine under load (several processes starting at once on 2 cores).
+ */
+const START_TIMEOUT_MS = 60_000;
 export const BUILT_API = join(ROOT, 'dist/apps/api/apps/api/src/main.js');
 
 /** A port nobody listens on right now. */
@@ -50,7 +56,7 @@ export class ServiceProcess {
           (r) => r.ok,
           () => false,
         );
-      }, 15000);
+      }, START_TIMEOUT_MS);
     } catch (error) {
       child.kill('SIGKILL');
       throw error;
