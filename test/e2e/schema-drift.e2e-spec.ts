@@ -395,7 +395,15 @@ const servers: Engine[] = [
     const schemas: Partial<Record<Engine, SchemaDescription>> = {};
     for (const engine of ['sqlite', ...servers] as Engine[]) schemas[engine] = await migrateAndDescribe(engine, folder);
     // the introspection saw the schema at all (an empty description would agree with another empty one)
-    expect(Object.keys(schemas.sqlite!).sort()).toEqual(['analytics_events', 'api_keys', 'audit_log', 'models', 'usage_counters', 'users']);
+    expect(Object.keys(schemas.sqlite!).sort()).toEqual([
+      'analytics_events',
+      'api_keys',
+      'audit_log',
+      'models',
+      'operators',
+      'usage_counters',
+      'users',
+    ]);
     expect(schemas.sqlite!.api_keys.indexes.ux_api_keys_digest).toEqual({ unique: true, columns: ['digest'] });
     expect(schemaDifferences(schemas)).toEqual([]);
   });
