@@ -1,10 +1,9 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ReportDailyUsage, ReportUsage, ShowOverview, UsageReport } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
-import { AdminTokenGuard } from '../../../http/admin-token.guard';
+import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { ALWAYS, ApiErrors } from '../../../openapi/api-errors.decorator';
-import { ADMIN_BEARER } from '../../../openapi/openapi';
 import { DailyUsageView, OverviewView, dailyUsageViewOf, overviewViewOf } from '@svc/presentation';
 import { DailyUsageQuery } from '../dto/console.query';
 import { DailyUsageResponse, OverviewResponse } from '../dto/console.response';
@@ -29,10 +28,8 @@ export function usageReportResponseOf(report: UsageReport): UsageReportResponse 
 
 /** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12); the console's daily usage and overview (CONTRACT 17). */
 @ApiTags('admin')
-@ApiBearerAuth(ADMIN_BEARER)
 @SkipThrottle()
 @Controller()
-@UseGuards(AdminTokenGuard)
 export class AdminUsageController {
   constructor(
     private readonly reportUsage: ReportUsage,
@@ -41,6 +38,7 @@ export class AdminUsageController {
   ) {}
 
   @Get('usage/daily')
+  @AdminAuth('usage.read')
   @ApiOperation({
     summary: "A key's usage day by day",
     description:
@@ -48,24 +46,26 @@ export class AdminUsageController {
       `model and outcome. At most ${ReportDailyUsage.MAX_DAYS} days; default: the current month up to today.`,
   })
   @ApiOkResponse({ type: DailyUsageResponse, description: 'The daily series (Cache-Control: no-store)' })
-  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors('INVALID_REQUEST', 'KEY_NOT_FOUND', ...ALWAYS)
   async daily(@Query() query: DailyUsageQuery): Promise<DailyUsageView> {
     return dailyUsageViewOf(await this.reportDaily.execute({ keyId: query.key_id, from: query.from, to: query.to }));
   }
 
   @Get('overview')
+  @AdminAuth('usage.read')
   @ApiOperation({
     summary: "The operators' overview",
     description:
       'Keys by tier and status, events per day over the last 30 days, keys near their quota this period, the latest audit entries.',
   })
   @ApiOkResponse({ type: OverviewResponse, description: 'The overview (Cache-Control: no-store)' })
-  @ApiErrors('UNAUTHORIZED', ...ALWAYS)
+  @ApiErrors(...ALWAYS)
   async overview(): Promise<OverviewView> {
     return overviewViewOf(await this.showOverview.execute());
   }
 
   @Get('usage')
+  @AdminAuth('usage.read')
   @ApiOperation({
     summary: "A key's usage in one period",
     description: "The quota used by the key's license (the keys a rotation chains) and its events by key, type, model and outcome.",
@@ -73,7 +73,7 @@ export class AdminUsageController {
   @ApiQuery({ name: 'key_id', required: true, type: String })
   @ApiQuery({ name: 'period', required: false, type: String, description: 'YYYY-MM; default: the current month (UTC)' })
   @ApiOkResponse({ type: UsageReportResponse, description: 'The usage report' })
-  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors('INVALID_REQUEST', 'KEY_NOT_FOUND', ...ALWAYS)
   async usage(@Query('key_id') keyId?: unknown, @Query('period') period?: unknown): Promise<UsageReportResponse> {
     if (typeof keyId !== 'string' || keyId === '') throw new InvalidRequestError('key_id is required');
     if (period !== undefined && typeof period !== 'string') throw new InvalidRequestError('period must be a month, YYYY-MM');

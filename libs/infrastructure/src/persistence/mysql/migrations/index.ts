@@ -5,6 +5,7 @@ import { KeyRotationMySql1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesMySql1764100000000 } from './1764100000000-console-indexes';
 import { AuditOrderMySql1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsMySql1764300000000 } from './1764300000000-generated-secrets';
+import { OperatorsMySql1764600000000 } from './1764600000000-operators';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MYSQL_MIGRATIONS = [
   ConsoleIndexesMySql1764100000000,
   AuditOrderMySql1764200000000,
   GeneratedSecretsMySql1764300000000,
+  OperatorsMySql1764600000000,
 ];

@@ -5,6 +5,7 @@ import { KeyRotationPostgres1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesPostgres1764100000000 } from './1764100000000-console-indexes';
 import { AuditOrderPostgres1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsPostgres1764300000000 } from './1764300000000-generated-secrets';
+import { OperatorsPostgres1764600000000 } from './1764600000000-operators';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const POSTGRES_MIGRATIONS = [
   ConsoleIndexesPostgres1764100000000,
   AuditOrderPostgres1764200000000,
   GeneratedSecretsPostgres1764300000000,
+  OperatorsPostgres1764600000000,
 ];

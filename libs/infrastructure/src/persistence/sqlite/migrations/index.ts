@@ -5,6 +5,7 @@ import { KeyRotationSqlite1764000000000 } from './1764000000000-key-rotation';
 import { ConsoleIndexesSqlite1764100000000 } from './1764100000000-console-indexes';
 import { AuditOrderSqlite1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsSqlite1764300000000 } from './1764300000000-generated-secrets';
+import { OperatorsSqlite1764600000000 } from './1764600000000-operators';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const SQLITE_MIGRATIONS = [
   ConsoleIndexesSqlite1764100000000,
   AuditOrderSqlite1764200000000,
   GeneratedSecretsSqlite1764300000000,
+  OperatorsSqlite1764600000000,
 ];
