@@ -174,6 +174,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
             keyId: key.id,
             reason: null,
             details: { user_id: user.id, license_type: licenseType, environment: 'live', prefix: key.props.displayPrefix },
+            actor: { type: 'bootstrap' },
           },
         ];
         if (key.props.revokedAt)
@@ -184,6 +185,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
             keyId: key.id,
             reason: 'bench',
             details: { by: 'operator' },
+            actor: { type: 'bootstrap' },
           });
         for (const entry of entries) audit.push(rowOf(dataSource, tables.audit, lib.auditEntryMapper.AuditEntryMapper.toRecord(entry)));
         if (i === Math.floor(options.keys / 2)) {

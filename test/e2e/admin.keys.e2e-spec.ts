@@ -456,6 +456,7 @@ describe('Admin API: keys and audit (/admin/v1)', () => {
               key_id: issued.key_id,
               reason: 'contract ended',
               details: { by: 'operator' },
+              actor: { type: 'bootstrap' },
             },
             {
               id: expect.any(String),
@@ -466,6 +467,7 @@ describe('Admin API: keys and audit (/admin/v1)', () => {
                 license_type: { from: 'free', to: 'research' },
                 monthly_limit: { from: { source: 'tier' }, to: { source: 'override', limit: 7 } },
               },
+              actor: { type: 'bootstrap' },
             },
             {
               id: expect.any(String),
@@ -473,6 +475,7 @@ describe('Admin API: keys and audit (/admin/v1)', () => {
               action: 'key.issued',
               key_id: issued.key_id,
               details: { user_id: issued.user_id, license_type: 'free', environment: 'test', prefix: issued.api_key.slice(0, 12) },
+              actor: { type: 'bootstrap' },
             },
           ],
           next_cursor: null,
@@ -494,7 +497,7 @@ describe('Admin API: keys and audit (/admin/v1)', () => {
         const times = entries.map((entry) => Date.parse(entry.at));
         expect(times).toEqual([...times].sort((x, y) => y - x));
         for (const entry of entries) {
-          expect(Object.keys(entry).every((k) => ['id', 'at', 'action', 'key_id', 'reason', 'details'].includes(k))).toBe(true);
+          expect(Object.keys(entry).every((k) => ['id', 'at', 'action', 'key_id', 'reason', 'details', 'actor'].includes(k))).toBe(true);
         }
       });
     });

@@ -680,6 +680,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
         action,
         key_id: null,
         details: { model: 'audited_v1', version, checksum, channel: 'api' },
+        actor: { type: 'bootstrap' },
       });
       expect(mine).toEqual([
         entry('model.deleted', '3.0', sha256(bytes)),

@@ -87,6 +87,7 @@ describe('POST /v1/auth/revoke', () => {
           key_id: key.key_id,
           reason: 'laptop stolen',
           details: { by: 'holder' },
+          actor: { type: 'key', key_id: key.key_id },
         },
       ]);
       const at = Date.parse(revoked[0].at as string);

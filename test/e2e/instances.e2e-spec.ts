@@ -150,6 +150,23 @@ describe('Three service instances on one database', () => {
     expect(answers.filter((a) => a.status === 404 && a.body.code === 'KEY_NOT_FOUND')).toHaveLength(29);
   });
 
+  it('an operator disabled, or its token replaced, through one instance is refused by another on its very next request (CONTRACT 21)', async () => {
+    // the instances run without ADMIN_TOKEN: their admin API exists because an operator is enabled
+    const created = await seed.admin('POST', '/admin/v1/operators', { name: 'Replica owner', role: 'owner' });
+    const leaver = await seed.admin('POST', '/admin/v1/operators', { name: 'Replica support', role: 'support' });
+    const as = (i: number, token: string, method = 'GET', path = '/admin/v1/me', json?: unknown) =>
+      request(instances[i].baseUrl, method, path, { json, headers: { authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 3; i++) expect((await as(i, leaver.body.token)).status).toBe(200);
+    const replaced = await as(0, created.body.token, 'POST', `/admin/v1/operators/${leaver.body.operator_id}/token`);
+    expect(replaced.status).toBe(201);
+    expect((await as(1, leaver.body.token)).status).toBe(401);
+    expect((await as(2, replaced.body.token)).status).toBe(200);
+    const disabled = await as(2, created.body.token, 'PATCH', `/admin/v1/operators/${leaver.body.operator_id}`, { disabled: true });
+    expect(disabled.status).toBe(200);
+    expect((await as(1, replaced.body.token)).body.code).toBe('UNAUTHORIZED');
+    expect((await as(0, replaced.body.token)).status).toBe(401);
+  });
+
   it('a key revoked through one instance is rejected by the others on the very next request', async () => {
     const key = await seed.issueKey();
     for (let i = 0; i < 3; i++) expect((await post(i, '/v1/auth/validate', { api_key: key.api_key })).status).toBe(200);

@@ -386,6 +386,7 @@ const servers: Engine[] = [
       'generated_secrets',
       'license_signing_keys',
       'models',
+      'operators',
       'usage_counters',
       'users',
     ]);

@@ -85,6 +85,7 @@ export function makeAuditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry 
     action: 'key.issued',
     keyId: uniqueId('key'),
     reason: null,
+    actor: { type: 'system' },
     details: null,
     ...overrides,
   };

@@ -130,6 +130,7 @@ export class TestApp {
       name: 'Ada Lovelace',
       organization: 'Analytical Engines Ltd',
       licenseType: 'research',
+      actor: { type: 'system' },
       ...input,
     });
     return issuedKeyViewOf(issued);

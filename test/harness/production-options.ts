@@ -18,14 +18,15 @@ export function productionOptions(url: string): DataSourceOptions {
 }
 
 /**
- * The database at the service's schema without one migration (named by its
- * timestamp), for a test that writes data as it was before it: the service
- * then applies it at start-up, as an upgrade does.
+ * The database at the schema just before one migration (named by its
+ * timestamp): every earlier migration applied, that one and the later ones
+ * not, for a test that writes data as it was before it. The service then
+ * applies the rest at start-up, as an upgrade does.
  */
 export async function openWithout(url: string, timestamp: string): Promise<DataSource> {
   const options = productionOptions(url);
   const all = options.migrations as Array<{ name: string }>;
-  const before = all.filter((m) => !String(m.name).endsWith(timestamp));
-  expect(before).toHaveLength(all.length - 1);
-  return new DataSource({ ...options, migrations: before } as DataSourceOptions).initialize();
+  const at = all.findIndex((m) => String(m.name).endsWith(timestamp));
+  expect(at).toBeGreaterThan(0);
+  return new DataSource({ ...options, migrations: all.slice(0, at) } as DataSourceOptions).initialize();
 }

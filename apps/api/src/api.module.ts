@@ -45,7 +45,7 @@ export class ApiModule {
         AnalyticsModule,
         InstallerModule,
         ModelsModule.forRoot(config),
-        ...(config.adminToken ? [AdminModule] : []),
+        AdminModule,
         ...features,
       ],
       providers: [

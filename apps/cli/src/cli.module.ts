@@ -16,6 +16,11 @@ import { ModelsListCommand } from './commands/models-list.command';
 import { ModelsPublishCommand } from './commands/models-publish.command';
 import { ModelsShowCommand } from './commands/models-show.command';
 import { ModelsSweepCommand } from './commands/models-sweep.command';
+import { OperatorsCommand } from './commands/operators.command';
+import { CreateOperatorCommand } from './commands/operators-create.command';
+import { DisableOperatorCommand } from './commands/operators-disable.command';
+import { ListOperatorsCommand } from './commands/operators-list.command';
+import { ReplaceOperatorTokenCommand } from './commands/operators-token.command';
 import { RevokeKeyCommand } from './commands/revoke-key.command';
 import { RotateKeyCommand } from './commands/rotate-key.command';
 import { ShowKeyCommand } from './commands/show-key.command';
@@ -46,6 +51,11 @@ export const COMMANDS = [
   LicenseKeygenCommand,
   LicenseRotateSigningKeyCommand,
   LicenseVerifyCommand,
+  OperatorsCommand,
+  CreateOperatorCommand,
+  ListOperatorsCommand,
+  DisableOperatorCommand,
+  ReplaceOperatorTokenCommand,
 ] as const;
 
 /** The composition root of the operator CLI: the same adapters and use cases as the API, no HTTP. */

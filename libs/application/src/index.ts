@@ -35,6 +35,8 @@ export * from './models/show-model.use-case';
 export * from './models/publish-model-from-file.use-case';
 export * from './models/sweep-model-store.use-case';
 export * from './license/rotate-license-signing-key.use-case';
+export * from './operators/authenticate-operator.use-case';
+export * from './operators/manage-operators.use-case';
 import { AuthenticateApiKey } from './auth/authenticate-api-key.use-case';
 import { ValidateApiKey } from './auth/validate-api-key.use-case';
 import { RefreshApiKey } from './auth/refresh-api-key.use-case';
@@ -68,6 +70,8 @@ import { ShowModel } from './models/show-model.use-case';
 import { PublishModelFromFile } from './models/publish-model-from-file.use-case';
 import { SweepModelStore } from './models/sweep-model-store.use-case';
 import { RotateLicenseSigningKey } from './license/rotate-license-signing-key.use-case';
+import { AuthenticateOperator } from './operators/authenticate-operator.use-case';
+import { ManageOperators } from './operators/manage-operators.use-case';
 
 /** Every use case, for registration as providers by the API and the CLI. */
 export const USE_CASES = [
@@ -104,6 +108,8 @@ export const USE_CASES = [
   PublishModelFromFile,
   SweepModelStore,
   RotateLicenseSigningKey,
+  AuthenticateOperator,
+  ManageOperators,
 ] as const;
 export * from './rate-limit/rate-counter';
 export * from './health/database-ping';

@@ -3,6 +3,7 @@ import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { AppConfig, ConfigError, DatabaseConfig } from '@svc/config';
 import {
   ApiKeyFormat,
+  BootstrapOwner,
   Clock,
   GeneratedSecretRepository,
   IdGenerator,
@@ -60,6 +61,8 @@ export class InfrastructureModule {
       },
       { provide: SecretHasher, useValue: new Sha256SecretHasher(config.keys.digestPepper) },
       { provide: IdGenerator, useValue: new RandomIdGenerator() },
+      // ADMIN_TOKEN stands in as an owner (CONTRACT 21): the last-owner rule applies only without it
+      { provide: BootstrapOwner, useValue: new BootstrapOwner(config.adminToken !== null) },
       { provide: RandomSource, useValue: new CryptoRandomSource() },
       { provide: Clock, useValue: overrides.clock ?? new SystemClock() },
       {

@@ -13,3 +13,4 @@ export * from './validation/request-validation';
 export * from './errors/public-hint';
 export * from './admin/console-views';
 export * from './admin/page-cursor';
+export * from './operators/operator-views';

@@ -2,10 +2,12 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { InstallerNotConfiguredError, UpstreamError } from '@svc/application';
 import {
+  AdminUnauthorizedError,
   BillingPeriod,
   DatabaseUnavailableError,
   DomainError,
   EVENT_TYPES,
+  ForbiddenError,
   InsufficientLicenseError,
   InvalidEventTypeError,
   InvalidFormatError,
@@ -15,18 +17,19 @@ import {
   KeyNotFoundError,
   KeyRevokedError,
   KeyRotatedError,
+  LastOwnerError,
   LinkExpiredError,
   LinkInvalidError,
   MissingEventTypeError,
   MissingKeyError,
   ModelExistsError,
   ModelNotFoundError,
+  OperatorNotFoundError,
   QuotaExceededError,
   RangeNotSatisfiableError,
   UserNotFoundError,
   readModelFilter,
 } from '@svc/domain';
-import { adminTokenRefused } from '../http/admin-token.guard';
 import { BODY_LIMIT_BYTES, BODY_LIMIT_HINT, JSON_BODIES_ONLY } from '../http/body-limit';
 import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelope, errorEnvelope } from '../http/error-envelope';
 import { ERROR_STATUS, type ErrorEnvelope, type HttpErrorCode } from '../http/error-status.map';
@@ -76,7 +79,19 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     when: 'a query parameter has a value outside its allowed set',
     example: thrownBy(() => readModelFilter({ type: 'SvcSVM' })),
   },
-  UNAUTHORIZED: { when: '`Authorization: Bearer <ADMIN_TOKEN>` missing or wrong', example: adminTokenRefused() },
+  UNAUTHORIZED: {
+    when: '`Authorization: Bearer <ADMIN_TOKEN or operator token>` missing or wrong, a replaced token, or a disabled operator',
+    example: new AdminUnauthorizedError(),
+  },
+  FORBIDDEN: {
+    when: "a valid admin token whose operator's role lacks the route's permission; `message` names the role needed",
+    example: new ForbiddenError('keys.issue'),
+  },
+  OPERATOR_NOT_FOUND: { when: 'no operator has that id', example: new OperatorNotFoundError() },
+  LAST_OWNER: {
+    when: 'the change would disable or demote the last enabled owner, and no ADMIN_TOKEN is set',
+    example: new LastOwnerError(),
+  },
   INVALID_KEY: { when: 'the key is well-formed but unknown, or revoked', example: new InvalidKeyError() },
   KEY_EXPIRED: { when: 'the key is past its `expires_at`', example: new KeyExpiredError() },
   INSUFFICIENT_LICENSE: { when: "the model needs a higher tier than the key's", example: new InsufficientLicenseError('research') },

@@ -40,8 +40,10 @@ They are not listed separately.
 **Request ids.** Every answer carries \`X-Request-Id\`: the caller's own when it sent a sane one (1-128 of
 \`A-Z a-z 0-9 . _ : @ / + = -\`), else a new UUID. Log lines carry it as \`req_id\`.
 
-**Admin API.** \`/admin/v1/...\` (scheme \`${ADMIN_BEARER}\`: \`Authorization: Bearer <ADMIN_TOKEN>\`) exists only when
-\`ADMIN_TOKEN\` is configured; otherwise its paths answer 404.`;
+**Admin API.** \`/admin/v1/...\` (scheme \`${ADMIN_BEARER}\`: \`Authorization: Bearer <ADMIN_TOKEN or an operator's
+\`svc_admin_\` token>\`) exists while \`ADMIN_TOKEN\` is configured or an operator is enabled; otherwise its paths answer
+404. Each operation names the permission it needs and the lowest role holding it in \`x-permission\` (roles \`viewer\` <
+\`support\` < \`admin\` < \`owner\`; \`ADMIN_TOKEN\` is an owner); a role without it gets 403 \`FORBIDDEN\`.`;
 
 /**
  * The OpenAPI 3 document of the running application, scanned from its
@@ -58,7 +60,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       { type: 'apiKey', in: 'query', name: 'api_key', description: 'The API key in the api_key query parameter (GET only)' },
       API_KEY_QUERY,
     )
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: "The operators' ADMIN_TOKEN" }, ADMIN_BEARER)
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque',
+        description: "ADMIN_TOKEN (the bootstrap owner) or an operator's own svc_admin_ token",
+      },
+      ADMIN_BEARER,
+    )
     .addTag('auth', 'Key validation, refresh and revocation (SPEC 4.1-4.3)')
     .addTag('installer', 'The installer token (SPEC 4.4)')
     .addTag('models', 'The model registry as a key sees it (SPEC 4.6, CONTRACT 7)')

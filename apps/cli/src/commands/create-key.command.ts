@@ -4,6 +4,7 @@ import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { environmentOption, expiresAtOption, licenseTypeOption, monthlyLimitOption } from '../shared/option-values';
 import { issuedKeySummary } from '../shared/summaries';
+import { cliActor } from '../shared/cli-actor';
 
 interface CreateKeyOptions extends CommonOptions {
   readonly email?: string;
@@ -38,6 +39,7 @@ export class CreateKeyCommand extends CliCommand<CreateKeyOptions> {
       organization: options.organization,
       userId: options.userId,
       licenseType,
+      actor: cliActor(),
       environment,
       expiresAt,
       monthlyLimit,

@@ -1,6 +1,7 @@
 import { DeleteModel } from '@svc/application';
 import { SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
+import { cliActor } from '../shared/cli-actor';
 
 /** `models delete NAME`: DELETE /admin/v1/models/{name}; the stored file goes too. */
 @SubCommand({
@@ -15,7 +16,7 @@ export class ModelsDeleteCommand extends CliCommand {
   }
 
   async run([name]: string[], options: CommonOptions = {}): Promise<void> {
-    await this.deleteModel.execute({ name, channel: 'cli' });
+    await this.deleteModel.execute({ name, actor: cliActor() });
     this.print(options, { name, deleted: true }, () => `Deleted model ${name} and its stored file.`);
   }
 }

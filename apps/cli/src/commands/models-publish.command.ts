@@ -9,6 +9,7 @@ import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { CliUsageError } from '../shared/cli-usage-error';
 import { modelSummary } from './models-show.command';
+import { cliActor } from '../shared/cli-actor';
 
 interface PublishModelOptions extends CommonOptions {
   readonly name?: string;
@@ -65,8 +66,8 @@ export class ModelsPublishCommand extends CliCommand<PublishModelOptions> {
     const description = modelDescriptionInputOf(record);
     const model =
       description.downloadUrl === null
-        ? await this.publish.execute({ description, file: createReadStream(path), channel: 'cli' })
-        : await this.createModel.execute({ description, claims: await fileClaimsOf(path), channel: 'cli' });
+        ? await this.publish.execute({ description, file: createReadStream(path), actor: cliActor() })
+        : await this.createModel.execute({ description, claims: await fileClaimsOf(path), actor: cliActor() });
     const view = adminModelViewOf(model, modelFileBaseOf(this.config.models.host, ''));
     this.print(options, view, () => `Published model ${view.name}\n${modelSummary(view)}`);
   }

@@ -3,6 +3,7 @@ import { keyViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { keySummary } from '../shared/summaries';
+import { cliActor } from '../shared/cli-actor';
 
 interface RevokeKeyOptions extends CommonOptions {
   readonly reason?: string;
@@ -21,7 +22,7 @@ export class RevokeKeyCommand extends CliCommand<RevokeKeyOptions> {
   }
 
   async run([keyId]: string[], options: RevokeKeyOptions = {}): Promise<void> {
-    const view = keyViewOf(await this.revokeKey.execute({ keyId, reason: options.reason ?? null }));
+    const view = keyViewOf(await this.revokeKey.execute({ keyId, reason: options.reason ?? null, actor: cliActor() }));
     this.print(options, view, () => keySummary(view));
   }
 

@@ -4,6 +4,7 @@ import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { graceSecondsOption } from '../shared/option-values';
 import { rotatedKeySummary } from '../shared/summaries';
+import { cliActor } from '../shared/cli-actor';
 
 interface RotateKeyOptions extends CommonOptions {
   readonly graceSeconds?: string;
@@ -26,7 +27,7 @@ export class RotateKeyCommand extends CliCommand<RotateKeyOptions> {
 
   async run([keyId]: string[], options: RotateKeyOptions = {}): Promise<void> {
     const graceSeconds = options.graceSeconds === undefined ? undefined : graceSecondsOption(options.graceSeconds);
-    const view = rotatedKeyViewOf(await this.rotateKey.execute({ keyId, graceSeconds }));
+    const view = rotatedKeyViewOf(await this.rotateKey.execute({ keyId, graceSeconds, actor: cliActor() }));
     this.print(options, view, () => rotatedKeySummary(view));
   }
 

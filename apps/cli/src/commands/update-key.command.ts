@@ -4,6 +4,7 @@ import { Option, SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { expiresAtOption, licenseTypeOption, monthlyLimitOption } from '../shared/option-values';
 import { keySummary } from '../shared/summaries';
+import { cliActor } from '../shared/cli-actor';
 
 interface UpdateKeyOptions extends CommonOptions {
   readonly licenseType?: string;
@@ -29,6 +30,7 @@ export class UpdateKeyCommand extends CliCommand<UpdateKeyOptions> {
       expiresAt: options.expiresAt === undefined ? undefined : expiresAtOption(options.expiresAt),
       monthlyLimit: options.monthlyLimit === undefined ? undefined : monthlyLimitOption(options.monthlyLimit),
       licenseType: options.licenseType === undefined ? undefined : licenseTypeOption(options.licenseType),
+      actor: cliActor(),
     };
     const view = keyViewOf(await this.updateKey.execute(input));
     this.print(options, view, () => keySummary(view));

@@ -1,4 +1,11 @@
-import { type AuditEntryView, type IssuedKeyView, type KeyView, type RotatedKeyView, type UsageReportView } from '@svc/presentation';
+import {
+  type AuditEntryView,
+  type IssuedKeyView,
+  type KeyView,
+  type OperatorView,
+  type RotatedKeyView,
+  type UsageReportView,
+} from '@svc/presentation';
 
 /** Short human-readable summaries of the admin API's views. Never the key itself (but for issuance). */
 
@@ -46,6 +53,20 @@ export function rotatedKeySummary(view: RotatedKeyView): string {
   ].join('\n');
 }
 
+/** An audit entry's actor in a few words: `operator:Ada (opr_…)`, `bootstrap`, `key:key_…`, `cli:alice`, `system`. */
+function actorLabel(actor: AuditEntryView['actor']): string {
+  switch (actor.type) {
+    case 'operator':
+      return `operator:${actor.name} (${actor.operator_id})`;
+    case 'key':
+      return `key:${actor.key_id}`;
+    case 'cli':
+      return `cli:${actor.user}`;
+    default:
+      return actor.type;
+  }
+}
+
 export function auditSummary(entries: readonly AuditEntryView[]): string {
   if (entries.length === 0) return 'No audit entries.';
   return entries
@@ -54,6 +75,7 @@ export function auditSummary(entries: readonly AuditEntryView[]): string {
         e.at,
         e.action.padEnd(22),
         e.key_id ?? '-',
+        `by=${actorLabel(e.actor)}`,
         e.reason !== undefined ? `reason=${JSON.stringify(e.reason)}` : '',
         e.details ? JSON.stringify(e.details) : '',
       ]
@@ -80,4 +102,15 @@ export function usageSummary(view: UsageReportView): string {
 
 function limitText(limit: number | null): string {
   return limit === null ? 'unlimited' : String(limit);
+}
+
+/** One line per operator: id, role, name, e-mail, state and last use; never a token. */
+export function operatorSummary(view: OperatorView): string {
+  const state = view.disabled_at === null ? 'enabled' : `disabled since ${view.disabled_at}`;
+  return `${view.operator_id}  ${view.role.padEnd(7)}  ${view.name}${view.email ? ` <${view.email}>` : ''}  (${state}; last used ${view.last_used_at ?? 'never'})`;
+}
+
+/** The token of a new operator or a replaced token: printed this once. */
+export function tokenNotice(token: string): string {
+  return `Token (shown this once, keep it secret): ${token}`;
 }

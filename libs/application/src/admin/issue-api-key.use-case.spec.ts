@@ -11,6 +11,9 @@ import {
 } from '../../../../test/factories/domain.factory';
 import { IssueApiKey, type IssueApiKeyInput } from './issue-api-key.use-case';
 
+/** The actor of the changes these tests make. */
+const BY = { type: 'bootstrap' } as const;
+
 const HEX48 = 'c0ffee'.repeat(8);
 const hasher = new Sha256SecretHasher(null);
 
@@ -48,6 +51,7 @@ describe(IssueApiKey.name, () => {
     name: 'Grace Hopper',
     organization: 'Navy Lab',
     licenseType: 'research',
+    actor: BY,
   };
 
   describe('for a new user', () => {
@@ -71,12 +75,12 @@ describe(IssueApiKey.name, () => {
     });
 
     it('stores null for an unknown name and organization', async () => {
-      const out = await issue.execute({ email: 'x@example.org', licenseType: 'free' });
+      const out = await issue.execute({ actor: BY, email: 'x@example.org', licenseType: 'free' });
       expect(out.user).toMatchObject({ name: null, organization: null });
     });
 
     it('needs an email', async () => {
-      await expect(issue.execute({ licenseType: 'free' })).rejects.toMatchObject({
+      await expect(issue.execute({ actor: BY, licenseType: 'free' })).rejects.toMatchObject({
         code: 'INVALID_REQUEST',
         hint: 'email is required unless user_id names an existing user',
       });
@@ -95,8 +99,8 @@ describe(IssueApiKey.name, () => {
       const existing = makeUser();
       await users.insert(existing);
 
-      const first = await issue.execute({ userId: existing.id, licenseType: 'free' });
-      const second = await issue.execute({ userId: existing.id, licenseType: 'commercial' });
+      const first = await issue.execute({ actor: BY, userId: existing.id, licenseType: 'free' });
+      const second = await issue.execute({ actor: BY, userId: existing.id, licenseType: 'commercial' });
 
       expect(first.user).toEqual(existing);
       expect(second.user).toEqual(existing);
@@ -106,10 +110,12 @@ describe(IssueApiKey.name, () => {
     });
 
     it('answers USER_NOT_FOUND for an unknown user_id, storing nothing', async () => {
-      await expect(issue.execute({ userId: 'usr_missing', email: 'x@example.org', licenseType: 'free' })).rejects.toBeInstanceOf(
+      await expect(issue.execute({ actor: BY, userId: 'usr_missing', email: 'x@example.org', licenseType: 'free' })).rejects.toBeInstanceOf(
         UserNotFoundError,
       );
-      await expect(issue.execute({ userId: 'usr_missing', licenseType: 'free' })).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
+      await expect(issue.execute({ actor: BY, userId: 'usr_missing', licenseType: 'free' })).rejects.toMatchObject({
+        code: 'USER_NOT_FOUND',
+      });
       expect(users.all()).toEqual([]);
       expect(keys.all()).toEqual([]);
       await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
@@ -200,6 +206,7 @@ describe(IssueApiKey.name, () => {
         keyId: out.key.id,
         reason: null,
         details: { user_id: out.user.id, license_type: 'research', environment: 'test', prefix: 'svc_test_c0f' },
+        actor: BY,
       },
     ]);
     expect(JSON.stringify(entries)).not.toContain(HEX48);

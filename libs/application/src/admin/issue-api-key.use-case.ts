@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type Actor,
   ApiKey,
   ApiKeyFormat,
   ApiKeyRepository,
@@ -32,6 +33,8 @@ export interface IssueApiKeyInput {
   readonly expiresAt?: Date;
   /** Omitted (or `"tier"`): the tier's limit; `null`: unlimited; an integer >= 0: an override. */
   readonly monthlyLimit?: MonthlyLimitChoice;
+  /** Who issues it (the audit entry's actor). */
+  readonly actor: Actor;
 }
 
 export interface IssueApiKeyOutput {
@@ -93,6 +96,7 @@ export class IssueApiKey {
       keyId: key.id,
       reason: null,
       details: { user_id: user.id, license_type: key.licenseType, environment, prefix: key.props.displayPrefix },
+      actor: input.actor,
     });
     return { key, secret, user, monthlyLimit: key.monthlyLimitUnder(this.catalog) };
   }

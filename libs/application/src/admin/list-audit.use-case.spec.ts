@@ -14,6 +14,9 @@ import { ListAudit } from './list-audit.use-case';
 import { ShowApiKey } from './show-api-key.use-case';
 import { UpdateApiKey } from './update-api-key.use-case';
 
+/** The actor of the changes these tests make. */
+const BY = { type: 'bootstrap' } as const;
+
 describe(ListAudit.name, () => {
   const hasher = new Sha256SecretHasher(null);
   const format = new ApiKeyFormat('svc');
@@ -41,9 +44,9 @@ describe(ListAudit.name, () => {
 
   /** Issues a key, upgrades it a minute later and revokes it another minute later. */
   async function lifecycleOfOneKey(): Promise<string> {
-    const issued = await issue.execute({ email: 'ada@example.org', licenseType: 'free' });
+    const issued = await issue.execute({ email: 'ada@example.org', licenseType: 'free', actor: BY });
     clock.advance(60_000);
-    await update.execute({ keyId: issued.key.id, licenseType: 'research' });
+    await update.execute({ keyId: issued.key.id, licenseType: 'research', actor: BY });
     clock.advance(60_000);
     await revoke.execute({ key: issued.key, reason: 'rotated' });
     clock.advance(60_000);

@@ -4,6 +4,8 @@ import { ApiKeyRepository, AuditAction, AuditEntry, AuditLog, AuditPosition, Key
 export interface AuditPageInput {
   readonly keyId?: string;
   readonly action?: AuditAction;
+  /** Only entries of this actor: an operator's id. */
+  readonly actorId?: string;
   /** Continue after this entry (the last one of the page before). */
   readonly after?: AuditPosition;
   readonly limit?: number;
@@ -37,7 +39,13 @@ export class ListAudit {
   async page(input: AuditPageInput): Promise<AuditPage> {
     await this.checkKey(input.keyId);
     const limit = input.limit ?? ListAudit.DEFAULT_PAGE;
-    const found = await this.audit.list({ keyId: input.keyId, action: input.action, after: input.after, limit: limit + 1 });
+    const found = await this.audit.list({
+      keyId: input.keyId,
+      action: input.action,
+      actorId: input.actorId,
+      after: input.after,
+      limit: limit + 1,
+    });
     const entries = found.slice(0, limit);
     const last = entries[entries.length - 1];
     return { entries, next: found.length > limit && last ? { at: last.at, id: last.id } : null };

@@ -10,6 +10,9 @@ import { KeyRevocation } from '../shared/key-revocation';
 import { RevokeKeyById } from './revoke-key-by-id.use-case';
 import { ShowApiKey } from './show-api-key.use-case';
 
+/** The actor of the changes these tests make. */
+const BY = { type: 'bootstrap' } as const;
+
 describe(RevokeKeyById.name, () => {
   let keys: InMemoryApiKeyRepository;
   let users: InMemoryUserRepository;
@@ -36,7 +39,7 @@ describe(RevokeKeyById.name, () => {
   it('revokes the key, logs it as done by the operator, and answers its details', async () => {
     const key = await given();
 
-    const details = await revoke.execute({ keyId: key.id, reason: 'contract ended' });
+    const details = await revoke.execute({ actor: BY, keyId: key.id, reason: 'contract ended' });
 
     expect(details.status).toBe('revoked');
     expect(details.key.revokedAt).toEqual(T0);
@@ -49,27 +52,27 @@ describe(RevokeKeyById.name, () => {
   it('refuses a reason over its bound (INVALID_REQUEST) and leaves the key and the log as they were; the bound itself is taken', async () => {
     const key = await given();
 
-    await expect(revoke.execute({ keyId: key.id, reason: 'x'.repeat(MAX_REVOCATION_REASON_LENGTH + 1) })).rejects.toBeInstanceOf(
+    await expect(revoke.execute({ actor: BY, keyId: key.id, reason: 'x'.repeat(MAX_REVOCATION_REASON_LENGTH + 1) })).rejects.toBeInstanceOf(
       InvalidRequestError,
     );
 
     expect((await keys.findById(key.id))?.revokedAt).toBeNull();
     await expect(audit.list({ keyId: key.id, limit: 10 })).resolves.toEqual([]);
-    await expect(revoke.execute({ keyId: key.id, reason: 'x'.repeat(MAX_REVOCATION_REASON_LENGTH) })).resolves.toMatchObject({
+    await expect(revoke.execute({ actor: BY, keyId: key.id, reason: 'x'.repeat(MAX_REVOCATION_REASON_LENGTH) })).resolves.toMatchObject({
       status: 'revoked',
     });
   });
 
   it('revokes an expired key', async () => {
     const key = await given({ expiresAt: new Date(T0.getTime() - DAY_MS) });
-    await expect(revoke.execute({ keyId: key.id, reason: null })).resolves.toMatchObject({ status: 'revoked' });
+    await expect(revoke.execute({ actor: BY, keyId: key.id, reason: null })).resolves.toMatchObject({ status: 'revoked' });
   });
 
   it('answers KeyRevokedError for a key already revoked, logging nothing more', async () => {
     const key = await given();
-    await revoke.execute({ keyId: key.id, reason: 'first' });
+    await revoke.execute({ actor: BY, keyId: key.id, reason: 'first' });
 
-    await expect(revoke.execute({ keyId: key.id, reason: 'second' })).rejects.toBeInstanceOf(KeyRevokedError);
+    await expect(revoke.execute({ actor: BY, keyId: key.id, reason: 'second' })).rejects.toBeInstanceOf(KeyRevokedError);
 
     await expect(audit.list({ keyId: key.id, limit: 10 })).resolves.toHaveLength(1);
   });
@@ -77,7 +80,7 @@ describe(RevokeKeyById.name, () => {
   it('lets exactly one of 10 concurrent revocations succeed; the others answer KEY_REVOKED', async () => {
     const key = await given();
 
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => revoke.execute({ keyId: key.id, reason: null })));
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => revoke.execute({ actor: BY, keyId: key.id, reason: null })));
 
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) {
@@ -86,6 +89,6 @@ describe(RevokeKeyById.name, () => {
   });
 
   it('answers KeyNotFoundError for an unknown key', async () => {
-    await expect(revoke.execute({ keyId: 'key_missing', reason: null })).rejects.toBeInstanceOf(KeyNotFoundError);
+    await expect(revoke.execute({ actor: BY, keyId: 'key_missing', reason: null })).rejects.toBeInstanceOf(KeyNotFoundError);
   });
 });

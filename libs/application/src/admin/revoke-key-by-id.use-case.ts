@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKeyRepository, KeyNotFoundError, KeyRevokedError, revocationReasonOf } from '@svc/domain';
+import { type Actor, ApiKeyRepository, KeyNotFoundError, KeyRevokedError, revocationReasonOf } from '@svc/domain';
 import { KeyRevocation } from '../shared/key-revocation';
 import { KeyDetails, ShowApiKey } from './show-api-key.use-case';
 
@@ -12,11 +12,11 @@ export class RevokeKeyById {
     private readonly show: ShowApiKey,
   ) {}
 
-  async execute(input: { keyId: string; reason: string | null }): Promise<KeyDetails> {
+  async execute(input: { keyId: string; reason: string | null; actor: Actor }): Promise<KeyDetails> {
     const reason = revocationReasonOf(input.reason);
     const key = await this.keys.findById(input.keyId);
     if (!key) throw new KeyNotFoundError('API key not found');
-    if (key.revokedAt || !(await this.revocation.revoke(key.id, reason, 'operator'))) {
+    if (key.revokedAt || !(await this.revocation.revoke(key.id, reason, input.actor))) {
       throw new KeyRevokedError();
     }
     return this.show.execute(key.id);

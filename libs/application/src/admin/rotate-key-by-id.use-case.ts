@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKey, ApiKeyRepository, KeyNotFoundError, KeyRevokedError, KeyRotatedError } from '@svc/domain';
+import { type Actor, ApiKey, ApiKeyRepository, KeyNotFoundError, KeyRevokedError, KeyRotatedError } from '@svc/domain';
 import { KeyRotator, RotatedKey } from '../shared/key-rotator';
 
 /**
@@ -14,11 +14,11 @@ export class RotateKeyById {
     private readonly rotator: KeyRotator,
   ) {}
 
-  async execute(input: { keyId: string; graceSeconds?: number }): Promise<RotatedKey> {
+  async execute(input: { keyId: string; graceSeconds?: number; actor: Actor }): Promise<RotatedKey> {
     const key = await this.keys.findById(input.keyId);
     if (!key) throw new KeyNotFoundError('API key not found');
     assertRotatable(key);
-    const rotated = await this.rotator.rotate(key, input.graceSeconds, 'operator');
+    const rotated = await this.rotator.rotate(key, input.graceSeconds, input.actor);
     if (rotated) return rotated;
     const now = await this.keys.findById(key.id);
     if (now) assertRotatable(now);

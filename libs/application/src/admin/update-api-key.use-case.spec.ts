@@ -18,6 +18,9 @@ import {
 import { ShowApiKey } from './show-api-key.use-case';
 import { UpdateApiKey } from './update-api-key.use-case';
 
+/** The actor of the changes these tests make. */
+const BY = { type: 'bootstrap' } as const;
+
 /** A store where the key gets revoked between the use case reading it and saving it. */
 class RevokedMidwayRepository extends InMemoryApiKeyRepository {
   override async findById(id: string): Promise<ApiKey | null> {
@@ -62,7 +65,7 @@ describe(UpdateApiKey.name, () => {
     const key = await given({ licenseType: 'free', monthlyLimit: { source: 'tier' } });
     usage.consumeNow(key.id, '2026-03', 12, null);
 
-    const details = await update.execute({ keyId: key.id, licenseType: 'commercial' });
+    const details = await update.execute({ actor: BY, keyId: key.id, licenseType: 'commercial' });
 
     expect(details.key.licenseType).toBe('commercial');
     expect(details.quota).toMatchObject({ monthlyLimit: 500000, used: 12, remaining: 499988 });
@@ -75,7 +78,7 @@ describe(UpdateApiKey.name, () => {
 
   it('keeps an override when the tier changes', async () => {
     const key = await given({ licenseType: 'free', monthlyLimit: { source: 'override', limit: 5 } });
-    const details = await update.execute({ keyId: key.id, licenseType: 'enterprise' });
+    const details = await update.execute({ actor: BY, keyId: key.id, licenseType: 'enterprise' });
     expect(details.quota.monthlyLimit).toBe(5);
   });
 
@@ -86,7 +89,7 @@ describe(UpdateApiKey.name, () => {
   ])('monthly_limit: %s', async (_, monthlyLimit, setting, inForce) => {
     const key = await given({ licenseType: 'research', monthlyLimit: { source: 'override', limit: 3 } });
 
-    const details = await update.execute({ keyId: key.id, monthlyLimit });
+    const details = await update.execute({ actor: BY, keyId: key.id, monthlyLimit });
 
     expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual(setting);
     expect(details.quota.monthlyLimit).toBe(inForce);
@@ -94,7 +97,7 @@ describe(UpdateApiKey.name, () => {
 
   it('leaves the limit alone when monthly_limit is not given', async () => {
     const key = await given({ monthlyLimit: { source: 'override', limit: 3 } });
-    await update.execute({ keyId: key.id, licenseType: 'free' });
+    await update.execute({ actor: BY, keyId: key.id, licenseType: 'free' });
     expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual({ source: 'override', limit: 3 });
   });
 
@@ -102,7 +105,7 @@ describe(UpdateApiKey.name, () => {
     const key = await given();
     const past = new Date(T0.getTime() - DAY_MS);
 
-    const details = await update.execute({ keyId: key.id, expiresAt: past });
+    const details = await update.execute({ actor: BY, keyId: key.id, expiresAt: past });
 
     expect(details.status).toBe('expired');
     expect((await keys.findById(key.id))?.expiresAt).toEqual(past);
@@ -113,6 +116,7 @@ describe(UpdateApiKey.name, () => {
     clock.advance(60_000);
 
     await update.execute({
+      actor: BY,
       keyId: key.id,
       licenseType: 'research',
       expiresAt: new Date('2027-06-01T00:00:00Z'),
@@ -131,6 +135,7 @@ describe(UpdateApiKey.name, () => {
           expires_at: { from: '2027-01-01T00:00:00Z', to: '2027-06-01T00:00:00Z' },
           monthly_limit: { from: { source: 'tier' }, to: { source: 'override', limit: null } },
         },
+        actor: BY,
       },
     ]);
   });
@@ -138,7 +143,7 @@ describe(UpdateApiKey.name, () => {
   it('refuses a revoked key with KeyRevokedError, changing nothing', async () => {
     const key = await given({ licenseType: 'free', revokedAt: T0 });
 
-    await expect(update.execute({ keyId: key.id, licenseType: 'enterprise' })).rejects.toBeInstanceOf(KeyRevokedError);
+    await expect(update.execute({ actor: BY, keyId: key.id, licenseType: 'enterprise' })).rejects.toBeInstanceOf(KeyRevokedError);
 
     expect((await keys.findById(key.id))?.licenseType).toBe('free');
     await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
@@ -149,14 +154,14 @@ describe(UpdateApiKey.name, () => {
     update = build();
     const key = await given({ licenseType: 'free' });
 
-    await expect(update.execute({ keyId: key.id, licenseType: 'enterprise' })).rejects.toMatchObject({ code: 'KEY_REVOKED' });
+    await expect(update.execute({ actor: BY, keyId: key.id, licenseType: 'enterprise' })).rejects.toMatchObject({ code: 'KEY_REVOKED' });
 
     expect((await keys.findById(key.id))?.licenseType).toBe('free');
     await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
   });
 
   it('answers KeyNotFoundError for an unknown key', async () => {
-    await expect(update.execute({ keyId: 'key_missing', licenseType: 'free' })).rejects.toBeInstanceOf(KeyNotFoundError);
+    await expect(update.execute({ actor: BY, keyId: 'key_missing', licenseType: 'free' })).rejects.toBeInstanceOf(KeyNotFoundError);
   });
 
   it.each([
@@ -165,7 +170,7 @@ describe(UpdateApiKey.name, () => {
     ['an unsafe integer', { monthlyLimit: Number.MAX_SAFE_INTEGER + 1 }],
   ])('refuses %s with INVALID_REQUEST, changing nothing', async (_, change) => {
     const key = await given({ licenseType: 'free' });
-    await expect(update.execute({ keyId: key.id, licenseType: 'enterprise', ...change })).rejects.toMatchObject({
+    await expect(update.execute({ actor: BY, keyId: key.id, licenseType: 'enterprise', ...change })).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
       hint: 'monthly_limit must be an integer >= 0, null for unlimited, or "tier"',
     });
@@ -175,7 +180,7 @@ describe(UpdateApiKey.name, () => {
 
   it('changes nothing for a monthly_limit left undefined', async () => {
     const key = await given({ monthlyLimit: { source: 'override', limit: 3 } });
-    await update.execute({ keyId: key.id, monthlyLimit: undefined });
+    await update.execute({ actor: BY, keyId: key.id, monthlyLimit: undefined });
     expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual({ source: 'override', limit: 3 });
   });
 
@@ -186,7 +191,7 @@ describe(UpdateApiKey.name, () => {
       const old = await given({ licenseType: 'free' });
       const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
       await keys.rotate(rotation, NO_RECORDS);
-      await expect(update.execute({ keyId: old.id, expiresAt: new Date(T0.getTime() + 400 * DAY_MS) })).rejects.toMatchObject({
+      await expect(update.execute({ actor: BY, keyId: old.id, expiresAt: new Date(T0.getTime() + 400 * DAY_MS) })).rejects.toMatchObject({
         code: 'KEY_ROTATED',
       });
       expect((await keys.findById(old.id))?.expiresAt).toEqual(rotation.predecessorExpiresAt);
@@ -196,7 +201,7 @@ describe(UpdateApiKey.name, () => {
       const old = await given({ licenseType: 'free' });
       const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
       await keys.rotate(rotation, NO_RECORDS);
-      await update.execute({ keyId: 'key_next', licenseType: 'enterprise', monthlyLimit: 5 });
+      await update.execute({ actor: BY, keyId: 'key_next', licenseType: 'enterprise', monthlyLimit: 5 });
       expect((await keys.findById(old.id))?.props).toMatchObject({
         licenseType: 'enterprise',
         monthlyLimit: { source: 'override', limit: 5 },

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type Actor,
   ApiKey,
   ApiKeyProps,
   ApiKeyRepository,
@@ -24,6 +25,8 @@ export interface UpdateApiKeyInput {
   readonly expiresAt?: Date;
   /** An integer >= 0, `null` (unlimited) or `"tier"` (back to the tier's). */
   readonly monthlyLimit?: MonthlyLimitChoice;
+  /** Who changes it (the audit entry's actor). */
+  readonly actor: Actor;
 }
 
 /**
@@ -71,6 +74,7 @@ export class UpdateApiKey {
         ...(changes.monthlyLimit ? { monthly_limit: { from: key.props.monthlyLimit, to: changes.monthlyLimit } } : {}),
         ...(graceKeys.length > 0 ? { grace_keys: graceKeys } : {}),
       },
+      actor: input.actor,
     });
     return this.show.detailsOf(updated);
   }

@@ -72,6 +72,7 @@ describe(RevokeApiKey.name, () => {
         keyId: key.id,
         reason: 'leaked in a public notebook',
         details: { by: 'holder' },
+        actor: { type: 'key', keyId: key.id },
       },
     ]);
     expect(JSON.stringify(entries)).not.toContain(secret);

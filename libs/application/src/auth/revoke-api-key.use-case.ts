@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKey, KeyNotFoundError, revocationReasonOf } from '@svc/domain';
+import { ApiKey, KeyNotFoundError, keyActor, revocationReasonOf } from '@svc/domain';
 import { KeyRevocation } from '../shared/key-revocation';
 
 export interface RevokeApiKeyInput {
@@ -18,7 +18,7 @@ export class RevokeApiKey {
   constructor(private readonly revocation: KeyRevocation) {}
 
   async execute(input: RevokeApiKeyInput): Promise<void> {
-    const won = await this.revocation.revoke(input.key.id, revocationReasonOf(input.reason), 'holder');
+    const won = await this.revocation.revoke(input.key.id, revocationReasonOf(input.reason), keyActor(input.key.id));
     if (!won) throw new KeyNotFoundError();
   }
 }

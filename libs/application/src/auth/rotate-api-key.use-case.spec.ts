@@ -79,13 +79,13 @@ describe(RotateApiKey.name, () => {
     await keys.insert(old);
     const next = await rotate.execute({ key: old });
     clock.advance(DAY_MS / 48);
-    await expect(revocation.revoke(next.key.id, 'leaked', 'holder')).resolves.toBe(true);
+    await expect(revocation.revoke(next.key.id, 'leaked', { type: 'key', keyId: next.key.id })).resolves.toBe(true);
     expect((await keys.findById(old.id))?.revokedAt).toEqual(clock.now());
 
     const a = makeApiKey();
     await keys.insert(a);
     const b = await rotate.execute({ key: a });
-    await revocation.revoke(a.id, null, 'operator');
+    await revocation.revoke(a.id, null, { type: 'bootstrap' });
     expect((await keys.findById(b.key.id))?.revokedAt).toBeNull();
   });
 });

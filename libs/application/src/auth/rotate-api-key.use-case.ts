@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiKey, ApiKeyRepository, InvalidKeyError, KeyRotatedError } from '@svc/domain';
+import { ApiKey, ApiKeyRepository, InvalidKeyError, KeyRotatedError, keyActor } from '@svc/domain';
 import { KeyRotator, RotatedKey } from '../shared/key-rotator';
 
 export interface RotateApiKeyInput {
@@ -24,7 +24,7 @@ export class RotateApiKey {
 
   async execute(input: RotateApiKeyInput): Promise<RotatedKey> {
     if (input.key.rotatedTo !== null) throw new KeyRotatedError();
-    const rotated = await this.rotator.rotate(input.key, input.graceSeconds, 'holder');
+    const rotated = await this.rotator.rotate(input.key, input.graceSeconds, keyActor(input.key.id));
     if (rotated) return rotated;
     const now = await this.keys.findById(input.key.id);
     if (now?.rotatedTo) throw new KeyRotatedError();

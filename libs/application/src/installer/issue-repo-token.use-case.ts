@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditLog, Clock, IdGenerator } from '@svc/domain';
+import { AuditLog, Clock, IdGenerator, keyActor } from '@svc/domain';
 import { RepoToken, RepoTokenIssuer } from './repo-token-issuer';
 
 export interface IssueRepoTokenInput {
@@ -34,6 +34,7 @@ export class IssueRepoToken {
         provider: issued.provider,
         expires_at: issued.expiresAt ? issued.expiresAt.toISOString() : null,
       },
+      actor: keyActor(input.keyId),
     });
     return issued;
   }

@@ -8,7 +8,7 @@ import {
   ModelExistsError,
   ModelFileClaims,
   ModelRepository,
-  OperatorChannel,
+  type Actor,
   UserRepository,
   modelDescriptionOf,
   recordFileOf,
@@ -22,7 +22,7 @@ export interface CreateModelInput {
   /** `checksum`, `size_bytes`, `size_mb` as the body gave them: required with an external `download_url`. */
   readonly claims?: ModelFileClaims;
   /** Who asked: the admin API or the CLI (audited). */
-  readonly channel: OperatorChannel;
+  readonly actor: Actor;
 }
 
 /**
@@ -54,7 +54,7 @@ export class CreateModel {
       updatedAt: at,
     };
     if (!(await this.models.insert(model))) throw new ModelExistsError(model.name);
-    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.created', model, input.channel, at);
+    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.created', model, input.actor, at);
     return model;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditLog, Clock, IdGenerator, ModelNotFoundError, ModelRepository, ModelStore, OperatorChannel } from '@svc/domain';
+import { type Actor, AuditLog, Clock, IdGenerator, ModelNotFoundError, ModelRepository, ModelStore } from '@svc/domain';
 import { auditModelChange } from './model-audit';
 
 /** DELETE /admin/v1/models/{name} (CONTRACT 12): the record, then its stored file. */
@@ -13,10 +13,10 @@ export class DeleteModel {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { readonly name: string; readonly channel: OperatorChannel }): Promise<void> {
+  async execute(input: { readonly name: string; readonly actor: Actor }): Promise<void> {
     const deleted = await this.models.delete(input.name);
     if (!deleted) throw new ModelNotFoundError();
     if (deleted.storedFile !== null) await this.store.remove(deleted.storedFile);
-    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.deleted', deleted, input.channel, this.clock.now());
+    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.deleted', deleted, input.actor, this.clock.now());
   }
 }

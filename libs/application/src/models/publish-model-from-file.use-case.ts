@@ -9,7 +9,7 @@ import {
   ModelExistsError,
   ModelRepository,
   ModelStore,
-  OperatorChannel,
+  type Actor,
   UserRepository,
   modelDescriptionOf,
   newModel,
@@ -25,7 +25,7 @@ export interface PublishModelFromFileInput {
   /** The file's bytes, streamed or given at once. */
   readonly file: AsyncIterable<Uint8Array | string> | Uint8Array;
   /** Who asked: the CLI, or the API's sample catalogue at start-up (audited). */
-  readonly channel: OperatorChannel;
+  readonly actor: Actor;
 }
 
 /**
@@ -59,7 +59,7 @@ export class PublishModelFromFile {
       await this.store.remove(stored.path);
       throw new ModelExistsError(model.name);
     }
-    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.created', model, input.channel, model.createdAt);
+    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.created', model, input.actor, model.createdAt);
     return model;
   }
 }

@@ -9,7 +9,7 @@ import {
   ModelNotFoundError,
   ModelRepository,
   ModelStore,
-  OperatorChannel,
+  type Actor,
   UserRepository,
   modelDescriptionOf,
   recordFileOf,
@@ -24,7 +24,7 @@ export interface ReplaceModelInput {
   /** `checksum`, `size_bytes`, `size_mb` as the body gave them (see `recordFileOf`). */
   readonly claims?: ModelFileClaims;
   /** Who asked: the admin API or the CLI (audited). */
-  readonly channel: OperatorChannel;
+  readonly actor: Actor;
 }
 
 /**
@@ -67,7 +67,7 @@ export class ReplaceModel {
     if (file.kind !== 'stored' && existing.storedFile !== null) await this.store.remove(existing.storedFile);
     const updated = await this.models.findByName(input.name);
     if (!updated) throw new ModelNotFoundError();
-    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.replaced', updated, input.channel, at);
+    await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.replaced', updated, input.actor, at);
     return updated;
   }
 }

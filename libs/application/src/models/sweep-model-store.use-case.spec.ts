@@ -45,22 +45,22 @@ describe('model changes are audited with their channel', () => {
     const uploaded = await new UploadModelFile(models, store, audit, ids, clock).execute({
       name: 'mi_v1',
       file: Buffer.from('bytes'),
-      channel: 'cli',
+      actor: { type: 'cli', user: 'ada' },
     });
     const { name: _, ...description } = makeModel({ version: '9.0' });
     await new ReplaceModel(models, new InMemoryUserRepository(), store, audit, ids, clock).execute({
       name: 'mi_v1',
       description: { ...description, downloadUrl: null },
-      channel: 'api',
+      actor: { type: 'bootstrap' },
     });
-    await new DeleteModel(models, store, audit, ids, clock).execute({ name: 'mi_v1', channel: 'cli' });
+    await new DeleteModel(models, store, audit, ids, clock).execute({ name: 'mi_v1', actor: { type: 'cli', user: 'ada' } });
 
     const entries = await audit.list({ limit: 10 });
-    expect(entries.map((e) => [e.action, e.keyId, e.details])).toEqual(
+    expect(entries.map((e) => [e.action, e.keyId, e.details, e.actor.type])).toEqual(
       expect.arrayContaining([
-        ['model.uploaded', null, { model: 'mi_v1', version: '1.0.0', checksum: uploaded.checksum, channel: 'cli' }],
-        ['model.replaced', null, { model: 'mi_v1', version: '9.0', checksum: uploaded.checksum, channel: 'api' }],
-        ['model.deleted', null, { model: 'mi_v1', version: '9.0', checksum: uploaded.checksum, channel: 'cli' }],
+        ['model.uploaded', null, { model: 'mi_v1', version: '1.0.0', checksum: uploaded.checksum, channel: 'cli' }, 'cli'],
+        ['model.replaced', null, { model: 'mi_v1', version: '9.0', checksum: uploaded.checksum, channel: 'api' }, 'bootstrap'],
+        ['model.deleted', null, { model: 'mi_v1', version: '9.0', checksum: uploaded.checksum, channel: 'cli' }, 'cli'],
       ]),
     );
     expect(entries).toHaveLength(3);

@@ -8,7 +8,7 @@ import {
   ModelNotFoundError,
   ModelRepository,
   ModelStore,
-  OperatorChannel,
+  type Actor,
   StoredModelFile,
   checksumOf,
 } from '@svc/domain';
@@ -19,7 +19,7 @@ export interface UploadModelFileInput {
   /** The file's bytes, streamed (never held in memory whole) or given at once. */
   readonly file: AsyncIterable<Uint8Array | string> | Uint8Array;
   /** Who asked: the admin API or the CLI (audited). */
-  readonly channel: OperatorChannel;
+  readonly actor: Actor;
 }
 
 /**
@@ -63,7 +63,7 @@ export class UploadModelFile {
           updated = await this.models.findByName(model.name);
           if (!updated) throw new ModelNotFoundError();
         }
-        await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.uploaded', updated, input.channel, at);
+        await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.uploaded', updated, input.actor, at);
         return updated;
       }
       model = await this.models.findByName(input.name);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type AuditEntry, ApiKeyRepository, Clock, IdGenerator, redactKeyShapedText, revocationOf } from '@svc/domain';
+import { type Actor, type AuditEntry, ApiKeyRepository, Clock, IdGenerator, redactKeyShapedText, revocationOf } from '@svc/domain';
 
 /**
  * Revokes a key by id, once, with its audit entry in the same transaction.
@@ -21,7 +21,8 @@ export class KeyRevocation {
    * outlives the key that replaced it. Each key revoked has its entry, all
    * written together or not at all.
    */
-  async revoke(keyId: string, reason: string | null, by: 'holder' | 'operator'): Promise<boolean> {
+  async revoke(keyId: string, reason: string | null, actor: Actor): Promise<boolean> {
+    const by = actor.type === 'key' ? 'holder' : 'operator';
     const key = await this.keys.findById(keyId);
     if (!key || key.revokedAt) return false;
     const at = this.clock.now();
@@ -34,6 +35,7 @@ export class KeyRevocation {
       keyId: revoked,
       reason: kept,
       details: revoked === keyId ? { by } : { by, with_successor: keyId },
+      actor,
     });
     return this.keys.revoke(revocationOf(key, license, at), (revoked) => ({ audit: [entry(revoked)] }));
   }

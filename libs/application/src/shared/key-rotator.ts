@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type Actor,
   ApiKey,
   ApiKeyFormat,
   ApiKeyRepository,
@@ -44,7 +45,8 @@ export class KeyRotator {
     private readonly policy: KeyRotationPolicy,
   ) {}
 
-  async rotate(predecessor: ApiKey, graceSeconds: number | undefined, by: 'holder' | 'operator'): Promise<RotatedKey | null> {
+  async rotate(predecessor: ApiKey, graceSeconds: number | undefined, actor: Actor): Promise<RotatedKey | null> {
+    const by = actor.type === 'key' ? 'holder' : 'operator';
     if (graceSeconds !== undefined && !isRotationGrace(graceSeconds)) {
       throw new InvalidRequestError(`grace_seconds must be an integer from ${ROTATION_GRACE_BOUNDS.min} to ${ROTATION_GRACE_BOUNDS.max}`);
     }
@@ -73,6 +75,7 @@ export class KeyRotator {
         keyId: predecessor.id,
         reason: null,
         details: { ...shared, rotated_to: successor.id },
+        actor,
       },
       {
         id: this.ids.newId('aud'),
@@ -81,6 +84,7 @@ export class KeyRotator {
         keyId: successor.id,
         reason: null,
         details: { ...shared, rotated_from: predecessor.id, prefix: successor.props.displayPrefix },
+        actor,
       },
     ];
     if (!(await this.keys.rotate(rotation, { audit }))) return null;

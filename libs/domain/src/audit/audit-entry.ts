@@ -1,3 +1,5 @@
+import { type Actor } from './actor';
+
 /** What the audit log records. Never a key's plaintext nor an installer token. */
 export type AuditAction =
   | 'key.issued'
@@ -8,7 +10,10 @@ export type AuditAction =
   | 'model.created'
   | 'model.uploaded'
   | 'model.replaced'
-  | 'model.deleted';
+  | 'model.deleted'
+  | 'operator.created'
+  | 'operator.updated'
+  | 'operator.token_replaced';
 
 /** Every audit action, for documentation and checks. */
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
@@ -21,10 +26,18 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'model.uploaded',
   'model.replaced',
   'model.deleted',
+  'operator.created',
+  'operator.updated',
+  'operator.token_replaced',
 ];
 
 /** Where an operator's change came from: the admin API or the CLI. */
 export type OperatorChannel = 'api' | 'cli';
+
+/** The channel of an actor's change: the CLI's own, the API's for everyone else. */
+export function channelOf(actor: Actor): OperatorChannel {
+  return actor.type === 'cli' ? 'cli' : 'api';
+}
 
 export interface AuditEntry {
   readonly id: string;
@@ -33,4 +46,6 @@ export interface AuditEntry {
   readonly keyId: string | null;
   readonly reason: string | null;
   readonly details: Readonly<Record<string, unknown>> | null;
+  /** Who made the change (CONTRACT 21). */
+  readonly actor: Actor;
 }

@@ -9,6 +9,8 @@ export interface AuditPosition {
 export interface AuditFilter {
   readonly keyId?: string;
   readonly action?: AuditAction;
+  /** Only entries whose actor has this id: an operator's id (or a key's, for the key's own calls). */
+  readonly actorId?: string;
   /** Only entries after this one in the list's order (older, or as old and appended before it). */
   readonly after?: AuditPosition;
   readonly limit: number;
@@ -19,7 +21,7 @@ export abstract class AuditLog {
   /**
    * Newest first: by time, and entries of the same time (the same millisecond)
    * in the reverse of the order they were appended; all keys when `keyId` is
-   * absent, all actions when `action` is.
+   * absent, all actions when `action` is, all actors when `actorId` is.
    */
   abstract list(filter: AuditFilter): Promise<AuditEntry[]>;
 }

@@ -25,6 +25,10 @@ export const DOMAIN_ERROR_CODES = [
   'LINK_EXPIRED',
   'LINK_INVALID',
   'RANGE_NOT_SATISFIABLE',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'OPERATOR_NOT_FOUND',
+  'LAST_OWNER',
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

@@ -46,7 +46,13 @@ describe(quotaViewOf.name, () => {
 describe(auditEntryViewOf.name, () => {
   it('leaves out a null reason and null details', () => {
     const entry = makeAuditEntry({ keyId: 'key_1' });
-    expect(auditEntryViewOf(entry)).toEqual({ id: entry.id, at: '2026-03-15T12:00:00.000Z', action: 'key.issued', key_id: 'key_1' });
+    expect(auditEntryViewOf(entry)).toEqual({
+      id: entry.id,
+      at: '2026-03-15T12:00:00.000Z',
+      action: 'key.issued',
+      key_id: 'key_1',
+      actor: { type: 'system' },
+    });
     expect(auditEntryViewOf(makeAuditEntry({ action: 'key.revoked', reason: 'lost', details: { by: 'op' } }))).toMatchObject({
       reason: 'lost',
       details: { by: 'op' },

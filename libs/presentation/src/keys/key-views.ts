@@ -1,5 +1,6 @@
 import type { IssueApiKeyOutput, KeyDetails, RotatedKey } from '@svc/application';
 import { type AuditEntry, type Quota, toSecondTimestamp } from '@svc/domain';
+import { type ActorView, actorViewOf } from '../operators/operator-views';
 
 /**
  * The JSON shapes shared by the HTTP API and the CLI's `--json` output
@@ -118,6 +119,7 @@ export interface AuditEntryView {
   readonly key_id: string | null;
   readonly reason?: string;
   readonly details?: Readonly<Record<string, unknown>>;
+  readonly actor: ActorView;
 }
 
 export function auditEntryViewOf(entry: AuditEntry): AuditEntryView {
@@ -128,5 +130,6 @@ export function auditEntryViewOf(entry: AuditEntry): AuditEntryView {
     key_id: entry.keyId,
     ...(entry.reason !== null ? { reason: entry.reason } : {}),
     ...(entry.details !== null ? { details: entry.details } : {}),
+    actor: actorViewOf(entry.actor),
   };
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ListAllModels, PublishModelFromFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { DomainError } from '@svc/domain';
+import { DomainError, SYSTEM_ACTOR } from '@svc/domain';
 import { ModelRecordRequest, modelDescriptionInputOf, validatedRequest } from '@svc/presentation';
 import { createReadStream } from 'node:fs';
 import { readSampleCatalog } from './sample-model-catalog';
@@ -31,7 +31,11 @@ export class SampleModelsSeeder implements OnApplicationBootstrap {
     for (const sample of samples) {
       try {
         const record = await validatedRequest(ModelRecordRequest, sample.record);
-        await this.publish.execute({ description: modelDescriptionInputOf(record), file: createReadStream(sample.file), channel: 'api' });
+        await this.publish.execute({
+          description: modelDescriptionInputOf(record),
+          file: createReadStream(sample.file),
+          actor: SYSTEM_ACTOR,
+        });
       } catch (error) {
         // Another instance starting beside this one may have published it first.
         if (error instanceof DomainError && error.code === 'MODEL_EXISTS') continue;

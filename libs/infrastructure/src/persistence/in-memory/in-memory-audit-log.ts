@@ -44,6 +44,7 @@ export class InMemoryAuditLog extends AuditLog {
     return this.entries
       .filter(({ entry: e }) => filter.keyId === undefined || e.keyId === filter.keyId)
       .filter(({ entry: e }) => filter.action === undefined || e.action === filter.action)
+      .filter(({ entry: e }) => filter.actorId === undefined || actorIdOf(e) === filter.actorId)
       .filter((e) => after === undefined || newestFirst(e, after) > 0)
       .sort(newestFirst)
       .slice(0, filter.limit)
@@ -56,6 +57,11 @@ export class InMemoryAuditLog extends AuditLog {
   }
 }
 
+/** The id an entry's actor is filtered by: an operator's, or a key's for its own calls. */
+function actorIdOf(entry: AuditEntry): string | null {
+  return entry.actor.type === 'operator' ? entry.actor.operatorId : entry.actor.type === 'key' ? entry.actor.keyId : null;
+}
+
 /** The list's order: time, then the order of appending, both descending. */
 function newestFirst(a: Place, b: Place): number {
   return b.at - a.at || b.seq - a.seq;
@@ -65,6 +71,7 @@ function copyOf(entry: AuditEntry): AuditEntry {
   return {
     ...entry,
     at: new Date(entry.at.getTime()),
+    actor: { ...entry.actor },
     details: entry.details === null ? null : (JSON.parse(JSON.stringify(entry.details)) as Record<string, unknown>),
   };
 }

@@ -8,6 +8,7 @@ import {
   KeyContextRepository,
   LicenseSigningKeyRepository,
   ModelRepository,
+  OperatorRepository,
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
@@ -19,6 +20,7 @@ import { InMemoryGeneratedSecretRepository, InMemoryLicenseSigningKeyRepository 
 import { InMemoryKeyDirectory } from './in-memory-key-directory';
 import { InMemoryKeyContextRepository } from './in-memory-key-context.repository';
 import { InMemoryModelRepository } from './in-memory-model.repository';
+import { InMemoryOperatorRepository } from './in-memory-operator.repository';
 import { InMemoryUsageRepository } from './in-memory-usage.repository';
 import { InMemoryUserRepository } from './in-memory-user.repository';
 
@@ -51,6 +53,7 @@ export class InMemoryPersistenceModule {
       { provide: AnalyticsEventRepository, useValue: new InMemoryAnalyticsEventRepository(usage) },
       { provide: AuditLog, useValue: audit },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
+      { provide: OperatorRepository, useValue: new InMemoryOperatorRepository() },
       { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
       { provide: GeneratedSecretRepository, useValue: new InMemoryGeneratedSecretRepository() },
       { provide: LicenseSigningKeyRepository, useValue: new InMemoryLicenseSigningKeyRepository() },

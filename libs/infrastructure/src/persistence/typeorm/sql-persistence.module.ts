@@ -9,6 +9,7 @@ import {
   KeyContextRepository,
   LicenseSigningKeyRepository,
   ModelRepository,
+  OperatorRepository,
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
@@ -19,6 +20,7 @@ import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmGeneratedSecretRepository } from './repositories/typeorm-generated-secret.repository';
+import { TypeOrmOperatorRepository } from './repositories/typeorm-operator.repository';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
 import { TypeOrmLicenseSigningKeyRepository } from './repositories/typeorm-license-signing-key.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
@@ -47,6 +49,7 @@ export const PERSISTENCE_PORTS = [
   AnalyticsEventRepository,
   AuditLog,
   ModelRepository,
+  OperatorRepository,
   DatabasePing,
   KeyDirectory,
   GeneratedSecretRepository,
@@ -87,6 +90,7 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
+    { provide: OperatorRepository, useClass: TypeOrmOperatorRepository },
     {
       provide: AuditLog,
       inject: [TypeOrmAuditLog, AuditLines],

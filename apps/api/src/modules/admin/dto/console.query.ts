@@ -98,6 +98,12 @@ export class ListAuditQuery {
   @IsIn(AUDIT_ACTIONS, { message: `action must be one of ${AUDIT_ACTIONS.join(', ')}` })
   readonly action?: AuditAction;
 
+  @ApiPropertyOptional({ type: String, description: "Only this actor's entries: an operator_id (or a key_id, for a key's own calls)" })
+  @IsOptional()
+  @IsString(ID_RULE('actor'))
+  @MaxLength(40, ID_RULE('actor'))
+  readonly actor?: string;
+
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ListAudit.MAX_PAGE, default: ListAudit.DEFAULT_PAGE })
   @IsOptional()
   @IsPageLimit(ListAudit.MAX_PAGE)

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AuditEntryView, IssuedKeyView, KeyView, UsageReportView } from '@svc/presentation';
+import { ActorView, AuditEntryView, IssuedKeyView, KeyView, UsageReportView } from '@svc/presentation';
 import { AUDIT_ACTIONS, KEY_ENVIRONMENTS, LICENSE_TYPES } from '@svc/domain';
 import { API_KEY_EXAMPLE } from '../../../shared/dto/key.request';
 import { QuotaResponse } from '../../../shared/dto/license.response';
@@ -78,6 +78,24 @@ export class KeyResponse implements KeyView {
   readonly rotated_to!: string | null;
 }
 
+/** An audit entry's actor: `type` says which of the other fields are present. */
+export class ActorResponse {
+  @ApiProperty({ type: String, enum: ['operator', 'bootstrap', 'key', 'cli', 'system'] })
+  readonly type!: string;
+
+  @ApiPropertyOptional({ type: String, description: 'type operator' })
+  readonly operator_id?: string;
+
+  @ApiPropertyOptional({ type: String, description: "type operator: the operator's name" })
+  readonly name?: string;
+
+  @ApiPropertyOptional({ type: String, description: "type key: the key's own call (the SDK's revoke or rotate, an installer token)" })
+  readonly key_id?: string;
+
+  @ApiPropertyOptional({ type: String, description: 'type cli: the OS user who ran the CLI' })
+  readonly user?: string;
+}
+
 export class AuditEntryResponse implements AuditEntryView {
   @ApiProperty({ type: String })
   readonly id!: string;
@@ -101,6 +119,9 @@ export class AuditEntryResponse implements AuditEntryView {
       'e.g. the provider and expiry of an installer token (never the token); for model.* actions the model, version, checksum and channel (api or cli)',
   })
   readonly details?: Readonly<Record<string, unknown>>;
+
+  @ApiProperty({ type: () => ActorResponse, description: 'Who made the change (CONTRACT 21); never a token' })
+  readonly actor!: ActorView;
 }
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   IssueApiKey,
   IssueApiKeyInput,
@@ -25,8 +25,8 @@ import {
   keyViewOf,
   rotatedKeyViewOf,
 } from '@svc/presentation';
-import { AdminTokenGuard } from '../../../http/admin-token.guard';
-import { ADMIN_BEARER } from '../../../openapi/openapi';
+import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
 import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
 import { ListAuditQuery, ListKeysQuery, pageLimitOf } from '../dto/console.query';
 import { AuditPageResponse, KeyListResponse } from '../dto/console.response';
@@ -37,12 +37,10 @@ import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from '../dto/revoke-key.
 import { UpdateKeyRequest } from '../dto/update-key.request';
 import { SkipThrottle } from '@nestjs/throttler';
 
-/** The operators' key calls of CONTRACT 12, behind the admin bearer token. */
+/** The operators' key calls of CONTRACT 12, each behind the permission it declares (CONTRACT 21). */
 @ApiTags('admin')
-@ApiBearerAuth(ADMIN_BEARER)
 @SkipThrottle()
 @Controller()
-@UseGuards(AdminTokenGuard)
 export class AdminKeysController {
   constructor(
     private readonly issueKey: IssueApiKey,
@@ -55,6 +53,7 @@ export class AdminKeysController {
   ) {}
 
   @Get('keys')
+  @AdminAuth('keys.read')
   @ApiOperation({
     summary: 'Search keys',
     description:
@@ -63,7 +62,7 @@ export class AdminKeysController {
       "prefix matches the start of the key's first 12 characters. Never the key nor its digest.",
   })
   @ApiOkResponse({ type: KeyListResponse, description: 'A page of keys (Cache-Control: no-store)' })
-  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', ...ALWAYS)
+  @ApiErrors('INVALID_REQUEST', ...ALWAYS)
   async list(@Query() query: ListKeysQuery): Promise<KeyListView> {
     const after = query.cursor === undefined ? undefined : decodeCursor('keys', query.cursor);
     if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
@@ -81,6 +80,7 @@ export class AdminKeysController {
   }
 
   @Post('keys')
+  @AdminAuth('keys.issue')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Issue a key',
@@ -88,8 +88,8 @@ export class AdminKeysController {
   })
   @ApiBody({ type: CreateKeyRequest })
   @ApiCreatedResponse({ type: IssuedKeyResponse, description: 'The key, its plaintext shown this once' })
-  @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', ...ALWAYS)
-  async create(@Body() body: CreateKeyRequest = new CreateKeyRequest()): Promise<IssuedKeyView> {
+  @ApiErrors(...BODY, 'USER_NOT_FOUND', ...ALWAYS)
+  async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateKeyRequest = new CreateKeyRequest()): Promise<IssuedKeyView> {
     const input: IssueApiKeyInput = {
       email: body.email,
       name: body.name,
@@ -99,49 +99,64 @@ export class AdminKeysController {
       environment: body.environment ?? undefined,
       expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
       monthlyLimit: body.monthly_limit,
+      actor: admin.actor,
     };
     return issuedKeyViewOf(await this.issueKey.execute(input));
   }
 
   @Get('keys/:key_id')
+  @AdminAuth('keys.read')
   @ApiOperation({ summary: 'Show a key', description: 'Its state, terms and current quota; never the whole key.' })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
-  @ApiErrors('UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors('KEY_NOT_FOUND', ...ALWAYS)
   async show(@Param('key_id') keyId: string): Promise<KeyView> {
     return keyViewOf(await this.showKey.execute(keyId));
   }
 
   @Patch('keys/:key_id')
+  @AdminAuth('keys.update')
   @ApiOperation({
     summary: "Change a key's tier, expiry or monthly limit",
     description:
-      'An audit event (key.updated) records the change. A key already rotated answers 409 KEY_ROTATED; a tier or limit ' +
+      'Expiry and monthly limit need keys.update (support); a tier change needs keys.change_tier (admin) as well. An audit event (key.updated) records the change. A key already rotated answers 409 KEY_ROTATED; a tier or limit ' +
       'change of the current key reaches its predecessors still in their grace (CONTRACT 16).',
   })
   @ApiBody({ type: UpdateKeyRequest })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
-  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', 'KEY_ROTATED', ...ALWAYS)
-  async update(@Param('key_id') keyId: string, @Body() body: UpdateKeyRequest = new UpdateKeyRequest()): Promise<KeyView> {
+  @ApiErrors(...BODY, 'KEY_NOT_FOUND', 'KEY_REVOKED', 'KEY_ROTATED', ...ALWAYS)
+  async update(
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Param('key_id') keyId: string,
+    @Body() body: UpdateKeyRequest = new UpdateKeyRequest(),
+  ): Promise<KeyView> {
+    if (body.license_type !== undefined) admin.require('keys.change_tier');
     const input: UpdateApiKeyInput = {
       keyId,
       licenseType: body.license_type,
       expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
       monthlyLimit: body.monthly_limit,
+      actor: admin.actor,
     };
     return keyViewOf(await this.updateKey.execute(input));
   }
 
   @Post('keys/:key_id/revoke')
+  @AdminAuth('keys.revoke')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a key by id', description: 'Permanent; an audit event (key.revoked) records the reason.' })
   @ApiBody({ type: AdminRevokeKeyRequest, required: false })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
-  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', ...ALWAYS)
-  async revoke(@Param('key_id') keyId: string, @Body() body: AdminRevokeKeyRequest = new AdminRevokeKeyRequest()): Promise<KeyView> {
-    return keyViewOf(await this.revokeKey.execute({ keyId, reason: body.reason ?? null }));
+  @ApiErrors(...BODY, 'KEY_NOT_FOUND', 'KEY_REVOKED', ...ALWAYS)
+  async revoke(
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Param('key_id') keyId: string,
+    @Body() body: AdminRevokeKeyRequest = new AdminRevokeKeyRequest(),
+  ): Promise<KeyView> {
+    return keyViewOf(await this.revokeKey.execute({ keyId, reason: body.reason ?? null, actor: admin.actor }));
   }
 
   @Post('keys/:key_id/rotate')
+  @AdminAuth('keys.rotate')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Rotate a key by id',
@@ -151,24 +166,36 @@ export class AdminKeysController {
   })
   @ApiBody({ type: AdminRotateKeyRequest, required: false })
   @ApiOkResponse({ type: RotatedKeyResponse, description: 'The new key, shown this once, and when the old one stops working' })
-  @ApiErrors(...BODY, 'UNAUTHORIZED', 'KEY_NOT_FOUND', 'KEY_REVOKED', 'KEY_ROTATED', ...ALWAYS)
-  async rotate(@Param('key_id') keyId: string, @Body() body: AdminRotateKeyRequest = new AdminRotateKeyRequest()): Promise<RotatedKeyView> {
-    return rotatedKeyViewOf(await this.rotateKey.execute({ keyId, graceSeconds: body.grace_seconds ?? undefined }));
+  @ApiErrors(...BODY, 'KEY_NOT_FOUND', 'KEY_REVOKED', 'KEY_ROTATED', ...ALWAYS)
+  async rotate(
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Param('key_id') keyId: string,
+    @Body() body: AdminRotateKeyRequest = new AdminRotateKeyRequest(),
+  ): Promise<RotatedKeyView> {
+    return rotatedKeyViewOf(await this.rotateKey.execute({ keyId, graceSeconds: body.grace_seconds ?? undefined, actor: admin.actor }));
   }
 
   @Get('audit')
+  @AdminAuth('audit.read')
   @ApiOperation({
     summary: 'The audit log',
     description:
-      'Issuance, changes, revocations, installer tokens and model changes, newest first, filtered by key and action, ' +
+      'Issuance, changes, revocations, installer tokens, model and operator changes, each with its actor, newest first, ' +
+      'filtered by key, action and actor (an operator id, or a key id for its own calls), ' +
       'a page at a time: pass next_cursor as cursor for the next page.',
   })
   @ApiOkResponse({ type: AuditPageResponse, description: 'Audit entries, newest first (Cache-Control: no-store)' })
-  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors('INVALID_REQUEST', 'KEY_NOT_FOUND', ...ALWAYS)
   async audit(@Query() query: ListAuditQuery): Promise<AuditPageView> {
     const after = query.cursor === undefined ? undefined : decodeCursor('audit', query.cursor);
     if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
-    const page = await this.listAudit.page({ keyId: query.key_id, action: query.action, after, limit: pageLimitOf(query.limit) });
+    const page = await this.listAudit.page({
+      keyId: query.key_id,
+      action: query.action,
+      actorId: query.actor,
+      after,
+      limit: pageLimitOf(query.limit),
+    });
     return auditPageViewOf(page);
   }
 }

@@ -1,24 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CreateModel, DeleteModel, ListAllModels, ReplaceModel, ShowModel, UploadModelFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Model } from '@svc/domain';
 import { AdminModelView, ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf, modelFileClaimsOf } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
-import { AdminTokenGuard } from '../../../http/admin-token.guard';
+import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
+import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
 import { HttpEdgeError } from '../../../http/http-error';
 import { StreamedUpload, isUploadStream } from '../../../http/streamed-upload';
 import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
-import { ADMIN_BEARER } from '../../../openapi/openapi';
 import { AdminModelListResponse, AdminModelResponse } from '../../../shared/dto/model-record.response';
 import { modelFileBaseFor } from '../../../http/model-file-base';
 import { SkipThrottle } from '@nestjs/throttler';
@@ -29,13 +20,11 @@ import { SkipThrottle } from '@nestjs/throttler';
  * external `download_url` needs the file's `checksum` and `size_bytes`; for a
  * file the service holds they are computed from its bytes, and a body's
  * values must equal them (so GET, edit, PUT round-trips). Every change is
- * audited with the channel `api`.
+ * audited with its actor (and the channel `api`).
  */
 @ApiTags('admin')
-@ApiBearerAuth(ADMIN_BEARER)
 @SkipThrottle()
 @Controller('models')
-@UseGuards(AdminTokenGuard)
 export class AdminModelsController {
   constructor(
     private readonly createModel: CreateModel,
@@ -48,15 +37,17 @@ export class AdminModelsController {
   ) {}
 
   @Get()
+  @AdminAuth('models.read')
   @ApiOperation({ summary: 'Every model record', description: 'Published or not, custom models included.' })
   @ApiOkResponse({ type: AdminModelListResponse, description: 'Every record' })
-  @ApiErrors('UNAUTHORIZED', ...ALWAYS)
+  @ApiErrors(...ALWAYS)
   async list(@Req() request: FastifyRequest): Promise<{ models: AdminModelView[]; total: number }> {
     const models = await this.listAll.execute();
     return { models: models.map((model) => this.view(model, request)), total: models.length };
   }
 
   @Post()
+  @AdminAuth('models.write')
   @HttpCode(201)
   @ApiOperation({
     summary: 'Register a model',
@@ -65,23 +56,29 @@ export class AdminModelsController {
   })
   @ApiBody({ type: ModelRecordRequest })
   @ApiCreatedResponse({ type: AdminModelResponse, description: 'The new record' })
-  @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_EXISTS', ...ALWAYS)
-  async create(@Body() body: ModelRecordRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
+  @ApiErrors(...BODY, 'USER_NOT_FOUND', 'MODEL_EXISTS', ...ALWAYS)
+  async create(
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Body() body: ModelRecordRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<AdminModelView> {
     return this.view(
-      await this.createModel.execute({ description: modelDescriptionInputOf(body), claims: modelFileClaimsOf(body), channel: 'api' }),
+      await this.createModel.execute({ description: modelDescriptionInputOf(body), claims: modelFileClaimsOf(body), actor: admin.actor }),
       request,
     );
   }
 
   @Get(':name')
+  @AdminAuth('models.read')
   @ApiOperation({ summary: 'One model record' })
   @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
-  @ApiErrors('UNAUTHORIZED', 'MODEL_NOT_FOUND', ...ALWAYS)
+  @ApiErrors('MODEL_NOT_FOUND', ...ALWAYS)
   async show(@Param('name') name: string, @Req() request: FastifyRequest): Promise<AdminModelView> {
     return this.view(await this.showModel.execute({ name }), request);
   }
 
   @Put(':name')
+  @AdminAuth('models.write')
   @ApiOperation({
     summary: 'Replace a model record',
     description:
@@ -89,14 +86,19 @@ export class AdminModelsController {
   })
   @ApiBody({ type: ModelRecordRequest })
   @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
-  @ApiErrors(...BODY, 'UNAUTHORIZED', 'USER_NOT_FOUND', 'MODEL_NOT_FOUND', ...ALWAYS)
-  async replace(@Param('name') name: string, @Body() body: ModelRecordRequest, @Req() request: FastifyRequest): Promise<AdminModelView> {
+  @ApiErrors(...BODY, 'USER_NOT_FOUND', 'MODEL_NOT_FOUND', ...ALWAYS)
+  async replace(
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Param('name') name: string,
+    @Body() body: ModelRecordRequest,
+    @Req() request: FastifyRequest,
+  ): Promise<AdminModelView> {
     return this.view(
       await this.replaceModel.execute({
         name,
         description: modelDescriptionInputOf(body),
         claims: modelFileClaimsOf(body),
-        channel: 'api',
+        actor: admin.actor,
       }),
       request,
     );
@@ -104,6 +106,7 @@ export class AdminModelsController {
 
   /** The file's bytes as `application/octet-stream`, streamed to the model store (up to 1 GiB). */
   @Put(':name/file')
+  @AdminAuth('models.write')
   @StreamedUpload()
   @ApiOperation({
     summary: "Upload a model's file",
@@ -112,8 +115,13 @@ export class AdminModelsController {
   @ApiConsumes('application/octet-stream')
   @ApiBody({ schema: { type: 'string', format: 'binary' } })
   @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
-  @ApiErrors('INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'UNAUTHORIZED', 'MODEL_NOT_FOUND', ...ALWAYS)
-  async upload(@Param('name') name: string, @Body() body: unknown, @Req() request: FastifyRequest): Promise<AdminModelView> {
+  @ApiErrors('INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'MODEL_NOT_FOUND', ...ALWAYS)
+  async upload(
+    @CurrentAdmin() admin: AdminPrincipal,
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @Req() request: FastifyRequest,
+  ): Promise<AdminModelView> {
     if (!isUploadStream(body)) {
       throw new HttpEdgeError(
         'UNSUPPORTED_MEDIA_TYPE',
@@ -121,16 +129,17 @@ export class AdminModelsController {
         "Send the model file's bytes as application/octet-stream",
       );
     }
-    return this.view(await this.uploadFile.execute({ name, file: body, channel: 'api' }), request);
+    return this.view(await this.uploadFile.execute({ name, file: body, actor: admin.actor }), request);
   }
 
   @Delete(':name')
+  @AdminAuth('models.write')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a model record' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors('UNAUTHORIZED', 'MODEL_NOT_FOUND', ...ALWAYS)
-  async remove(@Param('name') name: string): Promise<void> {
-    await this.deleteModel.execute({ name, channel: 'api' });
+  @ApiErrors('MODEL_NOT_FOUND', ...ALWAYS)
+  async remove(@CurrentAdmin() admin: AdminPrincipal, @Param('name') name: string): Promise<void> {
+    await this.deleteModel.execute({ name, actor: admin.actor });
   }
 
   private view(model: Model, request: FastifyRequest): AdminModelView {

@@ -1,10 +1,9 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ListNearQuota, ReportDailyUsage, ReportUsage, ShowOverview } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
-import { AdminTokenGuard } from '../../../http/admin-token.guard';
+import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { ALWAYS, ApiErrors } from '../../../openapi/api-errors.decorator';
-import { ADMIN_BEARER } from '../../../openapi/openapi';
 import {
   DailyUsageView,
   NearQuotaPageView,
@@ -23,10 +22,8 @@ import { SkipThrottle } from '@nestjs/throttler';
 
 /** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12); the console's daily usage and overview (CONTRACT 17). */
 @ApiTags('admin')
-@ApiBearerAuth(ADMIN_BEARER)
 @SkipThrottle()
 @Controller()
-@UseGuards(AdminTokenGuard)
 export class AdminUsageController {
   constructor(
     private readonly reportUsage: ReportUsage,
@@ -36,6 +33,7 @@ export class AdminUsageController {
   ) {}
 
   @Get('usage/daily')
+  @AdminAuth('usage.read')
   @ApiOperation({
     summary: "A license's usage day by day, split by key",
     description:
@@ -45,7 +43,7 @@ export class AdminUsageController {
       `quota's used. At most ${ReportDailyUsage.MAX_DAYS} days; default: the current month up to today.`,
   })
   @ApiOkResponse({ type: DailyUsageResponse, description: 'The daily series (Cache-Control: no-store)' })
-  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors('INVALID_REQUEST', 'KEY_NOT_FOUND', ...ALWAYS)
   async daily(@Query() query: DailyUsageQuery): Promise<DailyUsageView> {
     return dailyUsageViewOf(
       await this.reportDaily.execute({ keyId: query.key_id, licenseId: query.license_id, from: query.from, to: query.to }),
@@ -53,6 +51,7 @@ export class AdminUsageController {
   }
 
   @Get('usage/near-quota')
+  @AdminAuth('usage.read')
   @ApiOperation({
     summary: 'Every key at or near its quota',
     description:
@@ -60,7 +59,7 @@ export class AdminUsageController {
       'current key; unlimited keys never), highest share first, ties by key_id, a page at a time: pass next_cursor as cursor.',
   })
   @ApiOkResponse({ type: NearQuotaPageResponse, description: 'A page of keys (Cache-Control: no-store)' })
-  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', ...ALWAYS)
+  @ApiErrors('INVALID_REQUEST', ...ALWAYS)
   async nearQuota(@Query() query: NearQuotaQuery): Promise<NearQuotaPageView> {
     const after = query.cursor === undefined ? undefined : decodeNearQuotaCursor(query.cursor);
     if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
@@ -68,18 +67,20 @@ export class AdminUsageController {
   }
 
   @Get('overview')
+  @AdminAuth('usage.read')
   @ApiOperation({
     summary: "The operators' overview",
     description:
       'Keys by tier and status, events per day over the last 30 days, keys near their quota this period, the latest audit entries.',
   })
   @ApiOkResponse({ type: OverviewResponse, description: 'The overview (Cache-Control: no-store)' })
-  @ApiErrors('UNAUTHORIZED', ...ALWAYS)
+  @ApiErrors(...ALWAYS)
   async overview(): Promise<OverviewView> {
     return overviewViewOf(await this.showOverview.execute());
   }
 
   @Get('usage')
+  @AdminAuth('usage.read')
   @ApiOperation({
     summary: "A license's usage in one period",
     description:
@@ -90,7 +91,7 @@ export class AdminUsageController {
   @ApiQuery({ name: 'license_id', required: false, type: String, description: 'The license (give this or key_id)' })
   @ApiQuery({ name: 'period', required: false, type: String, description: 'YYYY-MM; default: the current month (UTC)' })
   @ApiOkResponse({ type: UsageReportResponse, description: 'The usage report' })
-  @ApiErrors('INVALID_REQUEST', 'UNAUTHORIZED', 'KEY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors('INVALID_REQUEST', 'KEY_NOT_FOUND', ...ALWAYS)
   async usage(
     @Query('key_id') keyId?: unknown,
     @Query('license_id') licenseId?: unknown,

@@ -6,6 +6,7 @@ import { ConsoleIndexesMySql1764100000000 } from './1764100000000-console-indexe
 import { AuditOrderMySql1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsMySql1764300000000 } from './1764300000000-generated-secrets';
 import { EmailSearchMySql1764500000000 } from './1764500000000-email-search';
+import { OperatorsMySql1764600000000 } from './1764600000000-operators';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MYSQL_MIGRATIONS = [
   AuditOrderMySql1764200000000,
   GeneratedSecretsMySql1764300000000,
   EmailSearchMySql1764500000000,
+  OperatorsMySql1764600000000,
 ];

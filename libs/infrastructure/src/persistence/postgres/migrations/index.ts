@@ -6,6 +6,7 @@ import { ConsoleIndexesPostgres1764100000000 } from './1764100000000-console-ind
 import { AuditOrderPostgres1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsPostgres1764300000000 } from './1764300000000-generated-secrets';
 import { EmailSearchPostgres1764500000000 } from './1764500000000-email-search';
+import { OperatorsPostgres1764600000000 } from './1764600000000-operators';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const POSTGRES_MIGRATIONS = [
   AuditOrderPostgres1764200000000,
   GeneratedSecretsPostgres1764300000000,
   EmailSearchPostgres1764500000000,
+  OperatorsPostgres1764600000000,
 ];

@@ -6,6 +6,7 @@ import { ConsoleIndexesSqlite1764100000000 } from './1764100000000-console-index
 import { AuditOrderSqlite1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsSqlite1764300000000 } from './1764300000000-generated-secrets';
 import { EmailSearchSqlite1764500000000 } from './1764500000000-email-search';
+import { OperatorsSqlite1764600000000 } from './1764600000000-operators';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -17,4 +18,5 @@ export const SQLITE_MIGRATIONS = [
   AuditOrderSqlite1764200000000,
   GeneratedSecretsSqlite1764300000000,
   EmailSearchSqlite1764500000000,
+  OperatorsSqlite1764600000000,
 ];

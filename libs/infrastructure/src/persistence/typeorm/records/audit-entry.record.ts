@@ -29,4 +29,16 @@ export class AuditEntryRecord {
   /** A JSON object, as text. */
   @Column({ type: 'text', nullable: true })
   details!: string | null;
+
+  /** Who made the change (CONTRACT 21): operator, bootstrap, key, cli or system. */
+  @Column({ name: 'actor_type', type: 'varchar', length: 16, default: 'system' })
+  actorType!: string;
+
+  /** The operator's id, or the key's for a key's own call; null otherwise. */
+  @Column({ name: 'actor_id', type: 'varchar', length: 40, nullable: true })
+  actorId!: string | null;
+
+  /** The operator's name, or the OS user of a CLI run; null otherwise. */
+  @Column({ name: 'actor_name', type: 'varchar', length: 200, nullable: true })
+  actorName!: string | null;
 }

@@ -3,10 +3,20 @@ import { AuditEntryRecord } from './audit-entry.record';
 import { GeneratedSecretRecord } from './generated-secret.record';
 import { LicenseSigningKeyRecord } from './license-signing-key.record';
 import { ModelRecord } from './model.record';
+import { OperatorRecord } from './operator.record';
 import { UsageCounterRecord } from './usage-counter.record';
 import { UserRecord } from './user.record';
 
-export { ApiKeyRecord, AuditEntryRecord, GeneratedSecretRecord, LicenseSigningKeyRecord, ModelRecord, UsageCounterRecord, UserRecord };
+export {
+  ApiKeyRecord,
+  AuditEntryRecord,
+  GeneratedSecretRecord,
+  LicenseSigningKeyRecord,
+  ModelRecord,
+  OperatorRecord,
+  UsageCounterRecord,
+  UserRecord,
+};
 
 export const RECORDS = [
   UserRecord,
@@ -16,4 +26,5 @@ export const RECORDS = [
   ModelRecord,
   GeneratedSecretRecord,
   LicenseSigningKeyRecord,
+  OperatorRecord,
 ];

@@ -17,14 +17,16 @@ export class TypeOrmAuditLog extends AuditLog {
 
   /**
    * Newest first by time, then by `seq` (the order of appending), on the
-   * indexes (at, seq), (key_id, at, seq) and (action, at, seq). A page
-   * continues after the position's entry (its `seq` found by its id); a
-   * position whose id names no entry continues with the entries older than its time.
+   * indexes (at, seq), (key_id, at, seq), (action, at, seq) and
+   * (actor_id, at, seq). A page continues after the position's entry (its
+   * `seq` found by its id); a position whose id names no entry continues with
+   * the entries older than its time.
    */
   async list(filter: AuditFilter): Promise<AuditEntry[]> {
     const query = this.records.createQueryBuilder('a');
     if (filter.keyId !== undefined) query.andWhere('a.key_id = :keyId', { keyId: filter.keyId });
     if (filter.action !== undefined) query.andWhere('a.action = :action', { action: filter.action });
+    if (filter.actorId !== undefined) query.andWhere('a.actor_id = :actorId', { actorId: filter.actorId });
     if (filter.after !== undefined) {
       query.andWhere('(a.at, a.seq) < (:afterAt, COALESCE((SELECT p.seq FROM audit_log p WHERE p.id = :afterId), 0))', {
         afterAt: filter.after.at,

@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PERMISSION_NAMES, ROLES } from '@svc/domain';
+import { OperatorView, OperatorWithTokenView, SessionView } from '@svc/presentation';
+
+const TOKEN_EXAMPLE = 'svc_admin_0123456789abcdef0123456789abcdef0123456789abcdef';
+
+/** An operator: never a token or its digest. */
+export class OperatorResponse implements OperatorView {
+  @ApiProperty({ type: String, example: 'opr_5f2c0e1d9a7b3c4d5e6f7a8b' })
+  readonly operator_id!: string;
+
+  @ApiProperty({ type: String })
+  readonly name!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly email!: string | null;
+
+  @ApiProperty({ type: String, enum: [...ROLES] })
+  readonly role!: (typeof ROLES)[number];
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  readonly created_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Kept to the minute (written at most once a minute)' })
+  readonly last_used_at!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  readonly disabled_at!: string | null;
+}
+
+export class OperatorWithTokenResponse extends OperatorResponse implements OperatorWithTokenView {
+  @ApiProperty({ type: String, example: TOKEN_EXAMPLE, description: 'The admin token, shown this once: svc_admin_ and 48 hex digits' })
+  readonly token!: string;
+}
+
+export class OperatorListResponse {
+  @ApiProperty({ type: () => OperatorResponse, isArray: true, description: 'Oldest first' })
+  readonly operators!: OperatorResponse[];
+}
+
+export class SessionResponse implements SessionView {
+  @ApiProperty({ type: String, nullable: true, description: 'null for ADMIN_TOKEN (the bootstrap owner)' })
+  readonly operator_id!: string | null;
+
+  @ApiProperty({ type: String, description: '"bootstrap" for ADMIN_TOKEN' })
+  readonly name!: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  readonly email?: string | null;
+
+  @ApiProperty({ type: String, enum: [...ROLES] })
+  readonly role!: (typeof ROLES)[number];
+
+  @ApiProperty({ type: String, isArray: true, enum: [...PERMISSION_NAMES], description: 'What the role may do' })
+  readonly permissions!: (typeof PERMISSION_NAMES)[number][];
+}

@@ -1,0 +1,354 @@
+import { ManageOperators } from '@svc/application';
+import { FixedClock, PERMISSIONS, type Permission, ROLES, type Role, roleAllows, roleNeededFor } from '@svc/domain';
+import { type OpenAPIObject } from '@nestjs/swagger';
+import { RouteTable } from '../../apps/api/src/http/route-table';
+import { buildOpenApiDocument } from '../../apps/api/src/openapi/openapi';
+import { PERMISSION_EXTENSION } from '../../apps/api/src/admin-auth/admin-auth.decorator';
+import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
+import { type HttpAnswer } from '../harness/http';
+
+const OPERATOR_TOKEN = /^svc_admin_[0-9a-f]{48}$/;
+const UNAUTHORIZED = { error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'Send Authorization: Bearer <admin token>' };
+const NOT_FOUND = { error: 'Not found', code: 'NOT_FOUND', message: 'No such endpoint' };
+
+const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+function modelRecord(name: string): Record<string, unknown> {
+  return {
+    name,
+    version: '1.0.0',
+    type: 'SvcQDA',
+    paradigm: 'motor_imagery',
+    n_features: 12,
+    n_classes: 3,
+    requires_license: 'research',
+    metadata: {
+      description: 'Roles test model',
+      training_subjects: 20,
+      accuracy: '0.72-0.81',
+      feature_type: 'csp',
+      recommended_use: 'Cue-based motor imagery',
+    },
+  };
+}
+
+/** One call of an admin route, made ready (fresh resources) by the bootstrap owner. */
+interface Call {
+  readonly method: string;
+  readonly path: string;
+  readonly json?: unknown;
+  readonly raw?: Uint8Array;
+  /** The permission this call needs, when more than its route declares (a tier change). */
+  readonly needs?: Permission;
+}
+
+describe('Operators, roles and who did what (CONTRACT 21)', () => {
+  let t: TestApp;
+  let document: OpenAPIObject;
+  const tokens = {} as Record<Role, string>;
+  const ids = {} as Record<Role, string>;
+  let counter = 0;
+  const unique = (prefix: string): string => `${prefix}_${Date.now().toString(36)}_${counter++}`;
+
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } });
+    document = buildOpenApiDocument(t.app);
+    for (const role of ROLES) {
+      const res = await t.admin('POST', '/admin/v1/operators', { name: `The ${role}`, email: `${role}@example.org`, role });
+      expect(res.status).toBe(201);
+      tokens[role] = res.body.token;
+      ids[role] = res.body.operator_id;
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const as = (token: string, call: Call): Promise<HttpAnswer> =>
+    t.request(call.method, call.path, {
+      headers: { ...bearer(token), ...(call.raw ? { 'content-type': 'application/octet-stream' } : {}) },
+      json: call.json,
+      raw: call.raw,
+    });
+
+  async function freshKey(): Promise<string> {
+    return (await t.issueKey({ email: `${unique('k')}@example.org` })).key_id;
+  }
+  async function freshModel(): Promise<string> {
+    const name = unique('m');
+    const created = await t.admin('POST', '/admin/v1/models', modelRecord(name));
+    expect({ status: created.status, body: created.body }).toMatchObject({ status: 201 });
+    return name;
+  }
+  async function freshOperator(): Promise<string> {
+    return (await t.admin('POST', '/admin/v1/operators', { name: unique('op'), role: 'viewer' })).body.operator_id;
+  }
+
+  /**
+   * A call that succeeds for a role holding the permission, per admin route
+   * (METHOD and the route's pattern). The walk below fails on a route missing
+   * here, so a new admin route cannot go untested.
+   */
+  const CALLS: Record<string, () => Promise<Call[]>> = {
+    'GET /admin/v1/keys': async () => [{ method: 'GET', path: '/admin/v1/keys' }],
+    'POST /admin/v1/keys': async () => [
+      { method: 'POST', path: '/admin/v1/keys', json: { email: `${unique('n')}@example.org`, license_type: 'free' } },
+    ],
+    'GET /admin/v1/keys/:key_id': async () => [{ method: 'GET', path: `/admin/v1/keys/${await freshKey()}` }],
+    'PATCH /admin/v1/keys/:key_id': async () => [
+      { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { expires_at: '2031-01-01T00:00:00Z', monthly_limit: 10 } },
+      { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { license_type: 'enterprise' }, needs: 'keys.change_tier' },
+    ],
+    'POST /admin/v1/keys/:key_id/revoke': async () => [
+      { method: 'POST', path: `/admin/v1/keys/${await freshKey()}/revoke`, json: { reason: 'roles' } },
+    ],
+    'POST /admin/v1/keys/:key_id/rotate': async () => [{ method: 'POST', path: `/admin/v1/keys/${await freshKey()}/rotate`, json: {} }],
+    'GET /admin/v1/audit': async () => [{ method: 'GET', path: '/admin/v1/audit' }],
+    'GET /admin/v1/usage': async () => [{ method: 'GET', path: `/admin/v1/usage?key_id=${await freshKey()}` }],
+    'GET /admin/v1/usage/daily': async () => [{ method: 'GET', path: `/admin/v1/usage/daily?key_id=${await freshKey()}` }],
+    'GET /admin/v1/overview': async () => [{ method: 'GET', path: '/admin/v1/overview' }],
+    'GET /admin/v1/models': async () => [{ method: 'GET', path: '/admin/v1/models' }],
+    'POST /admin/v1/models': async () => [{ method: 'POST', path: '/admin/v1/models', json: modelRecord(unique('m')) }],
+    'GET /admin/v1/models/:name': async () => [{ method: 'GET', path: `/admin/v1/models/${await freshModel()}` }],
+    'PUT /admin/v1/models/:name': async () => {
+      const name = await freshModel();
+      return [{ method: 'PUT', path: `/admin/v1/models/${name}`, json: { ...modelRecord(name), version: '1.0.1' } }];
+    },
+    'PUT /admin/v1/models/:name/file': async () => [
+      { method: 'PUT', path: `/admin/v1/models/${await freshModel()}/file`, raw: new Uint8Array([1, 2, 3, 4]) },
+    ],
+    'DELETE /admin/v1/models/:name': async () => [{ method: 'DELETE', path: `/admin/v1/models/${await freshModel()}` }],
+    'GET /admin/v1/me': async () => [{ method: 'GET', path: '/admin/v1/me' }],
+    'GET /admin/v1/operators': async () => [{ method: 'GET', path: '/admin/v1/operators' }],
+    'POST /admin/v1/operators': async () => [{ method: 'POST', path: '/admin/v1/operators', json: { name: unique('op'), role: 'viewer' } }],
+    'GET /admin/v1/operators/:operator_id': async () => [{ method: 'GET', path: `/admin/v1/operators/${await freshOperator()}` }],
+    'PATCH /admin/v1/operators/:operator_id': async () => [
+      { method: 'PATCH', path: `/admin/v1/operators/${await freshOperator()}`, json: { name: unique('renamed') } },
+    ],
+    'POST /admin/v1/operators/:operator_id/token': async () => [
+      { method: 'POST', path: `/admin/v1/operators/${await freshOperator()}/token` },
+    ],
+  };
+
+  /** Every admin route the running service registered (the RouteTable), with the permission OpenAPI shows for it. */
+  function adminRoutes(): Array<{ route: string; permission: Permission | undefined }> {
+    return t.app
+      .get(RouteTable)
+      .list()
+      .filter(({ method, url }) => method !== 'HEAD' && url.startsWith('/admin/'))
+      .map(({ method, url }) => {
+        const path = url.replace(/:([A-Za-z_]+)/g, '{$1}');
+        const operation = document.paths[path]?.[method.toLowerCase() as 'get'] as Record<string, unknown> | undefined;
+        const declared = operation?.[PERMISSION_EXTENSION] as { name: Permission; role: Role } | undefined;
+        if (declared) expect(declared.role).toBe(roleNeededFor(declared.name));
+        return { route: `${method} ${url}`, permission: declared?.name };
+      });
+  }
+
+  it('every admin route declares a permission of the table, shown in OpenAPI, and has a call in this test', () => {
+    const routes = adminRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(Object.keys(CALLS).length);
+    expect(routes.filter((r) => r.permission === undefined || !(r.permission in PERMISSIONS))).toEqual([]);
+    expect(routes.map((r) => r.route).filter((route) => !(route in CALLS))).toEqual([]);
+  });
+
+  it('without a credential every admin route answers 401 (no route escapes the guard)', async () => {
+    for (const { route } of adminRoutes()) {
+      const [call] = await CALLS[route]();
+      const res = await t.request(call.method, call.path, { json: call.json });
+      expect({ route, status: res.status, body: res.body }).toEqual({ route, status: 401, body: UNAUTHORIZED });
+    }
+  });
+
+  it("each role's token answers 2xx or 403 on every admin route exactly as the permission table says", async () => {
+    const outcomes: Array<{ route: string; role: Role; status: number; expected: string }> = [];
+    for (const { route, permission } of adminRoutes()) {
+      for (const role of ROLES) {
+        for (const call of await CALLS[route]()) {
+          const needed = [permission!, ...(call.needs ? [call.needs] : [])];
+          const allowed = needed.every((p) => roleAllows(role, p));
+          const res = await as(tokens[role], call);
+          const expected = allowed ? '2xx' : '403';
+          const ok = allowed
+            ? res.status >= 200 && res.status < 300
+            : res.status === 403 &&
+              res.body?.code === 'FORBIDDEN' &&
+              res.body.message.includes(`the ${roleNeededFor(needed.find((p) => !roleAllows(role, p))!)} role`);
+          if (!ok) outcomes.push({ route: `${call.method} ${call.path}`, role, status: res.status, expected });
+        }
+      }
+    }
+    expect(outcomes).toEqual([]);
+  });
+
+  it('GET /me names the caller and its role; ADMIN_TOKEN is the bootstrap owner', async () => {
+    const me = await t.request('GET', '/admin/v1/me', { headers: bearer(tokens.support) });
+    expect(me.body).toMatchObject({ operator_id: ids.support, name: 'The support', role: 'support' });
+    expect(me.body.permissions).toContain('keys.revoke');
+    expect(me.body.permissions).not.toContain('keys.issue');
+    const boot = await t.admin('GET', '/admin/v1/me');
+    expect(boot.body).toMatchObject({ operator_id: null, name: 'bootstrap', role: 'owner' });
+  });
+
+  it('operators: created with a token shown once, listed and shown without it, last_used_at kept', async () => {
+    const created = await t.admin('POST', '/admin/v1/operators', { name: 'Billing system', role: 'admin' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Billing system', role: 'admin', email: null, last_used_at: null, disabled_at: null });
+    expect(created.body.token).toMatch(OPERATOR_TOKEN);
+    expect((await t.request('GET', '/admin/v1/keys', { headers: bearer(created.body.token) })).status).toBe(200);
+    const shown = await t.admin('GET', `/admin/v1/operators/${created.body.operator_id}`);
+    expect(shown.body.token).toBeUndefined();
+    expect(shown.body.last_used_at).not.toBeNull();
+    const list = await t.admin('GET', '/admin/v1/operators');
+    expect(list.text).not.toContain(created.body.token);
+    expect(list.text).not.toMatch(/token|digest/i);
+    const invalid = await t.admin('POST', '/admin/v1/operators', { name: '', role: 'boss' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.code).toBe('INVALID_REQUEST');
+    expect((await t.admin('GET', '/admin/v1/operators/opr_missing')).body.code).toBe('OPERATOR_NOT_FOUND');
+  });
+
+  it('a disabled operator and a replaced token are refused (401) on the next request', async () => {
+    const op = (await t.admin('POST', '/admin/v1/operators', { name: 'Leaver', role: 'support' })).body;
+    expect((await t.request('GET', '/admin/v1/me', { headers: bearer(op.token) })).status).toBe(200);
+    const replaced = await t.admin('POST', `/admin/v1/operators/${op.operator_id}/token`);
+    expect(replaced.status).toBe(201);
+    expect(replaced.body.token).toMatch(OPERATOR_TOKEN);
+    expect((await t.request('GET', '/admin/v1/me', { headers: bearer(op.token) })).body).toEqual(UNAUTHORIZED);
+    expect((await t.request('GET', '/admin/v1/me', { headers: bearer(replaced.body.token) })).status).toBe(200);
+    expect((await t.admin('PATCH', `/admin/v1/operators/${op.operator_id}`, { disabled: true })).body.disabled_at).not.toBeNull();
+    const refused = await t.request('GET', '/admin/v1/me', { headers: bearer(replaced.body.token) });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await t.admin('PATCH', `/admin/v1/operators/${op.operator_id}`, { disabled: false })).status).toBe(200);
+    expect((await t.request('GET', '/admin/v1/me', { headers: bearer(replaced.body.token) })).status).toBe(200);
+  });
+
+  it('every audit entry names its actor; the log filters by actor; no token or digest anywhere', async () => {
+    const key = await t.admin('POST', '/admin/v1/keys', { email: 'actors@example.org', license_type: 'research' });
+    const keyId = key.body.key_id;
+    expect(
+      (await t.request('PATCH', `/admin/v1/keys/${keyId}`, { headers: bearer(tokens.support), json: { monthly_limit: 5 } })).status,
+    ).toBe(200);
+    const rotated = await t.post('/v1/auth/rotate', { api_key: key.body.api_key, grace_seconds: 0 });
+    expect(rotated.status).toBe(200);
+    expect((await t.post('/v1/auth/revoke', { api_key: rotated.body.api_key })).status).toBe(200);
+    const trail = async (id: string): Promise<Array<{ action: string; actor: unknown }>> =>
+      (await t.admin('GET', `/admin/v1/audit?key_id=${id}`)).body.entries.map((e: { action: string; actor: unknown }) => ({
+        action: e.action,
+        actor: e.actor,
+      }));
+    expect(await trail(keyId)).toEqual([
+      { action: 'key.rotated', actor: { type: 'key', key_id: keyId } },
+      { action: 'key.updated', actor: { type: 'operator', operator_id: ids.support, name: 'The support' } },
+      { action: 'key.issued', actor: { type: 'bootstrap' } },
+    ]);
+    expect(await trail(rotated.body.key_id)).toEqual([
+      { action: 'key.revoked', actor: { type: 'key', key_id: rotated.body.key_id } },
+      { action: 'key.rotated', actor: { type: 'key', key_id: keyId } },
+    ]);
+
+    const bySupport = await t.admin('GET', `/admin/v1/audit?actor=${ids.support}&limit=200`);
+    expect(bySupport.body.entries.length).toBeGreaterThan(0);
+    expect(bySupport.body.entries.every((e: { actor: { operator_id?: string } }) => e.actor.operator_id === ids.support)).toBe(true);
+
+    const operatorChanges = await t.admin('GET', '/admin/v1/audit?action=operator.created&limit=200');
+    expect(
+      operatorChanges.body.entries.find((e: { details: { operator_id: string } }) => e.details.operator_id === ids.owner),
+    ).toMatchObject({
+      actor: { type: 'bootstrap' },
+      details: { operator_id: ids.owner, name: 'The owner', role: 'owner' },
+    });
+    const everything = JSON.stringify((await t.admin('GET', '/admin/v1/audit?limit=200')).body);
+    const logs = t.logger.lines.join('\n');
+    for (const token of [...Object.values(tokens), TEST_ADMIN_TOKEN]) {
+      expect(everything).not.toContain(token);
+      expect(everything).not.toContain(token.slice(10));
+      expect(logs).not.toContain(token.slice(10));
+    }
+  });
+});
+
+describe('The last owner, and the admin API without ADMIN_TOKEN (CONTRACT 21)', () => {
+  let t: TestApp;
+  const clock = new FixedClock(new Date('2026-05-10T08:00:00.000Z'));
+
+  beforeAll(async () => {
+    t = await TestApp.start({ clock, env: { ADMIN_TOKEN: undefined as unknown as string, SAMPLE_MODELS: 'false' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is 404 with no operator; an operator made outside the API brings it up within a minute; the last owner stays', async () => {
+    expect((await t.get('/admin/v1/me', bearer('svc_admin_' + '0'.repeat(48)))).body).toEqual(NOT_FOUND);
+    const manage = await t.app.resolve(ManageOperators);
+    const first = await manage.create({ name: 'First owner', role: 'owner', actor: { type: 'cli', user: 'root' } });
+    expect((await t.get('/admin/v1/me', bearer(first.token))).status).toBe(404);
+    clock.advance(60_000);
+    const me = await t.get('/admin/v1/me', bearer(first.token));
+    expect(me.body).toMatchObject({ operator_id: first.operator.id, role: 'owner' });
+    const asFirst = (method: string, path: string, json?: unknown): Promise<HttpAnswer> =>
+      t.request(method, path, { json, headers: bearer(first.token) });
+
+    const lastOwner = { error: 'Last owner', code: 'LAST_OWNER', message: expect.stringContaining('last enabled owner') };
+    expect(await asFirst('PATCH', `/admin/v1/operators/${first.operator.id}`, { role: 'admin' })).toMatchObject({
+      status: 409,
+      body: lastOwner,
+    });
+    expect(await asFirst('PATCH', `/admin/v1/operators/${first.operator.id}`, { disabled: true })).toMatchObject({
+      status: 409,
+      body: lastOwner,
+    });
+    const second = (await asFirst('POST', '/admin/v1/operators', { name: 'Second owner', role: 'owner' })).body;
+    expect((await asFirst('PATCH', `/admin/v1/operators/${first.operator.id}`, { role: 'admin' })).status).toBe(200);
+    const asSecond = (method: string, path: string, json?: unknown): Promise<HttpAnswer> =>
+      t.request(method, path, { json, headers: bearer(second.token) });
+    expect(await asSecond('PATCH', `/admin/v1/operators/${second.operator_id}`, { disabled: true })).toMatchObject({ status: 409 });
+    expect((await asFirst('GET', '/admin/v1/operators')).status).toBe(403);
+
+    const entries = (await asSecond('GET', '/admin/v1/audit?action=operator.created')).body.entries;
+    expect(entries.map((e: { actor: unknown }) => e.actor)).toEqual([
+      { type: 'operator', operator_id: first.operator.id, name: 'First owner' },
+      { type: 'cli', user: 'root' },
+    ]);
+  });
+
+  it('with ADMIN_TOKEN standing in as an owner, the only operator owner may be demoted', async () => {
+    const withBootstrap = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } });
+    try {
+      const owner = (await withBootstrap.admin('POST', '/admin/v1/operators', { name: 'Only owner', role: 'owner' })).body;
+      const res = await withBootstrap.request('PATCH', `/admin/v1/operators/${owner.operator_id}`, {
+        json: { disabled: true },
+        headers: bearer(owner.token),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await withBootstrap.close();
+    }
+  });
+});
+
+describe('Failed admin authentications are limited per client address (CONTRACT 21)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { AUTH_FAILURE_LIMIT_PER_MINUTE: '3', SAMPLE_MODELS: 'false' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('past the allowance a wrong token answers 429 with Retry-After; a valid token still passes', async () => {
+    const op = (await t.admin('POST', '/admin/v1/operators', { name: 'Viewer', role: 'viewer' })).body;
+    const wrong = [bearer('svc_admin_' + 'f'.repeat(48)), bearer('not-a-token'), {}];
+    for (const headers of wrong) expect((await t.get('/admin/v1/keys', headers)).status).toBe(401);
+    const limited = await t.get('/admin/v1/keys', bearer('svc_admin_' + 'e'.repeat(48)));
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await t.get('/admin/v1/keys', bearer(op.token))).status).toBe(200);
+    expect((await t.admin('GET', '/admin/v1/me')).status).toBe(200);
+    // the allowance is shared with failed key checks: a bad key from the same address is limited too
+    expect((await t.post('/v1/auth/validate', { api_key: 'svc_live_' + '0'.repeat(48) })).status).toBe(429);
+  });
+});

@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { BUILT_CLI, ServiceProcess } from '../harness/service-process';
+
+const ROOT = resolve(__dirname, '../..');
+import { request } from '../harness/http';
+
+/** One CLI run takes about a second on an idle machine; the margin is for a shared, loaded one. */
+const RUN_TIMEOUT_MS = 60_000;
+const OPERATOR_TOKEN = /^svc_admin_[0-9a-f]{48}$/;
+
+interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * `operators create|list|disable|token` (CONTRACT 21), run as an operator runs
+ * them: the BUILT CLI on a SQLite file of its own, with no ADMIN_TOKEN
+ * anywhere, and the built API started on the same file. Needs `npm run build`.
+ */
+describe('operator CLI (built): operators', () => {
+  let folder: string;
+  let env: NodeJS.ProcessEnv;
+  let api: ServiceProcess | undefined;
+
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-cli-operators-'));
+    env = {
+      PATH: process.env.PATH,
+      DATABASE_URL: `sqlite:${join(folder, 'service.db')}`,
+      MODEL_STORE_DIR: join(folder, 'models'),
+      SAMPLE_MODELS: 'false',
+      LOG_LEVEL: 'error',
+    };
+  });
+  afterAll(async () => {
+    await api?.stop('SIGKILL');
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function cli(...args: string[]): Promise<Ran> {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [BUILT_CLI, ...args], {
+        cwd: ROOT,
+        env,
+        timeout: RUN_TIMEOUT_MS,
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    }
+  }
+
+  async function cliJson(...args: string[]): Promise<any> {
+    const ran = await cli(...args, '--json');
+    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    return JSON.parse(ran.stdout);
+  }
+
+  it('makes the first owner without ADMIN_TOKEN; the API takes its token; list, token and disable work on the database', async () => {
+    const created = await cliJson('operators', 'create', '--name', 'First owner', '--role', 'owner', '--email', 'owner@example.org');
+    expect(created).toMatchObject({ name: 'First owner', role: 'owner', email: 'owner@example.org', disabled_at: null });
+    expect(created.token).toMatch(OPERATOR_TOKEN);
+
+    api = await ServiceProcess.start(env as Record<string, string>);
+    const me = (token: string) => request(api!.baseUrl, 'GET', '/admin/v1/me', { headers: { authorization: `Bearer ${token}` } });
+    expect((await me(created.token)).body).toMatchObject({ operator_id: created.operator_id, role: 'owner' });
+
+    const human = await cli('operators', 'create', '--name', 'Support desk', '--role', 'support');
+    expect(human.code).toBe(0);
+    const support = /(svc_admin_[0-9a-f]{48})/.exec(human.stdout)![1];
+    expect(human.stdout).toContain('shown this once');
+
+    const listed = await cliJson('operators', 'list');
+    expect(listed.operators.map((o: { name: string }) => o.name)).toEqual(['First owner', 'Support desk']);
+    const listText = (await cli('operators', 'list')).stdout;
+    for (const text of [JSON.stringify(listed), listText]) {
+      expect(text).not.toContain(created.token);
+      expect(text).not.toContain(support);
+    }
+    const supportId = listed.operators[1].operator_id;
+
+    const replaced = await cliJson('operators', 'token', supportId);
+    expect(replaced.token).toMatch(OPERATOR_TOKEN);
+    expect((await me(support)).status).toBe(401);
+    expect((await me(replaced.token)).status).toBe(200);
+
+    expect((await cliJson('operators', 'disable', supportId)).disabled_at).not.toBeNull();
+    expect((await me(replaced.token)).status).toBe(401);
+
+    const lastOwner = await cli('operators', 'disable', created.operator_id);
+    expect(lastOwner.code).not.toBe(0);
+    expect(lastOwner.stderr).toContain('LAST_OWNER');
+
+    const bad = await cli('operators', 'create', '--name', 'X', '--role', 'boss');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('role must be one of viewer, support, admin, owner');
+
+    const audit = await request(api.baseUrl, 'GET', '/admin/v1/audit?action=operator.created', {
+      headers: { authorization: `Bearer ${created.token}` },
+    });
+    expect(audit.body.entries.map((e: { actor: unknown }) => e.actor)).toEqual([
+      { type: 'cli', user: userInfo().username },
+      { type: 'cli', user: userInfo().username },
+    ]);
+    expect(audit.text).not.toContain(created.token);
+    // ten CLI runs and a service start: about 15 s on an idle machine, the margin for a loaded one
+  }, 300_000);
+});
