@@ -107,6 +107,7 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
     'GET /admin/v1/usage': async () => [{ method: 'GET', path: `/admin/v1/usage?key_id=${await freshKey()}` }],
     'GET /admin/v1/usage/daily': async () => [{ method: 'GET', path: `/admin/v1/usage/daily?key_id=${await freshKey()}` }],
     'GET /admin/v1/overview': async () => [{ method: 'GET', path: '/admin/v1/overview' }],
+    'GET /admin/v1/usage/near-quota': async () => [{ method: 'GET', path: '/admin/v1/usage/near-quota' }],
     'GET /admin/v1/models': async () => [{ method: 'GET', path: '/admin/v1/models' }],
     'POST /admin/v1/models': async () => [{ method: 'POST', path: '/admin/v1/models', json: modelRecord(unique('m')) }],
     'GET /admin/v1/models/:name': async () => [{ method: 'GET', path: `/admin/v1/models/${await freshModel()}` }],
