@@ -17,15 +17,16 @@ export function useUrlPages(name = 'cursor') {
   };
 }
 
-/** The pager's buttons; `busy` while the next page loads. */
-export function Pager(props: { label: string; page: number; hasNext: boolean; busy: boolean; onPrevious: () => void; onNext: () => void }) {
+/** The pager's buttons over a `useUrlPages` trail; `nextCursor` (null on the last page) from the page shown; `busy` while a page loads. */
+export function Pager(props: { label: string; pages: ReturnType<typeof useUrlPages>; nextCursor: string | null; busy: boolean }) {
+  const { pages, nextCursor } = props;
   return (
     <nav class="pager" aria-label={props.label}>
-      <button type="button" disabled={props.page === 0 || props.busy} onClick={props.onPrevious}>
+      <button type="button" disabled={pages.page === 0 || props.busy} onClick={pages.previous}>
         ← Previous
       </button>
-      <span>Page {props.page + 1}</span>
-      <button type="button" disabled={!props.hasNext || props.busy} onClick={props.onNext}>
+      <span>Page {pages.page + 1}</span>
+      <button type="button" disabled={nextCursor === null || props.busy} onClick={() => nextCursor !== null && pages.next(nextCursor)}>
         Next →
       </button>
     </nav>

@@ -38,14 +38,7 @@ export function Audit() {
           {(data) => (
             <>
               <AuditTable entries={data.entries} />
-              <Pager
-                label="Pages of the audit log"
-                page={pages.page}
-                hasNext={!!data.next_cursor}
-                busy={audit.fetching}
-                onPrevious={pages.previous}
-                onNext={() => data.next_cursor && pages.next(data.next_cursor)}
-              />
+              <Pager label="Pages of the audit log" pages={pages} nextCursor={data.next_cursor ?? null} busy={audit.fetching} />
             </>
           )}
         </LoadState>

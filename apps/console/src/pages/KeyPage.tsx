@@ -90,14 +90,7 @@ export function KeyPage(props: { keyId: string }) {
           {(data) => (
             <>
               <AuditTable entries={data.entries} showKey={false} />
-              <Pager
-                label="Audit trail pages"
-                page={auditPages.page}
-                hasNext={!!data.next_cursor}
-                busy={audit.fetching}
-                onPrevious={auditPages.previous}
-                onNext={() => data.next_cursor && auditPages.next(data.next_cursor)}
-              />
+              <Pager label="Audit trail pages" pages={auditPages} nextCursor={data.next_cursor ?? null} busy={audit.fetching} />
             </>
           )}
         </LoadState>

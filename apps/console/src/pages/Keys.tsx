@@ -3,6 +3,7 @@ import { type IssuedKey, type KeyPage, STATUSES, TIERS } from '../api';
 import { useAction } from '../action';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
+import { keyLinkColumn } from '../components/KeyLinkColumn';
 import { ErrorNote } from '../components/ErrorNote';
 import { Choice, Field } from '../components/Field';
 import { LoadState } from '../components/LoadState';
@@ -102,14 +103,7 @@ export function Keys() {
                 rowAttributes={(k) => ({ 'data-key-id': k.key_id })}
                 empty="No key matches."
                 columns={[
-                  {
-                    header: 'Prefix',
-                    cell: (k) => (
-                      <a href={paths.key(k.key_id)}>
-                        <code>{k.prefix}…</code>
-                      </a>
-                    ),
-                  },
+                  keyLinkColumn('Prefix'),
                   { header: 'E-mail', cell: (k) => k.email },
                   { header: 'Tier', cell: (k) => k.license_type },
                   { header: 'Env.', cell: (k) => k.environment },
@@ -118,14 +112,7 @@ export function Keys() {
                   { header: 'Expires', cell: (k) => <Time iso={k.expires_at} /> },
                 ]}
               />
-              <Pager
-                label="Pages of keys"
-                page={pages.page}
-                hasNext={!!data.next_cursor}
-                busy={keys.fetching}
-                onPrevious={pages.previous}
-                onNext={() => data.next_cursor && pages.next(data.next_cursor)}
-              />
+              <Pager label="Pages of keys" pages={pages} nextCursor={data.next_cursor ?? null} busy={keys.fetching} />
             </>
           )}
         </LoadState>

@@ -1,5 +1,6 @@
 import type { NearQuotaKey, NearQuotaPage } from '../api';
 import { DataTable } from '../components/DataTable';
+import { keyLinkColumn } from '../components/KeyLinkColumn';
 import { LoadState } from '../components/LoadState';
 import { Pager, useUrlPages } from '../components/Pager';
 import { formatCount, formatPercent } from '../format';
@@ -19,14 +20,7 @@ export function NearQuotaTable(props: { keys: readonly NearQuotaKey[] }) {
       rowAttributes={(k) => ({ 'data-key-id': k.key_id })}
       empty="No key is near its monthly limit."
       columns={[
-        {
-          header: 'Key',
-          cell: (k) => (
-            <a href={paths.key(k.key_id)}>
-              <code>{k.prefix}…</code>
-            </a>
-          ),
-        },
+        keyLinkColumn('Key'),
         { header: 'E-mail', cell: (k) => k.email },
         { header: 'Tier', cell: (k) => k.license_type },
         { header: 'Used', num: true, cell: (k) => formatCount(k.used) },
@@ -75,14 +69,7 @@ export function NearQuota() {
           {(data) => (
             <>
               <NearQuotaTable keys={data.keys} />
-              <Pager
-                label="Pages of keys near their quota"
-                page={pages.page}
-                hasNext={!!data.next_cursor}
-                busy={near.fetching}
-                onPrevious={pages.previous}
-                onNext={() => data.next_cursor && pages.next(data.next_cursor)}
-              />
+              <Pager label="Pages of keys near their quota" pages={pages} nextCursor={data.next_cursor ?? null} busy={near.fetching} />
             </>
           )}
         </LoadState>
