@@ -420,7 +420,12 @@ describe('Model registry (public)', () => {
         const record = (await t.get(`/v1/models/${name}?api_key=${keys.research.api_key}`)).body;
         const res = await t.get(`/v1/models/${name}/download?api_key=${keys.research.api_key}`);
         expect(res.status).toBe(302);
-        expect(res.headers.get('location')).toBe(record.download_url);
+        // Both links are signed "now" on the real clock: same file, an expiry at most a second later.
+        const link = new URL(res.headers.get('location')!);
+        const listed = new URL(record.download_url);
+        expect(link.origin + link.pathname).toBe(listed.origin + listed.pathname);
+        const later = Number(link.searchParams.get('expires')) - Number(listed.searchParams.get('expires'));
+        expect(later === 0 || later === 1).toBe(true);
         const file = await downloadFile(res.headers.get('location')!);
         expect(file.status).toBe(200);
         expect(file.headers['content-type']).toBe('application/octet-stream');
