@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MySqlDatabaseConfig } from '@svc/config';
+import { MySqlWebhookRepository } from './mysql-webhook.repository';
+import { OutboxWrites } from '../typeorm/outbox';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repository';
 import { mysqlDataSourceOptions } from './mysql-data-source';
@@ -14,8 +16,9 @@ export class MySqlPersistenceModule {
     return sqlPersistenceModule(MySqlPersistenceModule, mysqlDataSourceOptions(database), {
       faults: MYSQL_FAULTS,
       statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
-      events: (statements) => new MySqlAnalyticsEventRepository(statements),
-      models: (records, statements) => new MySqlModelRepository(records, statements),
+      events: (statements, bell, dataSource) => new MySqlAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
+      models: (records, statements, bell) => new MySqlModelRepository(records, statements, bell),
+      webhooks: (dataSource, statements, lines, bell) => new MySqlWebhookRepository(dataSource, statements, lines, bell),
     });
   }
 }

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PostgresDatabaseConfig } from '@svc/config';
+import { PostgresWebhookRepository } from './postgres-webhook.repository';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.repository';
 import { postgresDataSourceOptions } from './postgres-data-source';
@@ -14,8 +15,9 @@ export class PostgresPersistenceModule {
     return sqlPersistenceModule(PostgresPersistenceModule, postgresDataSourceOptions(database), {
       faults: POSTGRES_FAULTS,
       statements: (dataSource) => new PostgresStatements(dataSource),
-      events: (statements) => new PostgresAnalyticsEventRepository(statements),
-      models: (records, statements) => new PostgresModelRepository(records, statements),
+      events: (statements, bell) => new PostgresAnalyticsEventRepository(statements, bell),
+      models: (records, statements, bell) => new PostgresModelRepository(records, statements, bell),
+      webhooks: (dataSource, statements, lines, bell) => new PostgresWebhookRepository(dataSource, statements, lines, bell),
     });
   }
 }
