@@ -100,7 +100,8 @@ export abstract class SqlWebhookRepository extends WebhookRepository {
     const set = this.endpointValues.assignments(changed);
     const outbox = this.outbox;
     // an endpoint disabled before keeps the instant it was disabled at
-    const sql = `UPDATE webhook_endpoints SET ${set.sql.replace('disabled_at = ?', 'disabled_at = CASE WHEN disabled_at IS NULL THEN ? ELSE disabled_at END')} WHERE id = ?`;
+    const disabledAt = endpoint.enabled ? 'disabled_at = ?' : 'disabled_at = COALESCE(disabled_at, ?)';
+    const sql = `UPDATE webhook_endpoints SET ${set.sql.replace('disabled_at = ?', disabledAt)} WHERE id = ?`;
     return this.audited([audit], function* () {
       if ((yield { sql, params: [...set.params, id] }) !== 1) return false;
       yield* outbox.audit([audit]);
@@ -195,7 +196,9 @@ export abstract class SqlWebhookRepository extends WebhookRepository {
   }
 
   /** The claimed rows' deliveries with their endpoints (a claimed delivery whose endpoint is gone comes without one: `null`). */
-  protected async withEndpoints(rows: readonly Record<string, unknown>[]): Promise<Array<{ delivery: WebhookDelivery; endpoint: WebhookEndpoint | null }>> {
+  protected async withEndpoints(
+    rows: readonly Record<string, unknown>[],
+  ): Promise<Array<{ delivery: WebhookDelivery; endpoint: WebhookEndpoint | null }>> {
     const deliveries = rows.map((row) => WebhookMapper.deliveryToDomain(this.deliveryRows.hydrate(row)));
     const endpoints = new Map<string, WebhookEndpoint | null>();
     for (const d of deliveries) if (!endpoints.has(d.endpointId)) endpoints.set(d.endpointId, await this.findEndpoint(d.endpointId));
