@@ -26,15 +26,17 @@ export class WebhookReceiver {
   ) {}
 
   static async start(path = '/hooks'): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
+    const self: { receiver?: WebhookReceiver } = {};
     const server = createServer((req, res) => {
+      const receiver = self.receiver;
+      if (!receiver) return res.destroy();
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        receiver!.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-        const answer = receiver!.answer;
+        receiver.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const answer = receiver.answer;
         if (answer === 'hold') {
-          receiver!.held.push(res);
+          receiver.held.push(res);
           return;
         }
         res.statusCode = answer;
@@ -44,8 +46,8 @@ export class WebhookReceiver {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}${path}`);
-    return receiver;
+    self.receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}${path}`);
+    return self.receiver;
   }
 
   /** The received bodies, parsed. */

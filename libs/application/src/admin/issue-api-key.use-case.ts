@@ -4,7 +4,6 @@ import {
   ApiKey,
   ApiKeyFormat,
   ApiKeyRepository,
-  AuditLog,
   Clock,
   IdGenerator,
   InvalidRequestError,
@@ -57,7 +56,6 @@ export class IssueApiKey {
     private readonly ids: IdGenerator,
     private readonly keys: ApiKeyRepository,
     private readonly users: UserRepository,
-    private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly catalog: TierCatalog,
   ) {}

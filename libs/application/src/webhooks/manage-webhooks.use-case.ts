@@ -158,7 +158,7 @@ export class ManageWebhooks {
       lastError: null,
       createdAt: now,
     };
-    await this.webhooks.insertDelivery(delivery);
+    await this.webhooks.insertDelivery(delivery, this.entry('webhook.tested', endpoint, actor, now, { delivery_id: delivery.id }));
     return delivery;
   }
 

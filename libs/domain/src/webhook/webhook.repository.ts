@@ -79,8 +79,8 @@ export abstract class WebhookRepository {
     deliveriesOf: (event: WebhookEvent, endpoints: readonly WebhookEndpoint[]) => WebhookDelivery[],
     at: Date,
   ): Promise<number>;
-  /** Adds one delivery on its own (the test event, a manual retry's reset is `retry`). */
-  abstract insertDelivery(delivery: WebhookDelivery): Promise<void>;
+  /** Adds one delivery on its own (the test event), with its audit entry. */
+  abstract insertDelivery(delivery: WebhookDelivery, audit: AuditEntry): Promise<void>;
   /**
    * Claims up to `limit` pending deliveries due at `at` whose lease is free or
    * expired, for `owner` until `leaseUntil`: no two owners hold one at once.

@@ -36,7 +36,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function safeLookup(hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true } as { all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    if (addresses.length === 0 || addresses.some((a) => !isPublicAddress(a.address))) return callback(new RefusedAddressError(hostname), []);
+    if (addresses.length === 0 || addresses.some((a) => !isPublicAddress(a.address)))
+      return callback(new RefusedAddressError(hostname), []);
     if (options.all) return callback(null, addresses);
     return callback(null, addresses[0].address, addresses[0].family);
   });

@@ -44,7 +44,7 @@ export class WebhookHttpTransport extends WebhookTransport {
       return { ok: false, statusCode: null, error: (error as { hint?: string }).hint ?? 'invalid url' };
     }
     const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    if (!this.allowInsecure && /^[\d.]+$|:/.test(host) && !isPublicAddress(host)) {
+    if (!this.allowInsecure && isIP(host) !== 0 && !isPublicAddress(host)) {
       return { ok: false, statusCode: null, error: new RefusedAddressError(host).message };
     }
     const body = Buffer.from(request.body, 'utf8');
@@ -77,7 +77,11 @@ export class WebhookHttpTransport extends WebhookTransport {
           settle(
             status >= 200 && status < 300
               ? { ok: true, statusCode: status }
-              : { ok: false, statusCode: status, error: status >= 300 && status < 400 ? `redirect (${status}) not followed` : `answered ${status}` },
+              : {
+                  ok: false,
+                  statusCode: status,
+                  error: status >= 300 && status < 400 ? `redirect (${status}) not followed` : `answered ${status}`,
+                },
           );
         res.on('end', done);
         res.on('close', done);

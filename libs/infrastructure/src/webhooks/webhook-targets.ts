@@ -15,7 +15,8 @@ export function parseWebhookUrl(url: string, allowInsecure: boolean): URL {
   }
   if (url.length > MAX_URL_LENGTH) throw new UnsafeWebhookUrlError(`must be at most ${MAX_URL_LENGTH} characters`);
   const schemes = allowInsecure ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(parsed.protocol)) throw new UnsafeWebhookUrlError(allowInsecure ? 'must be an http(s):// URL' : 'must be an https:// URL');
+  if (!schemes.includes(parsed.protocol))
+    throw new UnsafeWebhookUrlError(allowInsecure ? 'must be an http(s):// URL' : 'must be an https:// URL');
   return parsed;
 }
 

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MySqlDatabaseConfig } from '@svc/config';
-import { MySqlWebhookRepository } from './mysql-webhook.repository';
 import { OutboxWrites } from '../typeorm/outbox';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repository';
@@ -8,6 +7,7 @@ import { mysqlDataSourceOptions } from './mysql-data-source';
 import { MySqlModelRepository } from './mysql-model.repository';
 import { MySqlStatements } from './mysql-statements';
 import { MYSQL_FAULTS } from './mysql-faults';
+import { MySqlWebhookRepository } from './mysql-webhook.repository';
 
 /** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
 @Module({})
@@ -16,7 +16,8 @@ export class MySqlPersistenceModule {
     return sqlPersistenceModule(MySqlPersistenceModule, mysqlDataSourceOptions(database), {
       faults: MYSQL_FAULTS,
       statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
-      events: (statements, bell, dataSource) => new MySqlAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
+      events: (statements, bell, dataSource) =>
+        new MySqlAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
       models: (records, statements, bell) => new MySqlModelRepository(records, statements, bell),
       webhooks: (dataSource, statements, lines, bell) => new MySqlWebhookRepository(dataSource, statements, lines, bell),
     });

@@ -1,12 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PostgresDatabaseConfig } from '@svc/config';
-import { PostgresWebhookRepository } from './postgres-webhook.repository';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.repository';
 import { postgresDataSourceOptions } from './postgres-data-source';
 import { PostgresModelRepository } from './postgres-model.repository';
 import { PostgresStatements } from './postgres-statements';
 import { POSTGRES_FAULTS } from './postgres-faults';
+import { PostgresWebhookRepository } from './postgres-webhook.repository';
 
 /** PostgreSQL, production: every persistence port on one pool (pg). */
 @Module({})

@@ -187,10 +187,13 @@ export abstract class SqlWebhookRepository extends WebhookRepository {
     return fanned;
   }
 
-  async insertDelivery(delivery: WebhookDelivery): Promise<void> {
+  async insertDelivery(delivery: WebhookDelivery, audit: AuditEntry): Promise<void> {
     const values = this.deliveryValues;
-    await this.statements.writeTogether(function* () {
+    const outbox = this.outbox;
+    await this.audited([audit], function* () {
       yield { sql: values.insertSql(), params: values.of(WebhookMapper.deliveryToRecord(delivery)) };
+      yield* outbox.audit([audit]);
+      return true;
     });
     this.bell.ring();
   }
