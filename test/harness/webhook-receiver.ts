@@ -26,6 +26,11 @@ export class WebhookReceiver {
   ) {}
 
   static async start(path = '/hooks'): Promise<WebhookReceiver> {
+    return WebhookReceiver.startOn(0, path);
+  }
+
+  /** On a given port (0: any free one), e.g. again on the port of a receiver that was closed. */
+  static async startOn(port: number, path = '/hooks'): Promise<WebhookReceiver> {
     const self: { receiver?: WebhookReceiver } = {};
     const server = createServer((req, res) => {
       const receiver = self.receiver;
@@ -44,9 +49,9 @@ export class WebhookReceiver {
         res.end();
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    self.receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}${path}`);
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    const bound = (server.address() as AddressInfo).port;
+    self.receiver = new WebhookReceiver(server, `http://127.0.0.1:${bound}${path}`);
     return self.receiver;
   }
 
