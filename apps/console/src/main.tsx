@@ -8,6 +8,7 @@ import { Models } from './pages/Models';
 import { NearQuota } from './pages/NearQuota';
 import { Overview } from './pages/Overview';
 import { SignIn } from './pages/SignIn';
+import { Webhooks } from './pages/Webhooks';
 import { BASE, ROUTES, paths } from './router';
 import { SessionGate, useSession } from './session';
 import './styles.css';
@@ -17,6 +18,7 @@ const SECTIONS = [
   { href: paths.keys(), title: 'Keys', owns: [ROUTES.keys] },
   { href: paths.models(), title: 'Models', owns: [ROUTES.models] },
   { href: paths.audit(), title: 'Audit', owns: [ROUTES.audit] },
+  { href: paths.webhooks(), title: 'Webhooks', owns: [ROUTES.webhooks] },
 ] as const;
 
 const TITLES: Record<string, string> = {
@@ -82,6 +84,7 @@ function Console() {
           <Route path={ROUTES.nearQuota} component={NearQuota} />
           <Route path={ROUTES.models} component={Models} />
           <Route path={ROUTES.audit} component={Audit} />
+          <Route path={ROUTES.webhooks} component={Webhooks} />
           <Route default component={NotFound} />
         </Router>
       </main>
