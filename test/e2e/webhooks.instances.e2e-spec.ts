@@ -20,7 +20,7 @@ describe('webhooks across service instances', () => {
   let database: TestDatabase;
   let env: Record<string, string>;
   let receiver: WebhookReceiver;
-  let running: ServiceProcess[] = [];
+  const running: ServiceProcess[] = [];
   const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 
   beforeAll(async () => {

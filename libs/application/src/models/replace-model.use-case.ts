@@ -77,6 +77,9 @@ export class ReplaceModel {
   private replaceUnstored(existing: Model, replaced: Model): Promise<boolean> {
     const newlyPublished =
       isPublished(replaced) && (!isPublished(existing) || existing.checksum !== replaced.checksum || existing.version !== replaced.version);
-    return this.models.updateUnstored(replaced, newlyPublished ? [modelPublishedEvent(this.ids.newId('wev'), replaced, replaced.updatedAt)] : []);
+    return this.models.updateUnstored(
+      replaced,
+      newlyPublished ? [modelPublishedEvent(this.ids.newId('wev'), replaced, replaced.updatedAt)] : [],
+    );
   }
 }

@@ -28,7 +28,13 @@ export abstract class ModelRepository {
    * Sets the record's file in one conditional step, only if its stored file is
    * still `expected`: false when another upload got there first or the record is gone.
    */
-  abstract replaceFile(name: string, expected: string | null, file: ModelFile, at: Date, events?: readonly WebhookEvent[]): Promise<boolean>;
+  abstract replaceFile(
+    name: string,
+    expected: string | null,
+    file: ModelFile,
+    at: Date,
+    events?: readonly WebhookEvent[],
+  ): Promise<boolean>;
   /** Deletes the record, with the events `eventsOf(the deleted record)` in the same transaction; the deleted record, or null when there was none. */
   abstract delete(name: string, eventsOf?: (deleted: Model) => readonly WebhookEvent[]): Promise<Model | null>;
 }

@@ -45,8 +45,7 @@ export interface WebhookDelivery {
 
 /** What one attempt came to: an answer with its status, or none (the error says why). */
 export type AttemptOutcome =
-  | { readonly ok: true; readonly statusCode: number }
-  | { readonly ok: false; readonly statusCode: number | null; readonly error: string };
+  { readonly ok: true; readonly statusCode: number } | { readonly ok: false; readonly statusCode: number | null; readonly error: string };
 
 /** How long a claim holds a delivery: longer than an attempt may take, so a live claimer is never overtaken; a dead one's is taken over after it. */
 export const DELIVERY_LEASE_MS = 30_000;

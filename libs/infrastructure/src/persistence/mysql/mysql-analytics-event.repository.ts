@@ -80,7 +80,12 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
       await session.write(INSERT_EVENT, values);
       for (const notice of this.noticesOf(event, cost, limit, total)) {
         const { sql, params } = this.outbox.eventInsertIgnoring(notice);
-        recorded += (await session.write(sql, params.map((v) => (v instanceof Date ? mysqlInstant(v) : v)))).affectedRows;
+        recorded += (
+          await session.write(
+            sql,
+            params.map((v) => (v instanceof Date ? mysqlInstant(v) : v)),
+          )
+        ).affectedRows;
       }
       return { value: total };
     });

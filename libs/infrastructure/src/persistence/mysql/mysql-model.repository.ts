@@ -34,7 +34,10 @@ export class MySqlModelRepository extends SqlModelRepository {
       const model = this.modelOf(row);
       const writes = this.outbox.events(eventsOf?.(model) ?? []);
       for (let step = writes.next(); !step.done; step = writes.next(0)) {
-        await session.write(step.value.sql, step.value.params.map((v) => (v instanceof Date ? mysqlInstant(v) : v)));
+        await session.write(
+          step.value.sql,
+          step.value.params.map((v) => (v instanceof Date ? mysqlInstant(v) : v)),
+        );
       }
       return { value: model };
     });

@@ -21,7 +21,11 @@ export class MySqlWebhookRepository extends SqlWebhookRepository {
       if (ids.length === 0) return { value: [] };
       const marks = ids.map(() => '?').join(', ');
       const list = ids.map((r) => r.id);
-      await session.write(`UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id IN (${marks})`, [owner, until, ...list]);
+      await session.write(`UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id IN (${marks})`, [
+        owner,
+        until,
+        ...list,
+      ]);
       return {
         value: await session.rows<Record<string, unknown>>(
           `SELECT ${this.deliveryRows.selectList('d')} FROM webhook_deliveries d WHERE d.id IN (${marks})`,

@@ -34,8 +34,12 @@ const consuming = (guard: string, notices: string | null) =>
      ON CONFLICT (license_id, period) DO UPDATE SET used = usage_counters.used + excluded.used ${guard}
      RETURNING used),
    stored AS (
-     INSERT INTO analytics_events (${EVENT_COLUMNS}) SELECT ${INSERT_VALUES} FROM consumed RETURNING 1)${notices === null ? '' : `,
-   ${notices}`}
+     INSERT INTO analytics_events (${EVENT_COLUMNS}) SELECT ${INSERT_VALUES} FROM consumed RETURNING 1)${
+       notices === null
+         ? ''
+         : `,
+   ${notices}`
+     }
    SELECT used, (SELECT COUNT(*) FROM stored) AS stored${notices === null ? '' : ', (SELECT COUNT(*) FROM notices) AS notices'} FROM consumed`;
 
 /**

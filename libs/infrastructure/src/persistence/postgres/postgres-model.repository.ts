@@ -29,7 +29,8 @@ export class PostgresModelRepository extends ReturningDeleteModelRepository {
       if (rows.length === 0) return null;
       const model = this.modelOf(rows[0]);
       const writes = this.outbox.events(eventsOf(model));
-      for (let step = writes.next(); !step.done; step = writes.next(0)) await client.query(numbered(step.value.sql), step.value.params as unknown[]);
+      for (let step = writes.next(); !step.done; step = writes.next(0))
+        await client.query(numbered(step.value.sql), step.value.params as unknown[]);
       return model;
     });
   }

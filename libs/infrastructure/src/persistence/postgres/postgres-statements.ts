@@ -69,7 +69,6 @@ export class PostgresStatements extends SqlStatements {
   ignoringDuplicates(insertSql: string): string {
     return `${insertSql} ON CONFLICT DO NOTHING`;
   }
-
 }
 
 /** `?` placeholders as PostgreSQL's `$1…$n`. */

@@ -56,7 +56,10 @@ export class OutboxWrites {
 
   /** The SQL and values of an event row, for a database's own atomic step (ignoring a duplicate id). */
   eventInsertIgnoring(event: WebhookEvent): { sql: string; params: unknown[] } {
-    return { sql: this.statements.ignoringDuplicates(this.eventValues.insertSql()), params: this.eventValues.of(WebhookMapper.eventToRecord(event)) };
+    return {
+      sql: this.statements.ignoringDuplicates(this.eventValues.insertSql()),
+      params: this.eventValues.of(WebhookMapper.eventToRecord(event)),
+    };
   }
 
   *audit(entries: readonly AuditEntry[]): WriteScript<void> {

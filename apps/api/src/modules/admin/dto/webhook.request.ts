@@ -54,7 +54,10 @@ export class UpdateWebhookRequest {
   @MaxLength(500, DESCRIPTION_RULE)
   readonly description?: string | null;
 
-  @ApiPropertyOptional({ type: Boolean, description: 'false stops deliveries to it; true starts them again (and clears its failing state)' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    description: 'false stops deliveries to it; true starts them again (and clears its failing state)',
+  })
   @ValidateIf((_, value) => value !== undefined)
   @IsBoolean({ message: 'enabled must be true or false' })
   readonly enabled?: boolean;

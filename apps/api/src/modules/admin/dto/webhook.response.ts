@@ -25,7 +25,12 @@ export class WebhookEndpointResponse implements WebhookEndpointView {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The first failure since the last success' })
   readonly failing_since!: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'Until when the replaced secret still signs beside the new one' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Until when the replaced secret still signs beside the new one',
+  })
   readonly previous_secret_expires_at!: string | null;
 
   @ApiProperty({ type: String, format: 'date-time' })

@@ -89,7 +89,13 @@ export abstract class SqlModelRepository extends ModelRepository {
   }
 
   /** Portable: one UPDATE conditional on the stored file, whose affected count every driver reports. */
-  async replaceFile(name: string, expected: string | null, file: ModelFile, at: Date, events: readonly WebhookEvent[] = []): Promise<boolean> {
+  async replaceFile(
+    name: string,
+    expected: string | null,
+    file: ModelFile,
+    at: Date,
+    events: readonly WebhookEvent[] = [],
+  ): Promise<boolean> {
     const columns = { storedFile: file.storedFile, checksum: file.checksum, sizeBytes: file.sizeBytes, updatedAt: at };
     if (events.length > 0) {
       const set = this.modelValues.assignments(columns);
