@@ -48,6 +48,8 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
   const clock = new FixedClock(new Date());
   let t: TestApp;
   let receiver: WebhookReceiver;
+  /** Every signing secret this describe was shown. */
+  const secrets: string[] = [];
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
@@ -61,6 +63,7 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
   async function endpoint(events: string[], url = receiver.url): Promise<{ id: string; secret: string }> {
     const created = await t.admin('POST', '/admin/v1/webhooks', { url, events, description: 'test receiver' });
     expect(created.status).toBe(201);
+    secrets.push(created.body.secret as string);
     return created.body as { id: string; secret: string };
   }
 
@@ -88,6 +91,9 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
       ['webhook.created', 'bootstrap'],
     ]);
     expect(JSON.stringify(audit.body)).not.toContain(created.body.secret);
+    // never logged either
+    expect(t.logger.lines.join('\n')).not.toContain(created.body.secret);
+    expect(t.logger.lines.join('\n')).not.toContain(String(created.body.secret).slice('whsec_'.length));
   });
 
   it('answers bad input with clear 400s', async () => {
@@ -185,6 +191,7 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
     const replaced = await t.admin('POST', `/admin/v1/webhooks/${id}/secret`);
     expect(replaced.status).toBe(201);
     const fresh = replaced.body.secret as string;
+    secrets.push(fresh);
     expect(fresh).not.toBe(old);
     const tests = () => receiver.ofType('webhook.test').filter((r) => r.body.includes(id));
     await t.admin('POST', `/admin/v1/webhooks/${id}/test`);
@@ -273,6 +280,13 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
       await failing.close();
     }
   }, 60000);
+
+  it('never logs a signing secret (nor writes a signature to the log)', () => {
+    const log = t.logger.lines.join('\n');
+    expect(secrets.length).toBeGreaterThan(3);
+    for (const secret of secrets) expect(log).not.toContain(secret.slice('whsec_'.length));
+    expect(log).not.toMatch(/v1,[A-Za-z0-9+/]{43}=/);
+  });
 
   it('treats a redirect as a failed attempt and never follows it', async () => {
     const redirecting = await WebhookReceiver.start();
