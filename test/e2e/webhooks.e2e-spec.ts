@@ -186,6 +186,19 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
     await t.admin('DELETE', `/admin/v1/webhooks/${id}`);
   });
 
+  it('records an event only with the change that won: five concurrent rotations of a key, one key.rotated', async () => {
+    const { id } = await endpoint(['key.rotated']);
+    const issued = await t.admin('POST', '/admin/v1/keys', { email: 'race@example.org', license_type: 'free' });
+    const keyId = (issued.body as { key_id: string }).key_id;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => t.admin('POST', `/admin/v1/keys/${keyId}/rotate`, {})));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    const rotations = () => receiver.ofType('key.rotated').filter((r) => r.body.includes(keyId));
+    await eventually(() => rotations().length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(rotations()).toHaveLength(1);
+    await t.admin('DELETE', `/admin/v1/webhooks/${id}`);
+  });
+
   it('signs with both secrets for 24 hours after a new one, then only the new one', async () => {
     const { id, secret: old } = await endpoint(['model.deleted']);
     const replaced = await t.admin('POST', `/admin/v1/webhooks/${id}/secret`);

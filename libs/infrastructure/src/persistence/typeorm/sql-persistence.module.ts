@@ -44,7 +44,10 @@ export interface SqlDialectAdapters<S extends SqlStatements> {
   readonly webhooks: (dataSource: DataSource, statements: S, lines: AuditLines, bell: OutboxBell) => WebhookRepository;
 }
 
-/** Every persistence port a database module binds and exports (the in-memory module binds the same). */
+/**
+ * Every persistence port a database module binds and exports (the in-memory module binds the same,
+ * but for WebhookRepository: the outbox and its dispatcher exist on the SQL databases only).
+ */
 export const PERSISTENCE_PORTS = [
   ApiKeyRepository,
   KeyContextRepository,
