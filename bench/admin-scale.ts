@@ -29,7 +29,7 @@ import {
 } from './bench-database';
 import { BenchProcess } from './bench-process';
 import { BUILT_API_MAIN, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
-import { PooledRandom, dataSourceOptionsOf, rowOf, tableWriterFor } from './seed-keys';
+import { PooledRandom, dataSourceOptionsOf, rowOf, tableWriterFor, writtenColumns } from './seed-keys';
 
 const DAY_MS = 86_400_000;
 const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];
@@ -102,7 +102,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
     audit: dataSource.getMetadata(lib.records.AuditEntryRecord),
     counters: dataSource.getMetadata(lib.records.UsageCounterRecord),
   };
-  const columns = (t: keyof typeof tables) => tables[t].columns.map((c) => c.databaseName);
+  const columns = (t: keyof typeof tables) => writtenColumns(tables[t]).map((c) => c.databaseName);
   const eventAs =
     kind === 'postgres'
       ? { success: (ok: boolean) => ok, instant: (at: Date) => at }
