@@ -111,8 +111,8 @@ function OperatorsList() {
           }}
         >
           <p>
-            {shown.operator.name} ({shown.operator.role}) signs in to the console, or calls the admin API, with this token as{' '}
-            <code>Authorization: Bearer …</code>.
+            {shown.operator.name} ({shown.operator.role}) signs in to the console with this token, or sends it to the admin API as{' '}
+            <code>Authorization: Bearer &lt;token&gt;</code>
           </p>
         </SecretOnce>
       )}
@@ -122,6 +122,7 @@ function OperatorsList() {
           onCreated={(operator) => {
             setCreating(false);
             setShown({ title: `Operator ${operator.name} created: the token`, operator });
+            operators.reload();
           }}
         />
       )}
