@@ -24,6 +24,7 @@ export const paths = {
   nearQuota: (params?: Params) => withQuery(`${BASE}/near-quota`, params),
   models: () => `${BASE}/models`,
   audit: (params?: Params) => withQuery(`${BASE}/audit`, params),
+  operators: () => `${BASE}/operators`,
 };
 
 /** The route patterns (preact-iso), one per page. */
@@ -34,6 +35,7 @@ export const ROUTES = {
   nearQuota: `${BASE}/near-quota`,
   models: `${BASE}/models`,
   audit: `${BASE}/audit`,
+  operators: `${BASE}/operators`,
 } as const;
 
 /**
