@@ -106,8 +106,9 @@ describe.each([
   it('seeds, times every read and exits 0 with every read answered 200', () => {
     expect(run.output).toContain('result: every read answered 200');
     expect(run.code).toBe(0);
-    const rows = run.output.split('\n').filter((line) => /^\| (keys|usage|overview|audit)/.test(line));
-    expect(rows.length).toBeGreaterThanOrEqual(11);
+    const rows = run.output.split('\n').filter((line) => /^\| (keys|usage|overview|audit|who)/.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(15);
+    expect(run.output).toMatch(/\| who am I \(GET \/me\), an operator's token \| [\d.]+ \|/);
     for (const row of rows) expect(row.split('|').map((cell) => cell.trim())[5]).toBe('0');
   });
 });
