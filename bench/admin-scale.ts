@@ -29,7 +29,7 @@ import {
 } from './bench-database';
 import { BenchProcess } from './bench-process';
 import { BUILT_API_MAIN, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
-import { PooledRandom, dataSourceOptionsOf, rowOf, tableWriterFor } from './seed-keys';
+import { PooledRandom, dataSourceOptionsOf, rowOf, tableWriterFor, writtenColumns } from './seed-keys';
 
 const DAY_MS = 86_400_000;
 const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];
@@ -102,7 +102,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
     audit: dataSource.getMetadata(lib.records.AuditEntryRecord),
     counters: dataSource.getMetadata(lib.records.UsageCounterRecord),
   };
-  const columns = (t: keyof typeof tables) => tables[t].columns.map((c) => c.databaseName);
+  const columns = (t: keyof typeof tables) => writtenColumns(tables[t]).map((c) => c.databaseName);
   const eventAs =
     kind === 'postgres'
       ? { success: (ok: boolean) => ok, instant: (at: Date) => at }
@@ -310,9 +310,9 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function time(baseUrl: string, label: string, requests: number, pathOf: (n: number) => string): Promise<Timing> {
+async function time(baseUrl: string, label: string, requests: number, pathOf: (n: number) => string, token = ADMIN_TOKEN): Promise<Timing> {
   const call = async (path: string) => {
-    const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
     const text = await res.text();
     return { ok: res.status === 200, bytes: text.length, text };
   };
@@ -332,6 +332,18 @@ async function time(baseUrl: string, label: string, requests: number, pathOf: (n
   }
   const sorted = [...ms].sort((a, b) => a - b);
   return { label, median: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1], failures, bytes };
+}
+
+/** A `support` operator made through the admin API (POST /admin/v1/operators); its token. */
+async function createOperator(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/admin/v1/operators`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench Support', role: 'support' }),
+  });
+  const body = (await res.json()) as { token?: string };
+  if (res.status !== 201 || typeof body.token !== 'string') throw new Error(`creating an operator answered ${res.status}`);
+  return body.token;
 }
 
 export async function runAdminScale(argv: readonly string[]): Promise<number> {
@@ -393,6 +405,17 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
     const timings: Timing[] = [];
     const loadBefore = loadavg()[0];
     for (const [label, pathOf] of reads) timings.push(await time(service.baseUrl, label, options.requests, pathOf));
+    // What a named operator's token costs an admin call (issue 27): one indexed read of the operator by
+    // the token's digest on every request (no cache, so a disabled operator is refused at once on every
+    // instance), against ADMIN_TOKEN, compared in memory. The same reads, one after the other.
+    const operatorToken = await createOperator(service.baseUrl);
+    for (const [label, path] of [
+      ['who am I (GET /me)', '/admin/v1/me'],
+      ['keys, first page (50)', '/admin/v1/keys'],
+    ] as const) {
+      timings.push(await time(service.baseUrl, `${label}, ADMIN_TOKEN`, options.requests, () => path));
+      timings.push(await time(service.baseUrl, `${label}, an operator's token`, options.requests, () => path, operatorToken));
+    }
     out(`machine load average (1 min, ${cpu.length} cores): ${loadBefore.toFixed(2)} before the reads, ${loadavg()[0].toFixed(2)} after`);
     out(`| read (${database.kind}, ${options.keys} keys, ${options.events} events) | median ms | p95 ms | max ms | failures |`);
     out('|---|---:|---:|---:|---:|');

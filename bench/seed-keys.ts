@@ -133,8 +133,13 @@ export async function tableWriterFor(database: DatabaseConfig, dataSource: DataS
 }
 
 /** A record's column values as the driver stores them (TypeORM's own conversion, e.g. a Date to SQLite's UTC text). */
+/** The columns a seeding INSERT writes: every column but those the database generates (an audit entry's `seq`), as RecordValues does. */
+export function writtenColumns(metadata: EntityMetadata): EntityMetadata['columns'] {
+  return metadata.columns.filter((column) => !column.isGenerated);
+}
+
 export function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: ObjectLiteral): unknown[] {
-  return metadata.columns.map((column) => dataSource.driver.preparePersistentValue(record[column.propertyName], column));
+  return writtenColumns(metadata).map((column) => dataSource.driver.preparePersistentValue(record[column.propertyName], column));
 }
 
 /**
@@ -170,8 +175,8 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
   })();
   const userTable = dataSource.getMetadata(lib.records.UserRecord);
   const keyTable = dataSource.getMetadata(lib.records.ApiKeyRecord);
-  const userColumns = userTable.columns.map((c) => c.databaseName);
-  const keyColumns = keyTable.columns.map((c) => c.databaseName);
+  const userColumns = writtenColumns(userTable).map((c) => c.databaseName);
+  const keyColumns = writtenColumns(keyTable).map((c) => c.databaseName);
   const all: string[] = new Array(count);
   const unlimited: string[] = [];
   const now = new Date();

@@ -1,6 +1,7 @@
 import { AnalyticsEventRepository, type EventCount, type UsageBreakdown, tallyUsage } from '@svc/domain';
 import { makeAnalyticsEvent } from '../factories/domain.factory';
 import { type MakePersistence, type PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
+import { expectRefused } from './refused';
 
 const MARCH = '2026-03';
 const APRIL = '2026-04';
@@ -179,14 +180,7 @@ export function describeAnalyticsEventRepositoryContract(make: MakePersistence):
         const event = makeAnalyticsEvent({ keyId: key });
         await expect(f.events.appendConsuming(event, 1, 10)).resolves.toBe(1);
 
-        // Not `.rejects.toThrow()`: better-sqlite3's native addon keeps the SqliteError class of the first test
-        // file a Jest worker loaded, so in a later file its errors are of another realm (not `instanceof Error`
-        // there) and toThrow reports "did not throw" although the promise rejected.
-        const outcome = f.events.appendConsuming({ ...event }, 1, 10).then(
-          (used) => `resolved with ${String(used)}`,
-          () => 'rejected',
-        );
-        await expect(outcome).resolves.toBe('rejected');
+        await expectRefused(f.events.appendConsuming({ ...event }, 1, 10));
 
         await expect(f.usage.usedIn(key, MARCH)).resolves.toBe(1);
         await expect(storedCount(f, key, MARCH)).resolves.toBe(1);

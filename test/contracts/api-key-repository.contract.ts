@@ -1,6 +1,7 @@
 import { ApiKey, ApiKeyRepository } from '@svc/domain';
 import { DAY_MS, T0, makeApiKey, randomDigest, revokeAlone } from '../factories/domain.factory';
 import { type MakePersistence, seedKey, useFixture } from './persistence-fixture';
+import { expectRefused } from './refused';
 
 /** The behaviour every ApiKeyRepository adapter must share (STYLE 9: contract suites). */
 export function describeApiKeyRepositoryContract(make: MakePersistence): void {
@@ -74,14 +75,14 @@ export function describeApiKeyRepositoryContract(make: MakePersistence): void {
         const f = fixture();
         const first = await seedKey(f);
         const twin = makeApiKey({ userId: first.userId, digest: first.props.digest });
-        await expect(f.keys.insert(twin)).rejects.toThrow();
+        await expectRefused(f.keys.insert(twin));
         await expect(f.keys.findById(twin.id)).resolves.toBeNull();
       });
 
       it('refuses a second key with the same id', async () => {
         const f = fixture();
         const first = await seedKey(f);
-        await expect(f.keys.insert(makeApiKey({ id: first.id, userId: first.userId }))).rejects.toThrow();
+        await expectRefused(f.keys.insert(makeApiKey({ id: first.id, userId: first.userId })));
         expect((await f.keys.findById(first.id))?.props.digest).toBe(first.props.digest);
       });
     });

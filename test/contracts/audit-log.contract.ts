@@ -1,6 +1,7 @@
 import { AuditLog } from '@svc/domain';
 import { T0, makeAuditEntry, uniqueId } from '../factories/domain.factory';
 import { type MakePersistence, useFixture } from './persistence-fixture';
+import { expectRefused } from './refused';
 
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
@@ -98,7 +99,7 @@ export function describeAuditLogContract(make: MakePersistence): void {
       const f = fixture();
       const entry = makeAuditEntry();
       await f.audit.append(entry);
-      await expect(f.audit.append({ ...entry, reason: 'again' })).rejects.toThrow();
+      await expectRefused(f.audit.append({ ...entry, reason: 'again' }));
       expect((await f.audit.list({ limit: 10 })).map((e) => e.reason)).toEqual([null]);
     });
 

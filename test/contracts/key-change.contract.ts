@@ -2,6 +2,7 @@ import { type ApiKey, ApiKeyRepository, type AuditEntry, type KeyChangeRecords }
 import { DAY_MS, NO_RECORDS, T0, makeAuditEntry, revokeAlone } from '../factories/domain.factory';
 import { rotationOf } from './key-rotation.contract';
 import { type MakePersistence, type PersistenceFixture, seedKey, useFixture } from './persistence-fixture';
+import { expectRefused } from './refused';
 
 const LATER = new Date(T0.getTime() + 20 * DAY_MS);
 
@@ -50,9 +51,7 @@ export function describeKeyChangeContract(make: MakePersistence): void {
         await f.audit.append(taken);
         const rotation = rotationOf(old, 0);
 
-        await expect(
-          f.keys.rotate(rotation, { audit: [entryOn(old.id, { action: 'key.rotated' }), { ...taken, at: LATER }] }),
-        ).rejects.toThrow();
+        await expectRefused(f.keys.rotate(rotation, { audit: [entryOn(old.id, { action: 'key.rotated' }), { ...taken, at: LATER }] }));
 
         expect((await f.keys.findById(old.id))?.props).toEqual(old.props);
         await expect(f.keys.findById(rotation.successor.id)).resolves.toBeNull();
@@ -129,9 +128,9 @@ export function describeKeyChangeContract(make: MakePersistence): void {
         const order = [third.id, first.id, second.id];
         const revocation = { keyId: third.id, at: LATER, predecessorsInGrace: [first.id, second.id] };
 
-        await expect(
+        await expectRefused(
           f.keys.revoke(revocation, (id) => ({ audit: [id === order[failing] ? { ...taken, keyId: id, at: LATER } : entryOn(id)] })),
-        ).rejects.toThrow();
+        );
 
         for (const key of [first, second, third]) expect((await f.keys.findById(key.id))?.revokedAt).toBeNull();
         expect(await f.audit.list({ limit: 10 })).toEqual([taken]);

@@ -1,6 +1,7 @@
 import { UserRepository } from '@svc/domain';
 import { makeUser } from '../factories/domain.factory';
 import { type MakePersistence, useFixture } from './persistence-fixture';
+import { expectRefused } from './refused';
 
 /** The behaviour every UserRepository adapter must share. */
 export function describeUserRepositoryContract(make: MakePersistence): void {
@@ -27,7 +28,7 @@ export function describeUserRepositoryContract(make: MakePersistence): void {
       const f = fixture();
       const user = makeUser();
       await f.users.insert(user);
-      await expect(f.users.insert({ ...user, email: 'other@example.org' })).rejects.toThrow();
+      await expectRefused(f.users.insert({ ...user, email: 'other@example.org' }));
       expect((await f.users.findById(user.id))?.email).toBe(user.email);
     });
   });

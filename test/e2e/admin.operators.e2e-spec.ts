@@ -210,8 +210,13 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
     expect(me.body).toMatchObject({ operator_id: ids.support, name: 'The support', role: 'support' });
     expect(me.body.permissions).toContain('keys.revoke');
     expect(me.body.permissions).not.toContain('keys.issue');
+    // what the role lacks, with the lowest role that holds it: the console's reasons, from the one table
+    const lacking = Object.keys(PERMISSIONS).filter((p) => !roleAllows('support', p as Permission));
+    expect(me.body.denied).toEqual(Object.fromEntries(lacking.map((p) => [p, roleNeededFor(p as Permission)])));
+    expect(me.body.denied).toMatchObject({ 'keys.issue': 'admin', 'operators.manage': 'owner' });
+    expect(Object.keys(me.body.denied).length + me.body.permissions.length).toBe(Object.keys(PERMISSIONS).length);
     const boot = await t.admin('GET', '/admin/v1/me');
-    expect(boot.body).toMatchObject({ operator_id: null, name: 'bootstrap', role: 'owner' });
+    expect(boot.body).toMatchObject({ operator_id: null, name: 'bootstrap', role: 'owner', denied: {} });
   });
 
   it('operators: created with a token shown once, listed and shown without it, last_used_at kept', async () => {
@@ -306,6 +311,33 @@ describe('The last owner, and the admin API without ADMIN_TOKEN (CONTRACT 21)', 
 
   it('is 404 with no operator; an operator made outside the API brings it up within a minute; the last owner stays', async () => {
     expect((await t.get('/admin/v1/me', bearer('svc_admin_' + '0'.repeat(48)))).body).toEqual(NOT_FOUND);
+    // whatever the body: malformed JSON, a JSON array, another media type, too large; with or without a token (nothing is read)
+    const bodies: Array<[string | Uint8Array, string]> = [
+      ['{"name": "x", ', 'application/json'],
+      ['[1, 2]', 'application/json'],
+      ['name=x', 'application/x-www-form-urlencoded'],
+      [new Uint8Array(2 * 1024 * 1024).fill(0x20), 'application/json'],
+    ];
+    const routes = [
+      ['POST', '/admin/v1/operators'],
+      ['POST', '/admin/v1/keys'],
+      ['PATCH', '/admin/v1/operators/opr_x'],
+    ];
+    let sent = 0;
+    const other: unknown[] = [];
+    for (const [raw, type] of bodies) {
+      for (const [method, path] of routes) {
+        for (const headers of [{}, bearer('svc_admin_' + '0'.repeat(48))]) {
+          const res = await t.request(method, path, { raw, headers: { ...headers, 'content-type': type } });
+          sent++;
+          if (res.status !== 404 || JSON.stringify(res.body) !== JSON.stringify(NOT_FOUND)) {
+            other.push({ method, path, type, size: raw.length, status: res.status, body: res.body });
+          }
+        }
+      }
+    }
+    expect(other).toEqual([]);
+    expect(sent).toBe(bodies.length * routes.length * 2);
     const manage = await t.app.resolve(ManageOperators);
     const first = await manage.create({ name: 'First owner', role: 'owner', actor: { type: 'cli', user: 'root' } });
     expect((await t.get('/admin/v1/me', bearer(first.token))).status).toBe(404);

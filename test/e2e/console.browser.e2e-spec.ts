@@ -97,6 +97,9 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    // who is signed in, from GET /admin/v1/me: ADMIN_TOKEN is the bootstrap owner
+    await web(page.getByTestId('signed-in-name')).toHaveText('ADMIN_TOKEN (bootstrap)');
+    await web(page.getByTestId('signed-in-role')).toHaveText('owner');
     expect(await page.evaluate<string[]>('Object.values(sessionStorage)')).toEqual([ADMIN_TOKEN]);
     expect(await page.evaluate<number>('localStorage.length')).toBe(0);
     expect(page.url()).not.toContain(ADMIN_TOKEN);
@@ -397,8 +400,9 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
       },
     };
   };
-  const axeCheck = async (name: string) => {
-    const results = await new AxeBuilder({ page }).analyze();
+  const axeCheck = (name: string) => axeCheckOn(page, name);
+  const axeCheckOn = async (on: Page, name: string) => {
+    const results = await new AxeBuilder({ page: on }).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect({ page: name, serious: serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) }).toEqual({
       page: name,
@@ -633,6 +637,207 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await web(page.getByTestId('actions-blocked')).toContainText('This key was rotated');
   });
 
+  // ---- issue 27: operators with their own tokens and roles ----
+
+  const OPERATOR_TOKEN = /^svc_admin_[0-9a-f]{48}$/;
+  let support: { token: string; operatorId: string } | null = null;
+  const asToken = async (token: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, any> };
+  };
+
+  it('an owner creates an operator on the Operators page and sees its token once', async () => {
+    await nav('Operators', 'Operators');
+    await page.getByRole('button', { name: 'Create an operator' }).click();
+    await page.getByLabel('Name').fill('Sam Support');
+    await page.getByLabel('E-mail (optional)').fill('sam@example.org');
+    await page.getByLabel('Role', { exact: true }).selectOption('support');
+    await page.getByRole('button', { name: 'Create the operator' }).click();
+    const secret = page.locator('#secret-value');
+    await secret.waitFor();
+    const token = await secret.inputValue();
+    expect(token).toMatch(OPERATOR_TOKEN);
+    await page.getByText('Operator Sam Support created: the token').waitFor();
+    await page.getByText('This is the only time the token is shown').waitFor();
+    expect(await page.getByLabel('Admin token').inputValue()).toBe(token);
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('secret-title');
+    await shot('operator-created');
+    await axeCheck('operator-token-shown');
+    await page.getByRole('button', { name: /hide the token/ }).click();
+    await web(secret).toHaveCount(0);
+    expect(await page.content()).not.toContain(token);
+    // listed without its token; the token works as the support operator's
+    const listed = await adminCall('GET', '/admin/v1/operators');
+    const sam = listed.operators.find((o: { name: string }) => o.name === 'Sam Support');
+    expect(sam).toMatchObject({ email: 'sam@example.org', role: 'support', disabled_at: null });
+    expect(JSON.stringify(listed)).not.toContain(token);
+    const row = page.locator(`tr[data-operator="${sam.operator_id}"]`);
+    await web(row.getByTestId('operator-role')).toHaveText('support');
+    await web(row.locator('.badge')).toHaveText('enabled');
+    expect((await asToken(token, 'GET', '/admin/v1/me')).body).toMatchObject({ operator_id: sam.operator_id, role: 'support' });
+    support = { token, operatorId: sam.operator_id };
+  });
+
+  it("an owner changes an operator's role, replaces its token (shown once; the old one refused) and disables it", async () => {
+    const temp = (await adminCall('POST', '/admin/v1/operators', { name: 'Temp Viewer', role: 'viewer' })) as {
+      operator_id: string;
+      token: string;
+    };
+    await page.reload();
+    const row = page.locator(`tr[data-operator="${temp.operator_id}"]`);
+    await web(row.getByTestId('operator-role')).toHaveText('viewer');
+    await row.getByLabel('Role of Temp Viewer', { exact: true }).selectOption('admin');
+    await row.getByRole('button', { name: 'Change the role of Temp Viewer' }).click();
+    await page.getByRole('dialog').getByText('Make Temp Viewer admin (now viewer)?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Change role' }).click();
+    await web(row.getByTestId('operator-role')).toHaveText('admin');
+    expect((await asToken(temp.token, 'GET', '/admin/v1/me')).body.role).toBe('admin');
+
+    await row.getByRole('button', { name: 'New token for Temp Viewer' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Replace token' }).click();
+    await page.getByText('New token for Temp Viewer').first().waitFor();
+    const replaced = await page.locator('#secret-value').inputValue();
+    expect(replaced).toMatch(OPERATOR_TOKEN);
+    expect((await asToken(temp.token, 'GET', '/admin/v1/me')).status).toBe(401);
+    expect((await asToken(replaced, 'GET', '/admin/v1/me')).status).toBe(200);
+    await page.getByRole('button', { name: /hide the token/ }).click();
+    await web(page.locator('#secret-value')).toHaveCount(0);
+
+    await row.getByRole('button', { name: 'Disable Temp Viewer' }).click();
+    await page.getByRole('dialog').getByText('refused at once on every instance').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disable' }).click();
+    await web(row.locator('.badge')).toHaveText('disabled');
+    expect((await asToken(replaced, 'GET', '/admin/v1/me')).status).toBe(401);
+    await shot('operators');
+    // the operator changes are in the audit log, made by ADMIN_TOKEN
+    const changes = await adminCall('GET', '/admin/v1/audit?action=operator.updated&limit=200');
+    expect(changes.entries.filter((e: { details: { operator_id: string } }) => e.details.operator_id === temp.operator_id)).toHaveLength(2);
+  });
+
+  it('a support operator signs in, sees what its role cannot do disabled with the reason, revokes a key; the audit names them', async () => {
+    expect(support).not.toBeNull();
+    const victim = await adminCall('POST', '/admin/v1/keys', { email: `leaked.${Date.now()}@example.org`, license_type: 'research' });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' });
+    const tab = await context.newPage();
+    tab.on('dialog', (dialog: Dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    tab.on('pageerror', (error) => pageErrors.push(error.message));
+    tab.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    const refused: string[] = [];
+    const operatorCalls: string[] = [];
+    tab.on('response', (response) => {
+      if (response.status() === 403) refused.push(response.url());
+      if (response.url().includes('/admin/v1/operators')) operatorCalls.push(response.url());
+    });
+    try {
+      await tab.goto(`${service.baseUrl}/console`);
+      await tab.getByLabel('Admin token').fill(support!.token);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await web(tab.getByTestId('signed-in-name')).toHaveText('Sam Support');
+      await web(tab.getByTestId('signed-in-role')).toHaveText('support');
+      expect(await tab.evaluate<string[]>('Object.values(sessionStorage)')).toEqual([support!.token]);
+
+      const go = async (title: string, heading: string) => {
+        await tab.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: title, exact: true }).click();
+        await tab.getByRole('heading', { level: 1, name: heading }).waitFor();
+      };
+      /** The control is disabled, and its description (aria-describedby) is the reason. */
+      const refusedWith = async (control: Locator, reason: string) => {
+        expect(await control.isDisabled()).toBe(true);
+        const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+        const texts = await Promise.all(ids.map((id) => tab.locator(`[id="${id}"]`).textContent()));
+        expect(texts).toContain(reason);
+        await tab.locator(`[id="${ids[ids.length - 1]}"]`).waitFor({ state: 'visible' });
+      };
+
+      await go('Keys', 'Keys');
+      await refusedWith(tab.getByRole('button', { name: 'Issue a key' }), 'Needs the admin role (you are support).');
+      await tab.screenshot({ path: join(SHOTS, 'keys-as-support.png'), fullPage: true });
+      await go('Models', 'Models');
+      await tab.locator('table.models tbody tr').first().waitFor();
+      await refusedWith(tab.getByRole('button', { name: 'Add a model' }), 'Needs the admin role (you are support).');
+      await refusedWith(tab.getByRole('button', { name: /^Edit / }).first(), 'Needs the admin role (you are support).');
+      await refusedWith(tab.getByRole('button', { name: /^Delete / }).first(), 'Needs the admin role (you are support).');
+      await go('Operators', 'Operators');
+      await refusedWith(tab.getByRole('button', { name: 'Create an operator' }), 'Needs the owner role (you are support).');
+      expect(operatorCalls).toEqual([]);
+
+      // the key: the tier needs an admin; limit, expiry, rotation and revocation are support's
+      await tab.goto(`${service.baseUrl}/console/keys/${victim.key_id}`);
+      await web(tab.getByTestId('key-status')).toHaveText('active');
+      await refusedWith(tab.getByRole('button', { name: 'Change tier' }), 'Needs the admin role (you are support).');
+      expect(await tab.locator('#action-tier').isDisabled()).toBe(true);
+      for (const name of ['Change limit', 'Change expiry', 'Rotate', 'Revoke']) {
+        expect({ name, disabled: await tab.getByRole('button', { name, exact: true }).isDisabled() }).toEqual({ name, disabled: false });
+      }
+      await tab.screenshot({ path: join(SHOTS, 'key-as-support.png'), fullPage: true });
+      await axeCheckOn(tab, 'key-as-support');
+      await tab.getByLabel('Revoke (reason, optional)').fill('leaked in a support ticket');
+      await tab.getByRole('button', { name: 'Revoke', exact: true }).click();
+      await tab.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+      await web(tab.getByTestId('key-status')).toHaveText('revoked');
+      // the key's audit trail names them
+      const revokedRow = tab.locator('table.audit tbody tr').filter({ hasText: 'key.revoked' });
+      await web(revokedRow.locator('td.actor')).toHaveText('Sam Support');
+
+      // the audit log names them; their name leads to every entry they made
+      await go('Audit', 'Audit log');
+      await tab.getByLabel('Action').selectOption('key.revoked');
+      const row = tab.locator('table.audit tbody tr').filter({ hasText: victim.key_id });
+      await web(row).toHaveCount(1);
+      await web(row.locator('td.actor')).toHaveText('Sam Support');
+      await web(row).toContainText('leaked in a support ticket');
+      await row.locator('td.actor a').click();
+      await tab.getByTestId('actor-filter').waitFor();
+      expect(tab.url()).toContain(`actor=${support!.operatorId}`);
+      const theirs = await adminCall('GET', `/admin/v1/audit?actor=${support!.operatorId}&limit=200`);
+      expect(theirs.entries.map((e: { action: string }) => e.action)).toEqual(['key.revoked']);
+      await web(tab.locator('table.audit tbody tr')).toHaveCount(1);
+      await tab.screenshot({ path: join(SHOTS, 'audit-as-support.png'), fullPage: true });
+      // and every audit list shows each entry's actor: the bootstrap issued the key
+      const trail = await adminCall('GET', `/admin/v1/audit?key_id=${victim.key_id}`);
+      expect(trail.entries.map((e: { action: string; actor: unknown }) => [e.action, e.actor])).toEqual([
+        ['key.revoked', { type: 'operator', operator_id: support!.operatorId, name: 'Sam Support' }],
+        ['key.issued', { type: 'bootstrap' }],
+      ]);
+      await tab.goto(`${service.baseUrl}/console/keys/${victim.key_id}`);
+      const issuedRow = tab.locator('table.audit tbody tr').filter({ hasText: 'key.issued' });
+      await web(issuedRow.locator('td.actor')).toHaveText('ADMIN_TOKEN');
+      // nothing was tried that the role may not do
+      expect(refused).toEqual([]);
+
+      // an owner demotes them while the page is open: the service's 403 makes the session read /me again, and the page follows
+      const other = await adminCall('POST', '/admin/v1/keys', { email: `demoted.${Date.now()}@example.org`, license_type: 'free' });
+      await tab.goto(`${service.baseUrl}/console/keys/${other.key_id}`);
+      await web(tab.getByTestId('key-status')).toHaveText('active');
+      expect(await tab.getByRole('button', { name: 'Revoke', exact: true }).isDisabled()).toBe(false);
+      await adminCall('PATCH', `/admin/v1/operators/${support!.operatorId}`, { role: 'viewer' });
+      await tab.getByRole('button', { name: 'Revoke', exact: true }).click();
+      await tab.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+      await tab.getByRole('alert').filter({ hasText: 'FORBIDDEN' }).waitFor();
+      await web(tab.getByTestId('signed-in-role')).toHaveText('viewer');
+      await refusedWith(tab.getByRole('button', { name: 'Revoke', exact: true }), 'Needs the support role (you are viewer).');
+      await web(tab.getByTestId('key-status')).toHaveText('active');
+      expect(refused).toHaveLength(1);
+      // a disabled operator is signed out on the next call, saying why
+      await adminCall('PATCH', `/admin/v1/operators/${support!.operatorId}`, { disabled: true });
+      await tab.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Keys', exact: true }).click();
+      await tab.getByText('The service refused the admin token: sign in again.').waitFor();
+      expect(await tab.evaluate<number>('sessionStorage.length')).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('has no serious accessibility violation on any page (axe-core)', async () => {
     const pages: Array<[string, string, string]> = [
       ['overview', '/console', 'Overview'],
@@ -641,6 +846,7 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
       ['near-quota', '/console/near-quota', 'Keys at or near their quota'],
       ['models', '/console/models', 'Models'],
       ['audit', '/console/audit', 'Audit log'],
+      ['operators', '/console/operators', 'Operators'],
       ['not-found', '/console/nowhere', 'Not found'],
     ];
     for (const [name, path, heading] of pages) {
@@ -663,8 +869,8 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     expect(dialogs).toEqual([]);
     expect(pageErrors).toEqual([]);
     // the browser logs the deliberate refusals (the wrong token's 401, the bad checksum's 400) as failed resources; nothing else may be
-    // and the simulated failures of issue 26's test (a 503, a refused connection)
-    expect(consoleErrors.filter((text) => !/status of (40[01]|503) |ERR_CONNECTION_REFUSED/.test(text))).toEqual([]);
+    // and the simulated failures of issue 26's test (a 503, a refused connection); issue 27's: the demoted operator's one 403
+    expect(consoleErrors.filter((text) => !/status of (40[013]|503) |ERR_CONNECTION_REFUSED/.test(text))).toEqual([]);
     expect(consoleErrors.filter((text) => /Content.Security.Policy|Refused to/i.test(text))).toEqual([]);
   });
 });
@@ -765,6 +971,36 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
     expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     expect(pageErrors).toEqual([]);
+  });
+  it('a viewer sees the endpoints and deliveries, with adding, testing, changing and retrying disabled and the reason given', async () => {
+    const created = await fetch(`${service.baseUrl}/admin/v1/operators`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Hook Viewer', role: 'viewer' }),
+    });
+    const viewer = (await created.json()) as { token: string };
+    const tab = await page.context().newPage();
+    try {
+      await tab.goto(`${service.baseUrl}/console/webhooks`);
+      await tab.getByLabel('Admin token').fill(viewer.token);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      const refused = async (control: Locator, reason: string) => {
+        await control.waitFor();
+        expect(await control.isDisabled()).toBe(true);
+        const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+        const texts = await Promise.all(ids.map((id) => tab.locator(`[id="${id}"]`).textContent()));
+        expect(texts).toContain(reason);
+      };
+      await refused(tab.getByRole('button', { name: 'Add an endpoint' }), 'Needs the admin role (you are viewer).');
+      await refused(tab.getByRole('button', { name: `Send a test event to ${receiver.url}` }), 'Needs the support role (you are viewer).');
+      await refused(tab.getByRole('button', { name: 'Delete', exact: true }), 'Needs the admin role (you are viewer).');
+      await tab.getByRole('button', { name: `Deliveries of ${receiver.url}` }).click();
+      await refused(tab.getByRole('button', { name: /^Retry / }).first(), 'Needs the support role (you are viewer).');
+      await tab.screenshot({ path: join(SHOTS, 'webhooks-as-viewer.png'), fullPage: true });
+    } finally {
+      await tab.close();
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ManageOperators } from '@svc/application';
+import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 
 /**
@@ -166,8 +168,27 @@ describe('Operator console: serving', () => {
         expect({ path, status: answer.status, code: answer.body?.code }).toEqual({ path, status: 404, code: 'NOT_FOUND' });
         expect(answer.headers.get('content-security-policy')).toBeNull();
       }
-      // the admin API follows ADMIN_TOKEN alone
+      // the admin API follows ADMIN_TOKEN (or an operator: below) alone
       expect((await t.admin('GET', '/admin/v1/models')).status).toBe(env.ADMIN_TOKEN === '' ? 404 : 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('without ADMIN_TOKEN comes up with the admin API once an operator is enabled (CONTRACT 21)', async () => {
+    const clock = new FixedClock(new Date('2026-05-10T08:00:00.000Z'));
+    const t = await TestApp.start({ clock, env: { ADMIN_TOKEN: '' } });
+    try {
+      const status = async (path: string) => (await t.get(path)).status;
+      expect(await status('/console')).toBe(404);
+      const manage = await t.app.resolve(ManageOperators);
+      const owner = await manage.create({ name: 'First owner', role: 'owner', actor: { type: 'cli', user: 'root' } });
+      clock.advance(60_000); // the presence of operators is read at most once a minute
+      const page = await t.get('/console/keys');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect((await t.get('/admin/v1/me', { authorization: `Bearer ${owner.token}` })).body).toMatchObject({ role: 'owner' });
     } finally {
       await t.close();
     }

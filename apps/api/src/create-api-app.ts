@@ -6,6 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { type AppConfig } from '@svc/config';
 import { type InfrastructureOverrides } from '@svc/infrastructure';
 import { type ApiFeatures, ApiModule } from './api.module';
+import { AdminApiPresence, hideAbsentAdminApi } from './admin-auth/admin-api-presence';
 import { serveConsole } from './console/serve-console';
 import { REASON_PHRASE, errorEnvelope } from './http/error-envelope';
 import { BODY_LIMIT_BYTES } from './http/body-limit';
@@ -75,7 +76,9 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   });
   observeRequests(adapter.getInstance(), log, config.metrics.enabled ? app.get(ServiceMetrics) : null);
   serveOpenApiDocument(adapter.getInstance(), buildOpenApiDocument(app));
-  if (config.console.enabled) serveConsole(adapter.getInstance(), config.console.dir);
+  const adminApi = app.get(AdminApiPresence, { strict: false });
+  hideAbsentAdminApi(adapter.getInstance(), ADMIN_PATH_PREFIX, adminApi);
+  if (config.console.enabled) serveConsole(adapter.getInstance(), config.console.dir, () => adminApi.exists());
   await app.init();
   return app;
 }

@@ -8,14 +8,14 @@ describe('serviceAddresses: the start-up line of npm start', () => {
   it('names the API, the OpenAPI page and the console at localhost when the service listens on every address', () => {
     expect(serviceAddresses(loadConfig({ ADMIN_TOKEN: token }))).toBe(
       'svc-licensing listening on http://localhost:3000 (sqlite): API under http://localhost:3000/v1/, ' +
-        'OpenAPI page http://localhost:3000/api/docs, console http://localhost:3000/console (sign in with ADMIN_TOKEN)',
+        "OpenAPI page http://localhost:3000/api/docs, console http://localhost:3000/console (sign in with ADMIN_TOKEN or an operator's token)",
     );
   });
 
-  it('without ADMIN_TOKEN says what serves the console', () => {
+  it('without ADMIN_TOKEN says that an operator brings the console up', () => {
     expect(serviceAddresses(loadConfig({ HOST: '127.0.0.1', PORT: '3100' }))).toBe(
       'svc-licensing listening on http://127.0.0.1:3100 (sqlite): API under http://127.0.0.1:3100/v1/, ' +
-        'OpenAPI page http://127.0.0.1:3100/api/docs, console off (set ADMIN_TOKEN, at least 16 characters, to serve it at /console)',
+        'OpenAPI page http://127.0.0.1:3100/api/docs, console http://127.0.0.1:3100/console once an operator exists (npm run cli -- operators create --name N --role owner; or set ADMIN_TOKEN)',
     );
   });
 

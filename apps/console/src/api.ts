@@ -44,12 +44,14 @@ export interface CallOptions {
 
 /**
  * The admin API for one admin token (the session's). `onUnauthorized` runs when the service refuses
- * the token (401): the session signs out and says why.
+ * the token (401): the session signs out and says why. `onForbidden` runs on a 403 (the role was
+ * changed meanwhile): the session reads GET /me again.
  */
 export class AdminApi {
   constructor(
     private readonly token: string,
     private readonly onUnauthorized: () => void = () => undefined,
+    private readonly onForbidden: () => void = () => undefined,
   ) {}
 
   /** One admin call; `query` values that are empty or undefined are left out. */
@@ -81,6 +83,7 @@ export class AdminApi {
     }
     if (!response.ok) {
       if (response.status === 401) this.onUnauthorized();
+      if (response.status === 403) this.onForbidden();
       throw errorOf(response.status, text);
     }
     return (text ? JSON.parse(text) : undefined) as T;
@@ -105,6 +108,7 @@ export class AdminApi {
           resolve(JSON.parse(xhr.responseText) as AdminModel);
         } else {
           if (xhr.status === 401) this.onUnauthorized();
+          if (xhr.status === 403) this.onForbidden();
           reject(errorOf(xhr.status, xhr.responseText));
         }
       };
@@ -194,11 +198,20 @@ export interface DailyUsage {
   by_outcome: Counts;
 }
 
+/** Who made an audit entry (CONTRACT 21). */
+export type Actor =
+  | { type: 'operator'; operator_id: string; name: string }
+  | { type: 'bootstrap' }
+  | { type: 'key'; key_id: string }
+  | { type: 'cli'; user: string }
+  | { type: 'system' };
+
 export interface AuditEntry {
   id: string;
   at: string;
   action: string;
   key_id: string | null;
+  actor: Actor;
   reason?: string;
   details?: Record<string, unknown>;
 }
@@ -260,6 +273,32 @@ export interface AdminModel {
   updated_at: string;
 }
 
+export const ROLES = ['viewer', 'support', 'admin', 'owner'] as const;
+
+/** GET /admin/v1/me: who is signed in, the role, the permissions it holds and, for each it lacks, the role needed. */
+export interface Me {
+  operator_id: string | null;
+  name: string;
+  email?: string | null;
+  role: string;
+  permissions: string[];
+  denied: Record<string, string>;
+}
+
+export interface AdminOperator {
+  operator_id: string;
+  name: string;
+  email: string | null;
+  role: string;
+  created_at: string;
+  last_used_at: string | null;
+  disabled_at: string | null;
+}
+
+export interface AdminOperatorWithToken extends AdminOperator {
+  token: string;
+}
+
 export const TIERS = ['free', 'research', 'commercial', 'enterprise'] as const;
 export const STATUSES = ['active', 'expired', 'revoked'] as const;
 export const MODEL_TYPES = ['SvcLDA', 'SvcQDA', 'SvcProbit'] as const;
@@ -273,4 +312,7 @@ export const AUDIT_ACTIONS = [
   'model.uploaded',
   'model.replaced',
   'model.deleted',
+  'operator.created',
+  'operator.updated',
+  'operator.token_replaced',
 ] as const;

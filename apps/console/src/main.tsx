@@ -6,11 +6,12 @@ import { KeyPage } from './pages/KeyPage';
 import { Keys } from './pages/Keys';
 import { Models } from './pages/Models';
 import { NearQuota } from './pages/NearQuota';
+import { Operators } from './pages/Operators';
 import { Overview } from './pages/Overview';
 import { SignIn } from './pages/SignIn';
 import { Webhooks } from './pages/Webhooks';
 import { BASE, ROUTES, paths } from './router';
-import { SessionGate, useSession } from './session';
+import { SessionGate, useSession, whoIs } from './session';
 import './styles.css';
 
 const SECTIONS = [
@@ -19,6 +20,7 @@ const SECTIONS = [
   { href: paths.models(), title: 'Models', owns: [ROUTES.models] },
   { href: paths.audit(), title: 'Audit', owns: [ROUTES.audit] },
   { href: paths.webhooks(), title: 'Webhooks', owns: [ROUTES.webhooks] },
+  { href: paths.operators(), title: 'Operators', owns: [ROUTES.operators] },
 ] as const;
 
 const TITLES: Record<string, string> = {
@@ -44,7 +46,7 @@ function KeyRoute(props: { keyId?: string }) {
   return <KeyPage key={props.keyId} keyId={props.keyId ?? ''} />;
 }
 
-/** The signed-in console: navigation, sign-out, the page of the address. */
+/** The signed-in console: navigation, who is signed in with which role (GET /me), sign-out, the page of the address. */
 function Console() {
   const session = useSession();
   const { path } = useLocation();
@@ -72,6 +74,13 @@ function Console() {
             </a>
           ))}
         </nav>
+        <p class="who" data-testid="signed-in">
+          <span class="visually-hidden">Signed in as </span>
+          <span data-testid="signed-in-name">{whoIs(session.me)}</span>{' '}
+          <span class="badge role" data-testid="signed-in-role">
+            {session.me.role}
+          </span>
+        </p>
         <button type="button" class="signout" onClick={() => session.signOut()}>
           Sign out
         </button>
@@ -85,6 +94,7 @@ function Console() {
           <Route path={ROUTES.models} component={Models} />
           <Route path={ROUTES.audit} component={Audit} />
           <Route path={ROUTES.webhooks} component={Webhooks} />
+          <Route path={ROUTES.operators} component={Operators} />
           <Route default component={NotFound} />
         </Router>
       </main>

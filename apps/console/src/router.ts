@@ -25,6 +25,7 @@ export const paths = {
   models: () => `${BASE}/models`,
   audit: (params?: Params) => withQuery(`${BASE}/audit`, params),
   webhooks: (params?: Params) => withQuery(`${BASE}/webhooks`, params),
+  operators: () => `${BASE}/operators`,
 };
 
 /** The route patterns (preact-iso), one per page. */
@@ -36,6 +37,7 @@ export const ROUTES = {
   models: `${BASE}/models`,
   audit: `${BASE}/audit`,
   webhooks: `${BASE}/webhooks`,
+  operators: `${BASE}/operators`,
 } as const;
 
 /**

@@ -124,8 +124,9 @@ export class AppConfig {
   };
   readonly logLevel!: LogLevel;
   /**
-   * The operator console (CONTRACT 17): served at /console when ADMIN_TOKEN is set, unless
-   * CONSOLE_ENABLED=false; its static files are the build's output in `dir` (dist/console).
+   * The operator console (CONTRACT 17, 21): served at /console unless CONSOLE_ENABLED=false,
+   * while the admin API exists (ADMIN_TOKEN set, or an operator enabled; else 404, checked per
+   * request like the API); its static files are the build's output in `dir` (dist/console).
    */
   readonly console!: { readonly enabled: boolean; readonly dir: string };
   /** Prometheus metrics: served at /metrics, on the HTTP port or on `port` when set. */

@@ -177,11 +177,12 @@ describe(loadConfig.name, () => {
       expect(load({}).rateLimit.perEndpoint.rotate).toBe(10);
     });
 
-    it('serves the console only with an admin token, unless CONSOLE_ENABLED=false', () => {
+    it('serves the console unless CONSOLE_ENABLED=false (while the admin API exists: with an admin token or an operator)', () => {
       const token = 'a'.repeat(16);
       expect(load({ ADMIN_TOKEN: token }).console).toEqual({ enabled: true, dir: join(ROOT, 'dist/console') });
       expect(load({ ADMIN_TOKEN: token, CONSOLE_ENABLED: 'false' }).console.enabled).toBe(false);
-      expect(load({ CONSOLE_ENABLED: 'true' }).console.enabled).toBe(false);
+      expect(load({}).console.enabled).toBe(true);
+      expect(load({ CONSOLE_ENABLED: 'false' }).console.enabled).toBe(false);
     });
 
     it('turns metrics off, or moves them to a port of their own', () => {

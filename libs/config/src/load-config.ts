@@ -126,7 +126,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       redisKeyPrefix: schema.REDIS_KEY_PREFIX ?? 'svc:rl:',
     },
     logLevel: (schema.LOG_LEVEL ?? 'info') as LogLevel,
-    console: { enabled: schema.ADMIN_TOKEN !== undefined && isTrue(schema.CONSOLE_ENABLED, true), dir: resolve(cwd, 'dist/console') },
+    console: { enabled: isTrue(schema.CONSOLE_ENABLED, true), dir: resolve(cwd, 'dist/console') },
     metrics: { enabled: isTrue(schema.METRICS_ENABLED, true), port: schema.METRICS_PORT ?? null },
     webhooks: { allowInsecure: isTrue(schema.WEBHOOK_ALLOW_INSECURE, false) },
   };

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { REASON_PHRASE, errorEnvelope } from '../http/error-envelope';
+import { NO_SUCH_ENDPOINT, REASON_PHRASE, errorEnvelope } from '../http/error-envelope';
 
 /** Where the operator console lives (CONTRACT 17). */
 export const CONSOLE_PATH = '/console';
@@ -55,9 +55,13 @@ interface ConsoleFile {
  * file extension is a page of the single-page app and gets index.html (deep
  * links); a missing asset is a JSON 404. Every answer carries the console's
  * Content-Security-Policy beside the service's own security headers.
+ * The console exists while the admin API does (`exists`: ADMIN_TOKEN set, or
+ * an operator enabled, CONTRACT 21): otherwise every path under CONSOLE_PATH
+ * is the 404 of an unknown path, so an operator made with the CLI brings the
+ * console up with the API, on every instance, without a restart.
  * Call before `app.init()`.
  */
-export function serveConsole(instance: FastifyInstance, dir: string): void {
+export function serveConsole(instance: FastifyInstance, dir: string, exists: () => Promise<boolean>): void {
   const files = readBuild(dir);
   const index = files.get('index.html');
   const send = (reply: FastifyReply, status: number, type: string, cacheControl: string, body: Buffer | string): FastifyReply =>
@@ -74,8 +78,16 @@ export function serveConsole(instance: FastifyInstance, dir: string): void {
       ? error(reply, 503, 'SERVICE_UNAVAILABLE', 'The console was not built: run "npm run build"')
       : send(reply, 200, index.type, index.cacheControl, index.bytes);
 
-  instance.get(CONSOLE_PATH, (_request, reply) => page(reply));
-  instance.get(`${CONSOLE_PATH}/*`, (request, reply) => {
+  const absent = (reply: FastifyReply): FastifyReply =>
+    reply
+      .status(404)
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(errorEnvelope(REASON_PHRASE[404], 'NOT_FOUND', NO_SUCH_ENDPOINT)));
+
+  instance.get(CONSOLE_PATH, async (_request, reply) => ((await exists()) ? page(reply) : absent(reply)));
+  instance.get(`${CONSOLE_PATH}/*`, async (request, reply) => {
+    if (!(await exists())) return absent(reply);
     const path = (request.params as { '*': string })['*'];
     const file = files.get(path);
     if (file !== undefined) return send(reply, 200, file.type, file.cacheControl, file.bytes);

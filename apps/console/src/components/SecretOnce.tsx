@@ -1,14 +1,23 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-const LEAVE_WARNING = 'The key is shown only this once. Leave without copying it?';
-
 /**
- * A key's plaintext, shown this once, with a copy button and a warning. It takes the focus when it
- * appears, and warns before it is navigated away from: closing or reloading the tab (beforeunload)
- * and following a link inside the console (a confirmation) until "I have copied it".
+ * A key's (or an operator's admin token's: `noun` and `label`) plaintext, shown this once, with a
+ * copy button and a warning. It takes the focus when it appears, and warns before it is navigated
+ * away from: closing or reloading the tab (beforeunload) and following a link inside the console
+ * (a confirmation) until "I have copied it".
  */
-export function SecretOnce(props: { title: string; secret: string; children?: ComponentChildren; onDone: () => void }) {
+export function SecretOnce(props: {
+  title: string;
+  secret: string;
+  /** What the secret is, in the warnings: 'key' unless said. */
+  noun?: string;
+  /** The label of its field: 'API key' unless said. */
+  label?: string;
+  children?: ComponentChildren;
+  onDone: () => void;
+}) {
+  const noun = props.noun ?? 'key';
   const [copied, setCopied] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -17,7 +26,7 @@ export function SecretOnce(props: { title: string; secret: string; children?: Co
     // capture: before preact-iso's own click handler routes the link
     const leaving = (event: MouseEvent) => {
       const link = (event.target as Element | null)?.closest?.('a[href]');
-      if (link && !link.closest('.secret') && !confirm(LEAVE_WARNING)) {
+      if (link && !link.closest('.secret') && !confirm(`The ${noun} is shown only this once. Leave without copying it?`)) {
         event.preventDefault();
         event.stopImmediatePropagation();
       }
@@ -43,10 +52,10 @@ export function SecretOnce(props: { title: string; secret: string; children?: Co
         {props.title}
       </h2>
       <p class="warning" role="alert">
-        This is the only time the key is shown. Copy it now and hand it over securely: the service keeps only its digest and cannot show it
-        again.
+        This is the only time the {noun} is shown. Copy it now and hand it over securely: the service keeps only its digest and cannot show
+        it again.
       </p>
-      <label for="secret-value">API key</label>
+      <label for="secret-value">{props.label ?? 'API key'}</label>
       <div class="copy-row">
         <input id="secret-value" class="mono" readOnly value={props.secret} onFocus={(e) => e.currentTarget.select()} />
         <button type="button" class="primary" onClick={() => void copy()}>
@@ -56,7 +65,7 @@ export function SecretOnce(props: { title: string; secret: string; children?: Co
       {copied && <p role="status">{copied}</p>}
       {props.children}
       <button type="button" onClick={props.onDone}>
-        I have copied it: hide the key
+        I have copied it: hide the {noun}
       </button>
     </section>
   );

@@ -4,20 +4,24 @@ import { Choice, Field } from '../components/Field';
 import { LoadState } from '../components/LoadState';
 import { Pager, useUrlPages } from '../components/Pager';
 import { useLoad } from '../load';
-import { useQuery } from '../router';
+import { paths, useQuery } from '../router';
 import { useApi } from '../session';
 
 const PAGE_SIZE = 50;
 
-/** The whole audit log, newest first, filtered by action, paged; the filter and the pages are the address. */
+/**
+ * The whole audit log, newest first, filtered by action and by operator (an actor's name links
+ * here), paged; the filters and the pages are the address.
+ */
 export function Audit() {
   const api = useApi();
   const { query, set } = useQuery();
   const action = query.action ?? '';
+  const actor = query.actor ?? '';
   const pages = useUrlPages();
   const audit = useLoad(
-    (signal) => api.call<AuditPage>('GET', '/audit', { query: { action, limit: PAGE_SIZE, cursor: pages.cursor }, signal }),
-    [action, pages.cursor],
+    (signal) => api.call<AuditPage>('GET', '/audit', { query: { action, actor, limit: PAGE_SIZE, cursor: pages.cursor }, signal }),
+    [action, actor, pages.cursor],
   );
   return (
     <>
@@ -29,10 +33,16 @@ export function Audit() {
             value={action}
             options={AUDIT_ACTIONS}
             any="All actions"
-            onChange={(v) => set({ action: v || undefined })}
+            onChange={(v) => set({ action: v || undefined, actor: actor || undefined })}
           />
         </Field>
       </form>
+      {actor && (
+        <p data-testid="actor-filter">
+          Only the entries made by operator <code>{actor}</code>.{' '}
+          <a href={paths.audit({ action: action || undefined })}>Show every actor.</a>
+        </p>
+      )}
       <section class="card" aria-label="Audit entries">
         <LoadState load={audit} what="audit entries">
           {(data) => (

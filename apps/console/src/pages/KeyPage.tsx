@@ -16,7 +16,7 @@ import { Time } from '../components/Time';
 import { currentPeriod, formatLimit, fromLocalInput, toLocalInput } from '../format';
 import { useLoad } from '../load';
 import { paths } from '../router';
-import { useApi } from '../session';
+import { useAllowance, useApi } from '../session';
 
 const AUDIT_PAGE = 20;
 
@@ -210,7 +210,15 @@ function blockedReason(d: KeyDetails): string | null {
   return null;
 }
 
-/** Change tier, limit or expiry; rotate; revoke. Each asks first, shows that it is running, acts once. */
+/** The ids a control's aria-describedby names (the key's state, the role's refusal), or none. */
+function describedByOf(...ids: Array<string | undefined>): string | undefined {
+  return ids.filter((id) => id !== undefined).join(' ') || undefined;
+}
+
+/**
+ * Change tier, limit or expiry; rotate; revoke. Each asks first, shows that it is running, acts once;
+ * each is disabled with the reason when the key's state or the signed-in role (the session's) forbids it.
+ */
 function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const d = props.details;
   const api = useApi();
@@ -224,6 +232,11 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const [reason, setReason] = useState('');
   const [grace, setGrace] = useState('');
   const [rotated, setRotated] = useState<RotatedKey | null>(null);
+  const mayTier = useAllowance('keys.change_tier', 'refused-tier');
+  const mayLimit = useAllowance('keys.update', 'refused-limit');
+  const mayExpire = useAllowance('keys.update', 'refused-expiry');
+  const mayRotate = useAllowance('keys.rotate', 'refused-rotate');
+  const mayRevoke = useAllowance('keys.revoke', 'refused-revoke');
   const blocked = blockedReason(d);
   // revoking a rotated key still in its grace ends the grace at once: allowed; nothing else is on a blocked key
   const revokeBlocked = d.status === 'revoked' ? blocked : null;
@@ -304,18 +317,19 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
         >
           <Field id="action-tier" label="Tier">
             <div class="inline">
-              <Choice id="action-tier" value={tier} options={TIERS} disabled={off} onChange={setTier} />
+              <Choice id="action-tier" value={tier} options={TIERS} disabled={off || mayTier.off} onChange={setTier} />
               <ActionButton
                 type="submit"
                 busy={patch.busy}
                 busyText="Working…"
-                disabled={off || tier === d.license_type}
-                describedBy={describedBy}
+                disabled={off || mayTier.off || tier === d.license_type}
+                describedBy={describedByOf(describedBy, mayTier.describedBy)}
               >
                 Change tier
               </ActionButton>
             </div>
           </Field>
+          {mayTier.note}
         </form>
         <form
           onSubmit={(e) => {
@@ -333,7 +347,7 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
                 id="action-limit-mode"
                 value={limitMode}
                 options={['tier', 'override', 'unlimited']}
-                disabled={off}
+                disabled={off || mayLimit.off}
                 onChange={setLimitMode}
               />
               {limitMode === 'override' && (
@@ -344,16 +358,23 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
                   min={0}
                   step={1}
                   required
-                  disabled={off}
+                  disabled={off || mayLimit.off}
                   value={limit}
                   onInput={(e) => setLimit(e.currentTarget.value)}
                 />
               )}
-              <ActionButton type="submit" busy={patch.busy} busyText="Working…" disabled={off} describedBy={describedBy}>
+              <ActionButton
+                type="submit"
+                busy={patch.busy}
+                busyText="Working…"
+                disabled={off || mayLimit.off}
+                describedBy={describedByOf(describedBy, mayLimit.describedBy)}
+              >
                 Change limit
               </ActionButton>
             </div>
           </Field>
+          {mayLimit.note}
         </form>
         <form
           onSubmit={(e) => {
@@ -372,15 +393,22 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
                 id="action-expires"
                 type="datetime-local"
                 required
-                disabled={off}
+                disabled={off || mayExpire.off}
                 value={expires}
                 onInput={(e) => setExpires(e.currentTarget.value)}
               />
-              <ActionButton type="submit" busy={patch.busy} busyText="Working…" disabled={off} describedBy={describedBy}>
+              <ActionButton
+                type="submit"
+                busy={patch.busy}
+                busyText="Working…"
+                disabled={off || mayExpire.off}
+                describedBy={describedByOf(describedBy, mayExpire.describedBy)}
+              >
                 Change expiry
               </ActionButton>
             </div>
           </Field>
+          {mayExpire.note}
         </form>
         <form
           onSubmit={(e) => {
@@ -396,15 +424,22 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
                 min={0}
                 max={604800}
                 step={1}
-                disabled={off}
+                disabled={off || mayRotate.off}
                 value={grace}
                 onInput={(e) => setGrace(e.currentTarget.value)}
               />
-              <ActionButton type="submit" busy={rotate.busy} busyText="Rotating…" disabled={off} describedBy={describedBy}>
+              <ActionButton
+                type="submit"
+                busy={rotate.busy}
+                busyText="Rotating…"
+                disabled={off || mayRotate.off}
+                describedBy={describedByOf(describedBy, mayRotate.describedBy)}
+              >
                 Rotate
               </ActionButton>
             </div>
           </Field>
+          {mayRotate.note}
         </form>
         <form
           onSubmit={(e) => {
@@ -417,7 +452,7 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
               <input
                 id="action-reason"
                 maxLength={500}
-                disabled={revokeBlocked !== null}
+                disabled={revokeBlocked !== null || mayRevoke.off}
                 value={reason}
                 onInput={(e) => setReason(e.currentTarget.value)}
               />
@@ -426,13 +461,14 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
                 class="danger"
                 busy={revoke.busy}
                 busyText="Revoking…"
-                disabled={revokeBlocked !== null}
-                describedBy={revokeBlocked ? 'actions-blocked' : undefined}
+                disabled={revokeBlocked !== null || mayRevoke.off}
+                describedBy={describedByOf(revokeBlocked ? 'actions-blocked' : undefined, mayRevoke.describedBy)}
               >
                 Revoke
               </ActionButton>
             </div>
           </Field>
+          {mayRevoke.note}
         </form>
       </div>
       <ErrorNote error={formError ?? patch.error ?? rotate.error ?? revoke.error} />

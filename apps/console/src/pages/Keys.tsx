@@ -13,7 +13,7 @@ import { Time } from '../components/Time';
 import { formatLimit, fromLocalInput } from '../format';
 import { useLoad } from '../load';
 import { type Params, paths, useQuery } from '../router';
-import { useApi } from '../session';
+import { useAllowance, useApi } from '../session';
 
 const PAGE_SIZE = 25;
 
@@ -38,6 +38,7 @@ export function Keys() {
   const [issuing, setIssuing] = useState(false);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
   const search = filtersKey(filters);
+  const mayIssue = useAllowance('keys.issue', 'issue-refused');
   const keys = useLoad(
     (signal) =>
       api.call<KeyPage>('GET', '/keys', {
@@ -59,11 +60,18 @@ export function Keys() {
       <div class="title-row">
         <h1>Keys</h1>
         {!issuing && !issued && (
-          <button type="button" class="primary" onClick={() => setIssuing(true)}>
+          <button
+            type="button"
+            class="primary"
+            disabled={mayIssue.off}
+            aria-describedby={mayIssue.describedBy}
+            onClick={() => setIssuing(true)}
+          >
             Issue a key
           </button>
         )}
       </div>
+      {mayIssue.note}
       {issued && (
         <SecretOnce
           title="New key issued"

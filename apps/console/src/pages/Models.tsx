@@ -3,7 +3,7 @@ import { type AdminModel, MODEL_TYPES, TIERS } from '../api';
 import { useAction } from '../action';
 import { ActionButton } from '../components/ActionButton';
 import { LoadState } from '../components/LoadState';
-import { useApi } from '../session';
+import { useAllowance, useApi } from '../session';
 import { useConfirm } from '../components/Confirm';
 import { ErrorNote } from '../components/ErrorNote';
 import { Time } from '../components/Time';
@@ -18,6 +18,7 @@ export function Models() {
   const [notice, setNotice] = useState<string | null>(null);
   const { dialog, ask } = useConfirm();
   const [deleting, setDeleting] = useState<string | null>(null);
+  const mayWrite = useAllowance('models.write', 'models-refused');
 
   const remove = useAction(
     async (model: AdminModel) => {
@@ -45,11 +46,18 @@ export function Models() {
       <div class="title-row">
         <h1>Models</h1>
         {editing === null && (
-          <button type="button" class="primary" onClick={() => setEditing('new')}>
+          <button
+            type="button"
+            class="primary"
+            disabled={mayWrite.off}
+            aria-describedby={mayWrite.describedBy}
+            onClick={() => setEditing('new')}
+          >
             Add a model
           </button>
         )}
       </div>
+      {mayWrite.note}
       {editing !== null && (
         <ModelForm
           key={editing === 'new' ? 'new' : editing.name}
@@ -116,14 +124,21 @@ export function Models() {
                         <Time iso={model.updated_at} />
                       </td>
                       <td class="row-actions">
-                        <button type="button" onClick={() => setEditing(model)} aria-label={`Edit ${model.name}`}>
+                        <button
+                          type="button"
+                          disabled={mayWrite.off}
+                          aria-describedby={mayWrite.describedBy}
+                          onClick={() => setEditing(model)}
+                          aria-label={`Edit ${model.name}`}
+                        >
                           Edit
                         </button>
                         <ActionButton
                           class="danger"
                           busy={deleting === model.name}
                           busyText="Deleting…"
-                          disabled={remove.busy}
+                          disabled={remove.busy || mayWrite.off}
+                          describedBy={mayWrite.describedBy}
                           onClick={() => void remove.run(model)}
                           label={`Delete ${model.name}`}
                         >

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import { AdminApi, ApiError } from '../api';
+import { AdminApi, ApiError, type Me } from '../api';
 import { ErrorNote } from '../components/ErrorNote';
 
 /**
- * The admin token, checked with a cheap admin call before it is kept (sessionStorage: this tab
- * only, gone when the tab closes or on sign-out). It travels only as the bearer header.
+ * An operator's admin token (svc_admin_…) or ADMIN_TOKEN, checked with GET /admin/v1/me (who it is,
+ * the role) before it is kept (sessionStorage: this tab only, gone when the tab closes or on
+ * sign-out). It travels only as the bearer header.
  */
-export function SignIn(props: { notice: string | null; onSignedIn: (token: string) => void }) {
+export function SignIn(props: { notice: string | null; onSignedIn: (token: string, me: Me) => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -16,13 +17,14 @@ export function SignIn(props: { notice: string | null; onSignedIn: (token: strin
     setBusy(true);
     setError(null);
     try {
-      await new AdminApi(token.trim()).call('GET', '/audit', { query: { limit: 1 } });
+      const me = await new AdminApi(token.trim()).call<Me>('GET', '/me');
       setToken('');
-      props.onSignedIn(token.trim());
+      props.onSignedIn(token.trim(), me);
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 401) setError('Wrong admin token: the service refused it.');
+      if (failure instanceof ApiError && failure.status === 401)
+        setError('Wrong admin token: the service refused it (a wrong, replaced or disabled token).');
       else if (failure instanceof ApiError && failure.status === 404)
-        setError('The admin API is not enabled on this service (no ADMIN_TOKEN).');
+        setError('The admin API is not enabled on this service (no ADMIN_TOKEN and no enabled operator).');
       else setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
       setBusy(false);
@@ -48,7 +50,10 @@ export function SignIn(props: { notice: string | null; onSignedIn: (token: strin
           value={token}
           onInput={(e) => setToken(e.currentTarget.value)}
         />
-        <p class="muted">The service's ADMIN_TOKEN. Kept in this tab only (session storage) until you sign out.</p>
+        <p class="muted">
+          Your operator token (<code>svc_admin_…</code>) or the service's ADMIN_TOKEN. Kept in this tab only (session storage) until you
+          sign out.
+        </p>
         <button type="submit" class="primary" disabled={busy || token.trim() === ''} aria-busy={busy}>
           {busy ? 'Checking…' : 'Sign in'}
         </button>

@@ -9,7 +9,7 @@ import { LoadState } from '../components/LoadState';
 import { Time } from '../components/Time';
 import { useLoad } from '../load';
 import { useQuery } from '../router';
-import { useApi, useSession } from '../session';
+import { useAllowance, useApi } from '../session';
 
 /** The events an endpoint can receive (CONTRACT 20). */
 const EVENTS = [
@@ -46,20 +46,11 @@ interface WebhookDelivery {
   readonly created_at: string;
 }
 
-/** The roles in rank order, and the lowest role each webhook action needs (CONTRACT 21). */
-const ROLES = ['viewer', 'support', 'admin', 'owner'];
-const NEEDS = { test: 'support', retry: 'support', write: 'admin' } as const;
-
-/** Whether the signed-in operator's role allows an action; without a known role (ADMIN_TOKEN) everything is allowed. */
-function useAllowed(): (action: keyof typeof NEEDS) => boolean {
-  const role = useSession().operator?.role;
-  return (action) => role === undefined || ROLES.indexOf(role) >= ROLES.indexOf(NEEDS[action]);
-}
-
 /** Endpoints (add one, its secret shown once), a test event, their recent deliveries with attempts and last status, a retry. */
 export function Webhooks() {
   const api = useApi();
-  const allowed = useAllowed();
+  const write = useAllowance('webhooks.write', 'webhooks-write-refused');
+  const testing = useAllowance('webhooks.test', 'webhooks-test-refused');
   const { query, set } = useQuery();
   const selected = query.endpoint ?? '';
   const endpoints = useLoad((signal) => api.call<{ webhooks: WebhookEndpoint[] }>('GET', '/webhooks', { signal }), []);
@@ -127,20 +118,28 @@ export function Webhooks() {
           <ActionButton
             busy={test.busy}
             busyText="Sending…"
-            disabled={!allowed('test')}
+            disabled={testing.off}
+            describedBy={testing.describedBy}
             label={`Send a test event to ${e.url}`}
             onClick={() => void test.run(e)}
           >
             Send test
           </ActionButton>
-          <ActionButton busy={toggle.busy} busyText="Saving…" disabled={!allowed('write')} onClick={() => void toggle.run(e)}>
+          <ActionButton
+            busy={toggle.busy}
+            busyText="Saving…"
+            disabled={write.off}
+            describedBy={write.describedBy}
+            onClick={() => void toggle.run(e)}
+          >
             {e.enabled ? 'Disable' : 'Enable'}
           </ActionButton>
           <ActionButton
             busy={remove.busy}
             busyText="Deleting…"
             class="danger"
-            disabled={!allowed('write')}
+            disabled={write.off}
+            describedBy={write.describedBy}
             onClick={() => void remove.run(e)}
           >
             Delete
@@ -155,7 +154,7 @@ export function Webhooks() {
       <div class="title-row">
         <h1>Webhooks</h1>
         {!adding && secret === null && (
-          <button type="button" class="primary" disabled={!allowed('write')} onClick={() => setAdding(true)}>
+          <button type="button" class="primary" disabled={write.off} aria-describedby={write.describedBy} onClick={() => setAdding(true)}>
             Add an endpoint
           </button>
         )}
@@ -170,6 +169,8 @@ export function Webhooks() {
           }}
         />
       )}
+      {write.note}
+      {testing.note}
       {secret !== null && <SigningSecret url={secret.url} secret={secret.secret} onDone={() => setSecret(null)} />}
       {status && <p role="status">{status}</p>}
       <ErrorNote error={test.error ?? toggle.error ?? remove.error} />
@@ -187,7 +188,7 @@ export function Webhooks() {
           </section>
         )}
       </LoadState>
-      {selected !== '' && <Deliveries key={selected} endpointId={selected} canRetry={allowed('retry')} />}
+      {selected !== '' && <Deliveries key={selected} endpointId={selected} />}
       {dialog}
     </>
   );
@@ -287,8 +288,9 @@ function SigningSecret(props: { url: string; secret: string; onDone: () => void 
 }
 
 /** One endpoint's recent deliveries, newest first, with a retry each. */
-function Deliveries(props: { endpointId: string; canRetry: boolean }) {
+function Deliveries(props: { endpointId: string }) {
   const api = useApi();
+  const retrying = useAllowance('webhooks.retry', 'webhooks-retry-refused');
   const path = `/webhooks/${encodeURIComponent(props.endpointId)}/deliveries`;
   const deliveries = useLoad(
     (signal) => api.call<{ deliveries: WebhookDelivery[] }>('GET', path, { signal, query: { limit: 50 } }),
@@ -314,7 +316,8 @@ function Deliveries(props: { endpointId: string; canRetry: boolean }) {
         <ActionButton
           busy={retry.busy}
           busyText="Retrying…"
-          disabled={!props.canRetry}
+          disabled={retrying.off}
+          describedBy={retrying.describedBy}
           label={`Retry ${d.id}`}
           onClick={() => void retry.run(d)}
         >
@@ -331,6 +334,7 @@ function Deliveries(props: { endpointId: string; canRetry: boolean }) {
           Refresh
         </button>
       </div>
+      {retrying.note}
       {retry.done && <p role="status">{retry.done}</p>}
       <ErrorNote error={retry.error} />
       <LoadState load={deliveries} what="deliveries">

@@ -1,4 +1,13 @@
-import { type Actor, type Operator, type Permission, type Role, permissionsOf } from '@svc/domain';
+import {
+  type Actor,
+  type Operator,
+  PERMISSION_NAMES,
+  type Permission,
+  type Role,
+  permissionsOf,
+  roleAllows,
+  roleNeededFor,
+} from '@svc/domain';
 
 /** An audit entry's actor as the admin API shows it (CONTRACT 21): never a token or a digest. */
 export type ActorView =
@@ -60,15 +69,16 @@ export interface SessionView {
   readonly email?: string | null;
   readonly role: Role;
   readonly permissions: readonly Permission[];
+  /** Each permission the role lacks, with the lowest role that holds it: why an action is refused, before it is tried. */
+  readonly denied: Readonly<Partial<Record<Permission, Role>>>;
 }
 
 export function sessionViewOf(operator: Operator | null): SessionView {
-  if (operator === null) return { operator_id: null, name: 'bootstrap', role: 'owner', permissions: permissionsOf('owner') };
-  return {
-    operator_id: operator.id,
-    name: operator.name,
-    email: operator.email,
-    role: operator.role,
-    permissions: permissionsOf(operator.role),
-  };
+  const role: Role = operator === null ? 'owner' : operator.role;
+  const denied = Object.fromEntries(
+    PERMISSION_NAMES.filter((permission) => !roleAllows(role, permission)).map((permission) => [permission, roleNeededFor(permission)]),
+  ) as Partial<Record<Permission, Role>>;
+  const rights = { role, permissions: permissionsOf(role), denied };
+  if (operator === null) return { operator_id: null, name: 'bootstrap', ...rights };
+  return { operator_id: operator.id, name: operator.name, email: operator.email, ...rights };
 }

@@ -53,4 +53,13 @@ export class SessionResponse implements SessionView {
 
   @ApiProperty({ type: String, isArray: true, enum: [...PERMISSION_NAMES], description: 'What the role may do' })
   readonly permissions!: (typeof PERMISSION_NAMES)[number][];
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: [...ROLES] },
+    example: { 'keys.issue': 'admin', 'operators.manage': 'owner' },
+    description:
+      'Each permission the role lacks (a name of `permissions`), with the lowest role that holds it: the reason an action is refused; empty for an owner',
+  })
+  readonly denied!: Partial<Record<(typeof PERMISSION_NAMES)[number], (typeof ROLES)[number]>>;
 }
