@@ -220,6 +220,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
         id: newId('evt'),
         keyId: keyIds[keyIndex],
         licenseId: keyIds[keyIndex],
+        keyPrefix: 'svc_live_bench',
         environment: 'live',
         eventType,
         modelName: MODELS[seq % MODELS.length],

@@ -51,7 +51,8 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
   const unique = (prefix: string): string => `${prefix}_${Date.now().toString(36)}_${counter++}`;
 
   beforeAll(async () => {
-    t = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } });
+    // webhook endpoints on a local address nobody listens on (deliveries fail; nothing leaves the machine)
+    t = await TestApp.start({ env: { SAMPLE_MODELS: 'false', WEBHOOK_ALLOW_INSECURE: 'true' } });
     document = buildOpenApiDocument(t.app);
     for (const role of ROLES) {
       const res = await t.admin('POST', '/admin/v1/operators', { name: `The ${role}`, email: `${role}@example.org`, role });
@@ -79,6 +80,15 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
     const created = await t.admin('POST', '/admin/v1/models', modelRecord(name));
     expect({ status: created.status, body: created.body }).toMatchObject({ status: 201 });
     return name;
+  }
+  const HOOK = { url: 'http://127.0.0.1:9/hooks', events: ['key.issued'] };
+  async function freshWebhook(): Promise<string> {
+    return (await t.admin('POST', '/admin/v1/webhooks', HOOK)).body.id;
+  }
+  async function freshDelivery(): Promise<string> {
+    const id = await freshWebhook();
+    const test = await t.admin('POST', `/admin/v1/webhooks/${id}/test`);
+    return `${id}/deliveries/${test.body.id}`;
   }
   async function freshOperator(): Promise<string> {
     return (await t.admin('POST', '/admin/v1/operators', { name: unique('op'), role: 'viewer' })).body.operator_id;
@@ -128,6 +138,19 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
     ],
     'POST /admin/v1/operators/:operator_id/token': async () => [
       { method: 'POST', path: `/admin/v1/operators/${await freshOperator()}/token` },
+    ],
+    'GET /admin/v1/webhooks': async () => [{ method: 'GET', path: '/admin/v1/webhooks' }],
+    'POST /admin/v1/webhooks': async () => [{ method: 'POST', path: '/admin/v1/webhooks', json: HOOK }],
+    'GET /admin/v1/webhooks/:id': async () => [{ method: 'GET', path: `/admin/v1/webhooks/${await freshWebhook()}` }],
+    'PATCH /admin/v1/webhooks/:id': async () => [
+      { method: 'PATCH', path: `/admin/v1/webhooks/${await freshWebhook()}`, json: { description: 'changed' } },
+    ],
+    'DELETE /admin/v1/webhooks/:id': async () => [{ method: 'DELETE', path: `/admin/v1/webhooks/${await freshWebhook()}` }],
+    'POST /admin/v1/webhooks/:id/secret': async () => [{ method: 'POST', path: `/admin/v1/webhooks/${await freshWebhook()}/secret` }],
+    'POST /admin/v1/webhooks/:id/test': async () => [{ method: 'POST', path: `/admin/v1/webhooks/${await freshWebhook()}/test` }],
+    'GET /admin/v1/webhooks/:id/deliveries': async () => [{ method: 'GET', path: `/admin/v1/webhooks/${await freshWebhook()}/deliveries` }],
+    'POST /admin/v1/webhooks/:id/deliveries/:delivery_id/retry': async () => [
+      { method: 'POST', path: `/admin/v1/webhooks/${await freshDelivery()}/retry` },
     ],
   };
 

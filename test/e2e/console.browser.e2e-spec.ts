@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type Dialog, type Locator, type Page, type Route, chromium } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { GENEROUS_LIMITS } from '../harness/create-test-app';
 import { ServiceProcess } from '../harness/service-process';
+import { eventually } from '../harness/services';
+import { WebhookReceiver } from '../harness/webhook-receiver';
 
 /**
  * The operator console (CONTRACT 17) in a real browser: Debian's Chromium,
@@ -869,6 +872,135 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     // and the simulated failures of issue 26's test (a 503, a refused connection); issue 27's: the demoted operator's one 403
     expect(consoleErrors.filter((text) => !/status of (40[013]|503) |ERR_CONNECTION_REFUSED/.test(text))).toEqual([]);
     expect(consoleErrors.filter((text) => /Content.Security.Policy|Refused to/i.test(text))).toEqual([]);
+  });
+});
+
+(runs ? describe : describe.skip)('Operator console in a browser: the Webhooks page (CONTRACT 20)', () => {
+  jest.setTimeout(120000);
+  let folder: string;
+  let service: ServiceProcess;
+  let browser: Browser;
+  let page: Page;
+  let receiver: WebhookReceiver;
+  const pageErrors: string[] = [];
+  const shot = async (name: string) => {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    folder = mkdtempSync(join(tmpdir(), 'svc-console-hooks-'));
+    receiver = await WebhookReceiver.start();
+    service = await ServiceProcess.start({
+      DATABASE_URL: `sqlite:${join(folder, 'service.db')}`,
+      MODEL_STORE_DIR: join(folder, 'models'),
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'warn',
+      SAMPLE_MODELS: 'false',
+      // the receiver is on 127.0.0.1
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      ...GENEROUS_LIMITS,
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    page = await (
+      await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' })
+    ).newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('dialog', (dialog: Dialog) => void dialog.accept());
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.stop();
+    await receiver?.close();
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('adds an endpoint (its secret shown once), sends a test, shows the deliveries with attempts and last status, retries one', async () => {
+    await page.goto(`${service.baseUrl}/console`);
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await page.getByText('No webhook endpoints yet.').waitFor();
+
+    await page.getByRole('button', { name: 'Add an endpoint' }).click();
+    await page.getByLabel('Address (https)').fill(receiver.url);
+    await page.getByLabel('Description (optional)').fill(XSS);
+    await page.getByRole('checkbox', { name: 'model.deleted' }).check();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    const secret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await shot('webhooks-secret');
+    await page.getByRole('button', { name: 'I have copied it: hide the secret' }).click();
+    await web(page.getByLabel('Signing secret', { exact: true })).toHaveCount(0);
+    // the description is text, never markup
+    await web(page.locator('table').getByText(XSS)).toHaveCount(1);
+
+    await page.getByRole('button', { name: `Send a test event to ${receiver.url}` }).click();
+    await eventually(() => receiver.received.length === 1);
+    const [message] = receiver.received;
+    expect(new Webhook(secret).verify(message.body, message.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
+    const row = page.locator(`tr[data-delivery="${String(message.headers['webhook-id'])}"]`);
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return ((await row.textContent()) ?? '').includes('succeeded');
+    });
+    await web(row).toContainText('webhook.test');
+    await web(row).toContainText('204');
+
+    receiver.answer = 500;
+    await page.getByRole('button', { name: `Send a test event to ${receiver.url}` }).click();
+    await eventually(() => receiver.received.length === 2);
+    const failing = page.locator(`tr[data-delivery="${String(receiver.received[1].headers['webhook-id'])}"]`);
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return ((await failing.textContent()) ?? '').includes('500');
+    });
+    await web(failing).toContainText('pending');
+    await web(failing).toContainText('answered 500');
+    receiver.answer = 204;
+    await failing.getByRole('button', { name: /^Retry / }).click();
+    await eventually(() => receiver.received.length === 3);
+    expect(receiver.received[2].headers['webhook-id']).toBe(receiver.received[1].headers['webhook-id']);
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return ((await failing.textContent()) ?? '').includes('succeeded');
+    });
+    await shot('webhooks');
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+  it('a viewer sees the endpoints and deliveries, with adding, testing, changing and retrying disabled and the reason given', async () => {
+    const created = await fetch(`${service.baseUrl}/admin/v1/operators`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Hook Viewer', role: 'viewer' }),
+    });
+    const viewer = (await created.json()) as { token: string };
+    const tab = await page.context().newPage();
+    try {
+      await tab.goto(`${service.baseUrl}/console/webhooks`);
+      await tab.getByLabel('Admin token').fill(viewer.token);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      const refused = async (control: Locator, reason: string) => {
+        await control.waitFor();
+        expect(await control.isDisabled()).toBe(true);
+        const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+        const texts = await Promise.all(ids.map((id) => tab.locator(`[id="${id}"]`).textContent()));
+        expect(texts).toContain(reason);
+      };
+      await refused(tab.getByRole('button', { name: 'Add an endpoint' }), 'Needs the admin role (you are viewer).');
+      await refused(tab.getByRole('button', { name: `Send a test event to ${receiver.url}` }), 'Needs the support role (you are viewer).');
+      await refused(tab.getByRole('button', { name: 'Delete', exact: true }), 'Needs the admin role (you are viewer).');
+      await tab.getByRole('button', { name: `Deliveries of ${receiver.url}` }).click();
+      await refused(tab.getByRole('button', { name: /^Retry / }).first(), 'Needs the support role (you are viewer).');
+      await tab.screenshot({ path: join(SHOTS, 'webhooks-as-viewer.png'), fullPage: true });
+    } finally {
+      await tab.close();
+    }
   });
 });
 

@@ -389,6 +389,9 @@ const servers: Engine[] = [
       'operators',
       'usage_counters',
       'users',
+      'webhook_deliveries',
+      'webhook_endpoints',
+      'webhook_events',
     ]);
     expect(schemas.sqlite!.api_keys.indexes.ux_api_keys_digest).toEqual({ unique: true, columns: ['digest'] });
     expect(schemaDifferences(schemas)).toEqual([]);

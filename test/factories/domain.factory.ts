@@ -163,6 +163,7 @@ export function makeAnalyticsEvent(overrides: Partial<AnalyticsEvent> & Pick<Ana
   return {
     id: uniqueId('evt'),
     licenseId: overrides.keyId,
+    keyPrefix: 'svc_live_abcd',
     environment: 'live',
     eventType: 'inference',
     modelName: 'motor_imagery_4class_v1',

@@ -12,6 +12,7 @@ import { HealthModule } from './modules/health/health.module';
 import { InstallerModule } from './modules/installer/installer.module';
 import { LicenseModule } from './modules/license/license.module';
 import { ModelsModule } from './modules/models/models.module';
+import { WebhookDispatcherModule } from './modules/webhooks/webhook-dispatcher.module';
 import { ObservabilityModule } from './observability/observability.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 
@@ -46,6 +47,7 @@ export class ApiModule {
         InstallerModule,
         ModelsModule.forRoot(config),
         AdminModule,
+        WebhookDispatcherModule,
         ...features,
       ],
       providers: [

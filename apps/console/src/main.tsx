@@ -9,6 +9,7 @@ import { NearQuota } from './pages/NearQuota';
 import { Operators } from './pages/Operators';
 import { Overview } from './pages/Overview';
 import { SignIn } from './pages/SignIn';
+import { Webhooks } from './pages/Webhooks';
 import { BASE, ROUTES, paths } from './router';
 import { SessionGate, useSession, whoIs } from './session';
 import './styles.css';
@@ -18,6 +19,7 @@ const SECTIONS = [
   { href: paths.keys(), title: 'Keys', owns: [ROUTES.keys] },
   { href: paths.models(), title: 'Models', owns: [ROUTES.models] },
   { href: paths.audit(), title: 'Audit', owns: [ROUTES.audit] },
+  { href: paths.webhooks(), title: 'Webhooks', owns: [ROUTES.webhooks] },
   { href: paths.operators(), title: 'Operators', owns: [ROUTES.operators] },
 ] as const;
 
@@ -91,6 +93,7 @@ function Console() {
           <Route path={ROUTES.nearQuota} component={NearQuota} />
           <Route path={ROUTES.models} component={Models} />
           <Route path={ROUTES.audit} component={Audit} />
+          <Route path={ROUTES.webhooks} component={Webhooks} />
           <Route path={ROUTES.operators} component={Operators} />
           <Route default component={NotFound} />
         </Router>

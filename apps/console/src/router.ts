@@ -24,6 +24,7 @@ export const paths = {
   nearQuota: (params?: Params) => withQuery(`${BASE}/near-quota`, params),
   models: () => `${BASE}/models`,
   audit: (params?: Params) => withQuery(`${BASE}/audit`, params),
+  webhooks: (params?: Params) => withQuery(`${BASE}/webhooks`, params),
   operators: () => `${BASE}/operators`,
 };
 
@@ -35,6 +36,7 @@ export const ROUTES = {
   nearQuota: `${BASE}/near-quota`,
   models: `${BASE}/models`,
   audit: `${BASE}/audit`,
+  webhooks: `${BASE}/webhooks`,
   operators: `${BASE}/operators`,
 } as const;
 

@@ -113,3 +113,6 @@ export const USE_CASES = [
 ] as const;
 export * from './rate-limit/rate-counter';
 export * from './health/database-ping';
+export * from './webhooks/webhook-ports';
+export * from './webhooks/manage-webhooks.use-case';
+export * from './webhooks/dispatch-webhooks.use-case';

@@ -131,4 +131,9 @@ export class AppConfig {
   readonly console!: { readonly enabled: boolean; readonly dir: string };
   /** Prometheus metrics: served at /metrics, on the HTTP port or on `port` when set. */
   readonly metrics!: { readonly enabled: boolean; readonly port: number | null };
+  /**
+   * Webhooks (CONTRACT 20): `allowInsecure` (WEBHOOK_ALLOW_INSECURE, for development and
+   * tests) lets endpoints be `http` and resolve to loopback or private addresses.
+   */
+  readonly webhooks!: { readonly allowInsecure: boolean };
 }

@@ -280,6 +280,10 @@ export class EnvSchema {
   CONSOLE_ENABLED?: string;
 
   @IsOptional()
+  @IsIn(BOOLEAN_WORDS, { message: 'WEBHOOK_ALLOW_INSECURE must be true or false' })
+  WEBHOOK_ALLOW_INSECURE?: string;
+
+  @IsOptional()
   @IsIn(BOOLEAN_WORDS, { message: 'METRICS_ENABLED must be true or false' })
   METRICS_ENABLED?: string;
 

@@ -302,6 +302,7 @@ describe(loadConfig.name, () => {
       ['LOG_LEVEL', 'chatty'],
       ['METRICS_ENABLED', 'maybe'],
       ['CONSOLE_ENABLED', 'sometimes'],
+      ['WEBHOOK_ALLOW_INSECURE', 'maybe'],
       ['METRICS_PORT', '70000'],
       ['TIERS_FILE', 'config/no-such-tiers-file.json'],
     ])('%s=%j stops start-up with a line naming it, never the value', (name, value) => {

@@ -128,6 +128,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     logLevel: (schema.LOG_LEVEL ?? 'info') as LogLevel,
     console: { enabled: isTrue(schema.CONSOLE_ENABLED, true), dir: resolve(cwd, 'dist/console') },
     metrics: { enabled: isTrue(schema.METRICS_ENABLED, true), port: schema.METRICS_PORT ?? null },
+    webhooks: { allowInsecure: isTrue(schema.WEBHOOK_ALLOW_INSECURE, false) },
   };
   return deepFreeze(config);
 }

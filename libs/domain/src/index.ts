@@ -47,3 +47,8 @@ export * from './operator/operator';
 export * from './operator/operator.errors';
 export * from './operator/operator-token';
 export * from './operator/operator.repository';
+export * from './webhook/webhook-event';
+export * from './webhook/quota-crossing';
+export * from './webhook/webhook-endpoint';
+export * from './webhook/webhook-delivery';
+export * from './webhook/webhook.repository';

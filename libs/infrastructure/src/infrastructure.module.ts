@@ -34,7 +34,9 @@ import { PostgresPersistenceModule } from './persistence/postgres/postgres-persi
 import { SqlitePersistenceModule } from './persistence/sqlite/sqlite-persistence.module';
 import { InMemoryRateCounter } from './rate-limit/in-memory-rate-counter';
 import { RedisRateCounter } from './rate-limit/redis-rate-counter';
-import { RateCounter } from '@svc/application';
+import { RateCounter, WebhookTargets, WebhookTransport } from '@svc/application';
+import { CheckedWebhookTargets } from './webhooks/webhook-targets';
+import { WebhookHttpTransport } from './webhooks/webhook-http-transport';
 
 export interface InfrastructureOverrides {
   /** A controllable clock for tests; the system clock otherwise. */
@@ -65,6 +67,9 @@ export class InfrastructureModule {
       { provide: BootstrapOwner, useValue: new BootstrapOwner(config.adminToken !== null) },
       { provide: RandomSource, useValue: new CryptoRandomSource() },
       { provide: Clock, useValue: overrides.clock ?? new SystemClock() },
+      // webhooks (CONTRACT 20): where they may go, checked when registered and again when connecting
+      { provide: WebhookTargets, useValue: new CheckedWebhookTargets(config.webhooks.allowInsecure) },
+      { provide: WebhookTransport, useValue: new WebhookHttpTransport(config.webhooks.allowInsecure) },
       {
         provide: RateCounter,
         inject: [Clock],

@@ -14,3 +14,4 @@ export * from './errors/public-hint';
 export * from './admin/console-views';
 export * from './admin/page-cursor';
 export * from './operators/operator-views';
+export * from './webhooks/webhook-views';

@@ -25,6 +25,8 @@ import {
   ModelExistsError,
   ModelNotFoundError,
   OperatorNotFoundError,
+  WebhookNotFoundError,
+  DeliveryNotFoundError,
   QuotaExceededError,
   RangeNotSatisfiableError,
   UserNotFoundError,
@@ -88,6 +90,8 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: new ForbiddenError('keys.issue'),
   },
   OPERATOR_NOT_FOUND: { when: 'no operator has that id', example: new OperatorNotFoundError() },
+  WEBHOOK_NOT_FOUND: { when: 'no webhook endpoint has that id', example: new WebhookNotFoundError() },
+  DELIVERY_NOT_FOUND: { when: 'the endpoint has no delivery with that id', example: new DeliveryNotFoundError() },
   LAST_OWNER: {
     when: 'the change would disable or demote the last enabled owner, and no ADMIN_TOKEN is set',
     example: new LastOwnerError(),

@@ -32,7 +32,6 @@ describe(IssueApiKey.name, () => {
       new SequentialIdGenerator(),
       keys,
       users,
-      audit,
       new FixedClock(T0),
       shippedTierCatalog(),
     );

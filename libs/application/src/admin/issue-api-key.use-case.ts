@@ -4,7 +4,6 @@ import {
   ApiKey,
   ApiKeyFormat,
   ApiKeyRepository,
-  AuditLog,
   Clock,
   IdGenerator,
   InvalidRequestError,
@@ -19,6 +18,7 @@ import {
   UserRepository,
   defaultExpiryFrom,
   isPlausibleEmail,
+  keyIssuedEvent,
   monthlyLimitSettingOf,
 } from '@svc/domain';
 
@@ -56,7 +56,6 @@ export class IssueApiKey {
     private readonly ids: IdGenerator,
     private readonly keys: ApiKeyRepository,
     private readonly users: UserRepository,
-    private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly catalog: TierCatalog,
   ) {}
@@ -88,15 +87,20 @@ export class IssueApiKey {
       rotatedFrom: null,
       rotatedTo: null,
     });
-    await this.keys.insert(key);
-    await this.audit.append({
-      id: this.ids.newId('aud'),
-      at: now,
-      action: 'key.issued',
-      keyId: key.id,
-      reason: null,
-      details: { user_id: user.id, license_type: key.licenseType, environment, prefix: key.props.displayPrefix },
-      actor: input.actor,
+    // the key, its audit entry and its `key.issued` webhook event in one transaction
+    await this.keys.insert(key, {
+      audit: [
+        {
+          id: this.ids.newId('aud'),
+          at: now,
+          action: 'key.issued',
+          keyId: key.id,
+          reason: null,
+          details: { user_id: user.id, license_type: key.licenseType, environment, prefix: key.props.displayPrefix },
+          actor: input.actor,
+        },
+      ],
+      events: [keyIssuedEvent(this.ids.newId('wev'), key, now)],
     });
     return { key, secret, user, monthlyLimit: key.monthlyLimitUnder(this.catalog) };
   }

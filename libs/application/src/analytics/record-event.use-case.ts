@@ -52,6 +52,7 @@ export class RecordEvent {
         id: eventId,
         keyId: input.key.id,
         licenseId: input.key.licenseId,
+        keyPrefix: input.key.props.displayPrefix,
         environment: input.key.props.environment,
         period: period.key,
         receivedAt: now,

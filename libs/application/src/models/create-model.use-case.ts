@@ -10,7 +10,9 @@ import {
   ModelRepository,
   type Actor,
   UserRepository,
+  isPublished,
   modelDescriptionOf,
+  modelPublishedEvent,
   recordFileOf,
 } from '@svc/domain';
 import { auditModelChange } from './model-audit';
@@ -53,7 +55,8 @@ export class CreateModel {
       createdAt: at,
       updatedAt: at,
     };
-    if (!(await this.models.insert(model))) throw new ModelExistsError(model.name);
+    const events = isPublished(model) ? [modelPublishedEvent(this.ids.newId('wev'), model, at)] : [];
+    if (!(await this.models.insert(model, events))) throw new ModelExistsError(model.name);
     await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.created', model, input.actor, at);
     return model;
   }

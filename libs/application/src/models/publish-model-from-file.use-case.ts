@@ -14,6 +14,7 @@ import {
   modelDescriptionOf,
   newModel,
   checksumOf,
+  modelPublishedEvent,
 } from '@svc/domain';
 import { auditModelChange } from './model-audit';
 import { checkModelOwner } from './model-owner';
@@ -55,7 +56,7 @@ export class PublishModelFromFile {
     const stored = await storeModelFile(this.store, description, input.file);
     const file = { storedFile: stored.path, checksum: checksumOf(stored.sha256), sizeBytes: stored.sizeBytes };
     const model = newModel(description, file, this.clock.now());
-    if (!(await this.models.insert(model))) {
+    if (!(await this.models.insert(model, [modelPublishedEvent(this.ids.newId('wev'), model, model.createdAt)]))) {
       await this.store.remove(stored.path);
       throw new ModelExistsError(model.name);
     }

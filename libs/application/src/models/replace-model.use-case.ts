@@ -13,6 +13,8 @@ import {
   UserRepository,
   modelDescriptionOf,
   recordFileOf,
+  isPublished,
+  modelPublishedEvent,
 } from '@svc/domain';
 import { auditModelChange } from './model-audit';
 import { checkModelOwner } from './model-owner';
@@ -56,7 +58,7 @@ export class ReplaceModel {
     const written =
       file.kind === 'stored'
         ? await this.models.updateDescription(replaced)
-        : await this.models.updateUnstored({
+        : await this.replaceUnstored(existing, {
             ...replaced,
             storedFile: null,
             checksum: file.kind === 'external' ? file.checksum : null,
@@ -69,5 +71,15 @@ export class ReplaceModel {
     if (!updated) throw new ModelNotFoundError();
     await auditModelChange({ audit: this.audit, ids: this.ids }, 'model.replaced', updated, input.actor, at);
     return updated;
+  }
+
+  /** An external (or no) file: `model.published` when the record now names a complete file it did not name before. */
+  private replaceUnstored(existing: Model, replaced: Model): Promise<boolean> {
+    const newlyPublished =
+      isPublished(replaced) && (!isPublished(existing) || existing.checksum !== replaced.checksum || existing.version !== replaced.version);
+    return this.models.updateUnstored(
+      replaced,
+      newlyPublished ? [modelPublishedEvent(this.ids.newId('wev'), replaced, replaced.updatedAt)] : [],
+    );
   }
 }

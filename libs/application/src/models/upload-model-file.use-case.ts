@@ -11,6 +11,7 @@ import {
   type Actor,
   StoredModelFile,
   checksumOf,
+  modelPublishedEvent,
 } from '@svc/domain';
 import { auditModelChange } from './model-audit';
 
@@ -53,7 +54,8 @@ export class UploadModelFile {
     for (let attempt = 0; attempt < UploadModelFile.SWAP_ATTEMPTS; attempt += 1) {
       const file = { storedFile: stored.path, checksum: checksumOf(stored.sha256), sizeBytes: stored.sizeBytes };
       const at = this.clock.now();
-      if (await this.models.replaceFile(model.name, model.storedFile, file, at)) {
+      const published = modelPublishedEvent(this.ids.newId('wev'), { ...model, ...file }, at);
+      if (await this.models.replaceFile(model.name, model.storedFile, file, at, [published])) {
         if (model.storedFile !== null) await this.store.remove(model.storedFile);
         let updated = await this.models.findByName(model.name);
         if (!updated) throw new ModelNotFoundError();

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { type Actor, type AuditEntry, ApiKeyRepository, Clock, IdGenerator, redactKeyShapedText, revocationOf } from '@svc/domain';
+import {
+  type Actor,
+  type AuditEntry,
+  ApiKeyRepository,
+  Clock,
+  IdGenerator,
+  keyRevokedEvent,
+  redactKeyShapedText,
+  revocationOf,
+} from '@svc/domain';
 
 /**
  * Revokes a key by id, once, with its audit entry in the same transaction.
@@ -37,6 +46,10 @@ export class KeyRevocation {
       details: revoked === keyId ? { by } : { by, with_successor: keyId },
       actor,
     });
-    return this.keys.revoke(revocationOf(key, license, at), (revoked) => ({ audit: [entry(revoked)] }));
+    const event = (revoked: string) => {
+      const revokedKey = license.find((k) => k.id === revoked) ?? key;
+      return keyRevokedEvent(this.ids.newId('wev'), revokedKey, at, revoked === keyId ? null : keyId);
+    };
+    return this.keys.revoke(revocationOf(key, license, at), (revoked) => ({ audit: [entry(revoked)], events: [event(revoked)] }));
   }
 }

@@ -13,6 +13,7 @@ import {
   ROTATION_GRACE_BOUNDS,
   SecretHasher,
   isRotationGrace,
+  keyRotatedEvent,
   toSecondTimestamp,
 } from '@svc/domain';
 
@@ -87,7 +88,8 @@ export class KeyRotator {
         actor,
       },
     ];
-    if (!(await this.keys.rotate(rotation, { audit }))) return null;
+    const events = [keyRotatedEvent(this.ids.newId('wev'), predecessor, successor, previousKeyExpiresAt, now)];
+    if (!(await this.keys.rotate(rotation, { audit, events }))) return null;
     return { key: successor, secret, previousKeyExpiresAt, graceSeconds: grace };
   }
 }

@@ -31,6 +31,8 @@ export interface AnalyticsEvent extends EventReport {
    * keeps the key that spent it, and its license is the key's.
    */
   readonly licenseId: string;
+  /** The key's display prefix. Not a column either: a quota notice names the key by id and prefix (CONTRACT 20). */
+  readonly keyPrefix: string;
   readonly environment: string;
   /** The billing period (`YYYY-MM`) the event was received in. */
   readonly period: string;

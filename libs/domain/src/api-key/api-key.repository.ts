@@ -6,7 +6,8 @@ import { type KeyRotation } from './key-rotation';
 export abstract class ApiKeyRepository {
   abstract findByDigest(digest: string): Promise<ApiKey | null>;
   abstract findById(id: string): Promise<ApiKey | null>;
-  abstract insert(key: ApiKey): Promise<void>;
+  /** Stores a new key, with `records` (its audit entry and events) in the same transaction when given. */
+  abstract insert(key: ApiKey, records?: KeyChangeRecords): Promise<void>;
   /** Saves tier, expiry and limit changes of a key that is not revoked; false if it is (or is gone). */
   abstract updateTerms(key: ApiKey): Promise<boolean>;
   /**

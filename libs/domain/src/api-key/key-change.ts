@@ -1,15 +1,19 @@
 import { type AuditEntry } from '../audit/audit-entry';
+import { type WebhookEvent } from '../webhook/webhook-event';
 import { type ApiKey } from './api-key';
 
 /**
  * The rows a key change writes beside the key, in the same transaction: all
  * of them with the change, or none, and none when the change is refused
- * (ApiKeyRepository.rotate and revoke). Today its audit entries; a new kind of
- * row written with key changes is one more field here, which each adapter
- * writes in its one place that writes these.
+ * (ApiKeyRepository.insert, rotate and revoke). Its audit entries and its
+ * webhook events (the outbox, CONTRACT 20); a new kind of row written with
+ * key changes is one more field here, which each adapter writes in its one
+ * place that writes these.
  */
 export interface KeyChangeRecords {
   readonly audit: readonly AuditEntry[];
+  /** Absent: none. */
+  readonly events?: readonly WebhookEvent[];
 }
 
 /** What revoking one key writes with it, asked of the caller for each key the revocation actually revokes. */

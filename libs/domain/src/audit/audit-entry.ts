@@ -13,7 +13,14 @@ export type AuditAction =
   | 'model.deleted'
   | 'operator.created'
   | 'operator.updated'
-  | 'operator.token_replaced';
+  | 'operator.token_replaced'
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.deleted'
+  | 'webhook.secret_replaced'
+  | 'webhook.disabled'
+  | 'webhook.tested'
+  | 'webhook.delivery_retried';
 
 /** Every audit action, for documentation and checks. */
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
@@ -29,6 +36,13 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'operator.created',
   'operator.updated',
   'operator.token_replaced',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_replaced',
+  'webhook.disabled',
+  'webhook.tested',
+  'webhook.delivery_retried',
 ];
 
 /** Where an operator's change came from: the admin API or the CLI. */

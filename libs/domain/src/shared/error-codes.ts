@@ -29,6 +29,8 @@ export const DOMAIN_ERROR_CODES = [
   'FORBIDDEN',
   'OPERATOR_NOT_FOUND',
   'LAST_OWNER',
+  'WEBHOOK_NOT_FOUND',
+  'DELIVERY_NOT_FOUND',
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

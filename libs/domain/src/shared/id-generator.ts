@@ -1,9 +1,9 @@
-/** Identifiers for stored things: `key_…`, `usr_…`, `evt_…`, `aud_…`, `opr_…`. */
+/** Identifiers for stored things: `key_…`, `usr_…`, `evt_…`, `aud_…`, `opr_…`, and webhooks' `whe_…` (endpoint), `wev_…` (event), `msg_…` (delivery). */
 export abstract class IdGenerator {
   abstract newId(kind: IdKind): string;
 }
 
-export type IdKind = 'key' | 'usr' | 'evt' | 'aud' | 'opr';
+export type IdKind = 'key' | 'usr' | 'evt' | 'aud' | 'opr' | 'whe' | 'wev' | 'msg';
 
 /** A cryptographic source of random bytes, rendered as lowercase hex. */
 export abstract class RandomSource {

@@ -3,7 +3,7 @@
  * ended, as the last item's instant and id, for one list only. base64url of
  * a small JSON array; anything else is not a cursor (null).
  */
-export type CursorList = 'keys' | 'audit';
+export type CursorList = 'keys' | 'audit' | 'deliveries';
 
 export interface CursorPosition {
   readonly at: Date;

@@ -4,6 +4,7 @@ import { AdminKeysModule } from './keys/admin-keys.module';
 import { AdminModelsModule } from './models/admin-models.module';
 import { AdminOperatorsModule } from './operators/admin-operators.module';
 import { AdminUsageModule } from './usage/admin-usage.module';
+import { AdminWebhooksModule } from './webhooks/admin-webhooks.module';
 
 /** Where the operators' API is mounted; each of its modules declares its routes relative to it. */
 export const ADMIN_PATH = 'admin/v1';
@@ -21,7 +22,10 @@ export const ADMIN_PATH = 'admin/v1';
     AdminModelsModule,
     AdminUsageModule,
     AdminOperatorsModule,
-    RouterModule.register([{ path: ADMIN_PATH, children: [AdminKeysModule, AdminModelsModule, AdminUsageModule, AdminOperatorsModule] }]),
+    AdminWebhooksModule,
+    RouterModule.register([
+      { path: ADMIN_PATH, children: [AdminKeysModule, AdminModelsModule, AdminUsageModule, AdminOperatorsModule, AdminWebhooksModule] },
+    ]),
   ],
 })
 export class AdminModule {}

@@ -28,8 +28,11 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
     return props ? toDomain(props) : null;
   }
 
-  async insert(key: ApiKey): Promise<void> {
+  /** In memory there is no outbox (nothing delivers webhooks): a change's events are not kept, its audit entries are. */
+  async insert(key: ApiKey, records?: KeyChangeRecords): Promise<void> {
+    if (records) this.audit.refuseDuplicates(records.audit);
     this.insertNow(key);
+    if (records) this.write([records]);
   }
 
   private insertNow(key: ApiKey): void {

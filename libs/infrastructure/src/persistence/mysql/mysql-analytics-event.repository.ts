@@ -1,4 +1,5 @@
 import { type AnalyticsEvent } from '@svc/domain';
+import { type OutboxBell, type OutboxWrites } from '../typeorm/outbox';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
 import { type EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
 import { type MySqlStatements, type MySqlSession, mysqlInstant } from './mysql-statements';
@@ -45,8 +46,12 @@ async function consumeOnce(
 export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
   /** `received_at` is DATETIME(3) text in UTC (mysqlInstant). */
   protected readonly dating: EventDating = { dayOf: (column) => `DATE_FORMAT(${column}, '%Y-%m-%d')`, instant: mysqlInstant };
-  constructor(private readonly mysql: MySqlStatements) {
-    super(mysql);
+  constructor(
+    private readonly mysql: MySqlStatements,
+    bell: OutboxBell,
+    private readonly outbox: OutboxWrites,
+  ) {
+    super(mysql, bell);
   }
 
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
@@ -65,12 +70,26 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
     return this.appendOnce(values, event, cost, limit);
   }
 
-  private appendOnce(values: unknown[], event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
-    return this.mysql.transaction(async (session) => {
-      const used = await consumeOnce(session, event.licenseId, event.period, cost, limit);
-      if (used === null) return { value: null, rollback: true };
+  /** The quota notices the consumption crossed go in the same transaction (a write only when one is crossed). */
+  private async appendOnce(values: unknown[], event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
+    let recorded = 0;
+    const used = await this.mysql.transaction(async (session) => {
+      recorded = 0;
+      const total = await consumeOnce(session, event.licenseId, event.period, cost, limit);
+      if (total === null) return { value: null, rollback: true };
       await session.write(INSERT_EVENT, values);
-      return { value: used };
+      for (const notice of this.noticesOf(event, cost, limit, total)) {
+        const { sql, params } = this.outbox.eventInsertIgnoring(notice);
+        recorded += (
+          await session.write(
+            sql,
+            params.map((v) => (v instanceof Date ? mysqlInstant(v) : v)),
+          )
+        ).affectedRows;
+      }
+      return { value: total };
     });
+    if (recorded > 0) this.bell.ring();
+    return used;
   }
 }

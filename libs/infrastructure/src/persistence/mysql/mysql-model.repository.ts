@@ -1,8 +1,9 @@
-import { type Model } from '@svc/domain';
+import { type Model, type WebhookEvent } from '@svc/domain';
 import { type Repository } from 'typeorm';
+import { type OutboxBell } from '../typeorm/outbox';
 import { type ModelRecord } from '../typeorm/records/model.record';
 import { SqlModelRepository } from '../typeorm/repositories/sql-model.repository';
-import { type MySqlStatements } from './mysql-statements';
+import { type MySqlStatements, mysqlInstant } from './mysql-statements';
 
 /** ER_DUP_ENTRY. */
 const DUPLICATE_ENTRY = 1062;
@@ -16,20 +17,31 @@ export class MySqlModelRepository extends SqlModelRepository {
   constructor(
     records: Repository<ModelRecord>,
     private readonly mysql: MySqlStatements,
+    bell: OutboxBell,
   ) {
-    super(records, mysql);
+    super(records, mysql, bell);
   }
 
   protected isUniqueViolation(driverError: { code?: unknown; errno?: unknown }): boolean {
     return driverError.errno === DUPLICATE_ENTRY || driverError.code === 'ER_DUP_ENTRY';
   }
 
-  async delete(name: string): Promise<Model | null> {
-    return this.mysql.transaction(async (session) => {
+  async delete(name: string, eventsOf?: (deleted: Model) => readonly WebhookEvent[]): Promise<Model | null> {
+    const deleted = await this.mysql.transaction(async (session) => {
       const [row] = await session.rows<Record<string, unknown>>('SELECT * FROM models WHERE name = ? FOR UPDATE', [name]);
       if (row === undefined) return { value: null };
       await session.write('DELETE FROM models WHERE name = ?', [name]);
-      return { value: this.modelOf(row) };
+      const model = this.modelOf(row);
+      const writes = this.outbox.events(eventsOf?.(model) ?? []);
+      for (let step = writes.next(); !step.done; step = writes.next(0)) {
+        await session.write(
+          step.value.sql,
+          step.value.params.map((v) => (v instanceof Date ? mysqlInstant(v) : v)),
+        );
+      }
+      return { value: model };
     });
+    if (deleted && eventsOf) this.bell.ring();
+    return deleted;
   }
 }

@@ -1,11 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MySqlDatabaseConfig } from '@svc/config';
+import { OutboxWrites } from '../typeorm/outbox';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repository';
 import { mysqlDataSourceOptions } from './mysql-data-source';
 import { MySqlModelRepository } from './mysql-model.repository';
 import { MySqlStatements } from './mysql-statements';
 import { MYSQL_FAULTS } from './mysql-faults';
+import { MySqlWebhookRepository } from './mysql-webhook.repository';
 
 /** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
 @Module({})
@@ -14,8 +16,10 @@ export class MySqlPersistenceModule {
     return sqlPersistenceModule(MySqlPersistenceModule, mysqlDataSourceOptions(database), {
       faults: MYSQL_FAULTS,
       statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
-      events: (statements) => new MySqlAnalyticsEventRepository(statements),
-      models: (records, statements) => new MySqlModelRepository(records, statements),
+      events: (statements, bell, dataSource) =>
+        new MySqlAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
+      models: (records, statements, bell) => new MySqlModelRepository(records, statements, bell),
+      webhooks: (dataSource, statements, lines, bell) => new MySqlWebhookRepository(dataSource, statements, lines, bell),
     });
   }
 }

@@ -108,6 +108,10 @@ export class MySqlStatements extends SqlStatements {
     }
   }
 
+  ignoringDuplicates(insertSql: string): string {
+    return insertSql.replace(/^INSERT INTO/, 'INSERT IGNORE INTO');
+  }
+
   private sessionOn(runner: PromisePool | PoolConnection): MySqlSession {
     const timeout = this.statementTimeoutMs;
     return {

@@ -6,6 +6,7 @@ import { postgresDataSourceOptions } from './postgres-data-source';
 import { PostgresModelRepository } from './postgres-model.repository';
 import { PostgresStatements } from './postgres-statements';
 import { POSTGRES_FAULTS } from './postgres-faults';
+import { PostgresWebhookRepository } from './postgres-webhook.repository';
 
 /** PostgreSQL, production: every persistence port on one pool (pg). */
 @Module({})
@@ -14,8 +15,9 @@ export class PostgresPersistenceModule {
     return sqlPersistenceModule(PostgresPersistenceModule, postgresDataSourceOptions(database), {
       faults: POSTGRES_FAULTS,
       statements: (dataSource) => new PostgresStatements(dataSource),
-      events: (statements) => new PostgresAnalyticsEventRepository(statements),
-      models: (records, statements) => new PostgresModelRepository(records, statements),
+      events: (statements, bell) => new PostgresAnalyticsEventRepository(statements, bell),
+      models: (records, statements, bell) => new PostgresModelRepository(records, statements, bell),
+      webhooks: (dataSource, statements, lines, bell) => new PostgresWebhookRepository(dataSource, statements, lines, bell),
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { ConnectionIsNotSetError, type DataSource, type ObjectLiteral } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { type PreparedStatement, SqlStatements, type WriteScript } from '../typeorm/sql-statements';
@@ -38,18 +38,26 @@ export class PostgresStatements extends SqlStatements {
    * other left it). A client that cannot even roll back is not handed back.
    */
   async writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return this.inTransaction(async (client) => {
       const writes = script();
       let step = writes.next();
       while (!step.done) {
         const { rowCount } = await client.query(numbered(step.value.sql), step.value.params as unknown[]);
         step = writes.next(rowCount ?? 0);
       }
+      return step.value;
+    });
+  }
+
+  /** `work` in one transaction on one client (as writeTogether), for the PostgreSQL adapters' own steps that read as they write. */
+  async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const value = await work(client);
       await client.query('COMMIT');
       client.release();
-      return step.value;
+      return value;
     } catch (error) {
       await client.query('ROLLBACK').then(
         () => client.release(),
@@ -58,10 +66,13 @@ export class PostgresStatements extends SqlStatements {
       throw error;
     }
   }
+  ignoringDuplicates(insertSql: string): string {
+    return `${insertSql} ON CONFLICT DO NOTHING`;
+  }
 }
 
 /** `?` placeholders as PostgreSQL's `$1…$n`. */
-function numbered(sql: string): string {
+export function numbered(sql: string): string {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
 }

@@ -1,5 +1,6 @@
 import { type AnalyticsEvent } from '@svc/domain';
 import type { Statement, Transaction } from 'better-sqlite3';
+import { type OutboxBell, type OutboxWrites } from '../typeorm/outbox';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
 import { type EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
 import { type SqliteStatements } from './sqlite-statements';
@@ -12,7 +13,9 @@ const UPSERT_COUNTER =
 const CONSUME_WITHIN_LIMIT = `${UPSERT_COUNTER} WHERE usage_counters.used + excluded.used <= ? RETURNING used`;
 const CONSUME_UNLIMITED = `${UPSERT_COUNTER} RETURNING used`;
 
-type Append = (event: AnalyticsEvent, cost: number, limit: number | null) => number | null;
+/** The new total, and how many quota notices the step recorded. */
+type Appended = { readonly total: number; readonly notices: number } | null;
+type Append = (event: AnalyticsEvent, cost: number, limit: number | null) => Appended;
 
 /**
  * On SQLite an event and its consumption are one synchronous better-sqlite3
@@ -27,13 +30,19 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
   protected readonly dating: EventDating = { dayOf: (column) => `substr(${column}, 1, 10)`, instant: (at) => at.toISOString() };
   private transaction?: Transaction<Append>;
 
-  constructor(private readonly sqlite: SqliteStatements) {
-    super(sqlite);
+  constructor(
+    private readonly sqlite: SqliteStatements,
+    bell: OutboxBell,
+    private readonly outbox: OutboxWrites,
+  ) {
+    super(sqlite, bell);
   }
 
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
     this.transaction ??= this.prepareTransaction();
-    return this.transaction.immediate(event, cost, limit);
+    const appended = this.transaction.immediate(event, cost, limit);
+    if (appended !== null && appended.notices > 0) this.bell.ring();
+    return appended === null ? null : appended.total;
   }
 
   private prepareTransaction(): Transaction<Append> {
@@ -42,7 +51,8 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
     const consumeUnlimited: Statement = db.prepare(CONSUME_UNLIMITED);
     const used: Statement = db.prepare(USED_IN_PERIOD);
     const insert: Statement = db.prepare(INSERT_EVENT);
-    return db.transaction((event: AnalyticsEvent, cost: number, limit: number | null): number | null => {
+    const notices = new Map<string, Statement>();
+    return db.transaction((event: AnalyticsEvent, cost: number, limit: number | null): Appended => {
       let total: number;
       if (cost > 0) {
         const row = (
@@ -57,7 +67,14 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
         total = row ? Number(row.used) : 0;
       }
       insert.run(...eventValues(event, { success: (ok) => (ok ? 1 : 0), instant: (at) => at.toISOString() }));
-      return total;
+      let recorded = 0;
+      for (const notice of this.noticesOf(event, cost, limit, total)) {
+        const { sql, params } = this.outbox.eventInsertIgnoring(notice);
+        let statement = notices.get(sql);
+        if (!statement) notices.set(sql, (statement = db.prepare(sql)));
+        recorded += statement.run(...params).changes;
+      }
+      return { total, notices: recorded };
     });
   }
 }

@@ -1,11 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SqliteDatabaseConfig } from '@svc/config';
+import { OutboxWrites } from '../typeorm/outbox';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
 import { sqliteDataSourceOptions } from './sqlite-data-source';
 import { SqliteModelRepository } from './sqlite-model.repository';
 import { SqliteStatements } from './sqlite-statements';
 import { SQLITE_FAULTS } from './sqlite-faults';
+import { SqliteWebhookRepository } from './sqlite-webhook.repository';
 
 /** SQLite, the embedded default: every persistence port on one file (better-sqlite3). */
 @Module({})
@@ -14,8 +16,10 @@ export class SqlitePersistenceModule {
     return sqlPersistenceModule(SqlitePersistenceModule, sqliteDataSourceOptions(database), {
       faults: SQLITE_FAULTS,
       statements: (dataSource) => new SqliteStatements(dataSource),
-      events: (statements) => new SqliteAnalyticsEventRepository(statements),
-      models: (records, statements) => new SqliteModelRepository(records, statements),
+      events: (statements, bell, dataSource) =>
+        new SqliteAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
+      models: (records, statements, bell) => new SqliteModelRepository(records, statements, bell),
+      webhooks: (dataSource, statements, lines, bell) => new SqliteWebhookRepository(dataSource, statements, lines, bell),
     });
   }
 }

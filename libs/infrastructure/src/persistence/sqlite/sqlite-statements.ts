@@ -45,6 +45,10 @@ export class SqliteStatements extends SqlStatements {
     return run.immediate();
   }
 
+  ignoringDuplicates(insertSql: string): string {
+    return insertSql.replace(/^INSERT INTO/, 'INSERT OR IGNORE INTO');
+  }
+
   private write(sql: string): Statement {
     let statement = this.writes.get(sql);
     if (!statement) this.writes.set(sql, (statement = this.database.prepare(sql)));

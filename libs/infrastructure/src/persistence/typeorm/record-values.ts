@@ -38,6 +38,22 @@ export class RecordValues<R extends ObjectLiteral> {
     });
   }
 
+  /** `column = ?, …` for the properties `partial` sets (undefined ones left out), and their values as the driver writes them. */
+  assignments(partial: Partial<R>): { sql: string; params: unknown[] } {
+    const metadata = this.dataSource.getMetadata(this.target);
+    const driver = this.dataSource.driver;
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    for (const [property, value] of Object.entries(partial)) {
+      if (value === undefined) continue;
+      const column = metadata.findColumnWithPropertyName(property);
+      if (!column) throw new Error(`no column for ${property}`);
+      sets.push(`${column.databaseName} = ?`);
+      params.push(driver.preparePersistentValue(value, column));
+    }
+    return { sql: sets.join(', '), params };
+  }
+
   private column(name: string): ColumnMetadata {
     const found = this.columnsOf().find((c) => c.databaseName === name);
     if (!found) throw new Error(`no column ${name}`);

@@ -12,6 +12,7 @@ import {
   OperatorRepository,
   UsageRepository,
   UserRepository,
+  WebhookRepository,
 } from '@svc/domain';
 import { type DataSource, type DataSourceOptions, type Repository } from 'typeorm';
 import { AuditLines, LoggingAuditLog } from '../../audit/logging-audit-log';
@@ -28,6 +29,7 @@ import { SqlKeyDirectory } from './repositories/sql-key-directory';
 import { SqlUsageRepository } from './repositories/sql-usage.repository';
 import { SqlDatabasePing } from './sql-database-ping';
 import { SqlStatements } from './sql-statements';
+import { OutboxBell } from './outbox';
 
 /** What a SQL database's module supplies: its statements, and its own adapters where its dialect differs. */
 export interface SqlDialectAdapters<S extends SqlStatements> {
@@ -35,12 +37,17 @@ export interface SqlDialectAdapters<S extends SqlStatements> {
   readonly faults: DriverFaults;
   readonly statements: (dataSource: DataSource) => S;
   /** An event appended together with its quota consumption, atomically (the only consumption there is). */
-  readonly events: (statements: S) => AnalyticsEventRepository;
+  readonly events: (statements: S, bell: OutboxBell, dataSource: DataSource) => AnalyticsEventRepository;
   /** The registry's writes in the dialect's atomic steps. */
-  readonly models: (records: Repository<ModelRecord>, statements: S) => ModelRepository;
+  readonly models: (records: Repository<ModelRecord>, statements: S, bell: OutboxBell) => ModelRepository;
+  /** Webhooks, claimed the dialect's way. */
+  readonly webhooks: (dataSource: DataSource, statements: S, lines: AuditLines, bell: OutboxBell) => WebhookRepository;
 }
 
-/** Every persistence port a database module binds and exports (the in-memory module binds the same). */
+/**
+ * Every persistence port a database module binds and exports (the in-memory module binds the same,
+ * but for WebhookRepository: the outbox and its dispatcher exist on the SQL databases only).
+ */
 export const PERSISTENCE_PORTS = [
   ApiKeyRepository,
   KeyContextRepository,
@@ -54,6 +61,7 @@ export const PERSISTENCE_PORTS = [
   KeyDirectory,
   GeneratedSecretRepository,
   LicenseSigningKeyRepository,
+  WebhookRepository,
 ] as const;
 
 type Port = (typeof PERSISTENCE_PORTS)[number];
@@ -79,14 +87,15 @@ export function sqlPersistenceModule<S extends SqlStatements>(
 ): DynamicModule {
   const adapters: ReadonlyArray<{ provide: Port } & ({ useClass: Type<object> } | Omit<FactoryProvider<object>, 'provide'>)> = [
     { provide: UsageRepository, useClass: SqlUsageRepository },
-    { provide: AnalyticsEventRepository, inject: [SqlStatements], useFactory: dialect.events },
-    { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements], useFactory: dialect.models },
+    { provide: AnalyticsEventRepository, inject: [SqlStatements, OutboxBell, getDataSourceToken()], useFactory: dialect.events },
+    { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements, OutboxBell], useFactory: dialect.models },
     {
       provide: ApiKeyRepository,
-      inject: [getRepositoryToken(ApiKeyRecord), SqlStatements, AuditLines],
-      useFactory: (records: Repository<ApiKeyRecord>, statements: S, lines: AuditLines) =>
-        new TypeOrmApiKeyRepository(records, statements, lines),
+      inject: [getRepositoryToken(ApiKeyRecord), SqlStatements, AuditLines, OutboxBell],
+      useFactory: (records: Repository<ApiKeyRecord>, statements: S, lines: AuditLines, bell: OutboxBell) =>
+        new TypeOrmApiKeyRepository(records, statements, lines, bell),
     },
+    { provide: WebhookRepository, inject: [getDataSourceToken(), SqlStatements, AuditLines, OutboxBell], useFactory: dialect.webhooks },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
@@ -104,6 +113,7 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     { provide: SqlStatements, inject: [getDataSourceToken()], useFactory: dialect.statements },
     TypeOrmAuditLog,
     AuditLines,
+    OutboxBell,
     // Each adapter under a token of its own, and its port bound to it with the driver's faults translated.
     ...adapters.map(({ provide, ...adapter }): Provider => ({ provide: untranslated(provide), ...adapter })),
     ...adapters.map(({ provide }): Provider => ({
@@ -117,6 +127,6 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     global: true,
     imports: [TypeOrmModule.forRoot({ ...options, retryAttempts: 0 }), TypeOrmModule.forFeature(RECORDS)],
     providers,
-    exports: [...PERSISTENCE_PORTS, TypeOrmModule],
+    exports: [...PERSISTENCE_PORTS, OutboxBell, TypeOrmModule],
   };
 }

@@ -42,4 +42,11 @@ export abstract class SqlStatements {
    * the first attempt back whole (MySQL's deadlock victim).
    */
   abstract writeTogether<T>(script: () => WriteScript<T>): Promise<T>;
+
+  /**
+   * An `INSERT INTO … VALUES …` that writes nothing (and changes 0 rows)
+   * when a row of the same primary key exists, instead of failing: a record
+   * made at most once whoever makes it (a webhook notice).
+   */
+  abstract ignoringDuplicates(insertSql: string): string;
 }

@@ -17,7 +17,7 @@ export function pageLimitOf(text: string | undefined): number | undefined {
   return text === undefined ? undefined : Number(text);
 }
 
-function IsPageLimit(max: number): PropertyDecorator {
+export function IsPageLimit(max: number): PropertyDecorator {
   return (target, property) => {
     IsString(limitRule(max))(target, property);
     IsIn(

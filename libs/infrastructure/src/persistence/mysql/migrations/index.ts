@@ -7,6 +7,7 @@ import { AuditOrderMySql1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsMySql1764300000000 } from './1764300000000-generated-secrets';
 import { EmailSearchMySql1764500000000 } from './1764500000000-email-search';
 import { OperatorsMySql1764600000000 } from './1764600000000-operators';
+import { WebhooksMySql1764700000000 } from './1764700000000-webhooks';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MYSQL_MIGRATIONS = [
   GeneratedSecretsMySql1764300000000,
   EmailSearchMySql1764500000000,
   OperatorsMySql1764600000000,
+  WebhooksMySql1764700000000,
 ];

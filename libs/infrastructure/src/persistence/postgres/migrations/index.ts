@@ -7,6 +7,7 @@ import { AuditOrderPostgres1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsPostgres1764300000000 } from './1764300000000-generated-secrets';
 import { EmailSearchPostgres1764500000000 } from './1764500000000-email-search';
 import { OperatorsPostgres1764600000000 } from './1764600000000-operators';
+import { WebhooksPostgres1764700000000 } from './1764700000000-webhooks';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const POSTGRES_MIGRATIONS = [
   GeneratedSecretsPostgres1764300000000,
   EmailSearchPostgres1764500000000,
   OperatorsPostgres1764600000000,
+  WebhooksPostgres1764700000000,
 ];

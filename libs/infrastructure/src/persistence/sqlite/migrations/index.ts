@@ -7,6 +7,7 @@ import { AuditOrderSqlite1764200000000 } from './1764200000000-audit-order';
 import { GeneratedSecretsSqlite1764300000000 } from './1764300000000-generated-secrets';
 import { EmailSearchSqlite1764500000000 } from './1764500000000-email-search';
 import { OperatorsSqlite1764600000000 } from './1764600000000-operators';
+import { WebhooksSqlite1764700000000 } from './1764700000000-webhooks';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const SQLITE_MIGRATIONS = [
   GeneratedSecretsSqlite1764300000000,
   EmailSearchSqlite1764500000000,
   OperatorsSqlite1764600000000,
+  WebhooksSqlite1764700000000,
 ];

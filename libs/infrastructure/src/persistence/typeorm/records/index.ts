@@ -6,6 +6,7 @@ import { ModelRecord } from './model.record';
 import { OperatorRecord } from './operator.record';
 import { UsageCounterRecord } from './usage-counter.record';
 import { UserRecord } from './user.record';
+import { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from './webhook.records';
 
 export {
   ApiKeyRecord,
@@ -16,6 +17,9 @@ export {
   OperatorRecord,
   UsageCounterRecord,
   UserRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookEventRecord,
 };
 
 export const RECORDS = [
@@ -27,4 +31,7 @@ export const RECORDS = [
   GeneratedSecretRecord,
   LicenseSigningKeyRecord,
   OperatorRecord,
+  WebhookEndpointRecord,
+  WebhookEventRecord,
+  WebhookDeliveryRecord,
 ];

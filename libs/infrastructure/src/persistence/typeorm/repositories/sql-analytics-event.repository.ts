@@ -6,8 +6,13 @@ import {
   type EventsOnDay,
   type RangeUsage,
   type UsageBreakdown,
+  type WebhookEvent,
+  quotaCrossings,
+  quotaNoticeData,
+  quotaNoticeId,
   tallyUsage,
 } from '@svc/domain';
+import { type OutboxBell } from '../outbox';
 import { type PreparedStatement, type SqlStatements } from '../sql-statements';
 
 type CountRow = { key_id: string; event_type: string; model_name: string | null; success: unknown; n: string | number };
@@ -35,7 +40,10 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
   private byRange?: PreparedStatement<CountRow>;
   private perDay?: PreparedStatement<DayRow>;
 
-  constructor(private readonly statements: SqlStatements) {
+  constructor(
+    private readonly statements: SqlStatements,
+    protected readonly bell: OutboxBell,
+  ) {
     super();
     this.byPeriod = statements.prepare(
       'events_by_group',
@@ -55,6 +63,21 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
 
   /** The database's atomic step; `cost` is within `limit` when there is one. */
   protected abstract append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
+
+  /**
+   * The quota notices a consumption that brought the total to `total`
+   * crossed (none almost always), each under its one id per license and
+   * period, for the step to record (ignoring one already recorded).
+   */
+  protected noticesOf(event: AnalyticsEvent, cost: number, limit: number | null, total: number): WebhookEvent[] {
+    if (limit === null) return [];
+    return quotaCrossings(limit, cost, total).map((threshold) => ({
+      id: quotaNoticeId(threshold.type, event.licenseId, event.period),
+      type: threshold.type,
+      occurredAt: event.receivedAt,
+      data: quotaNoticeData(event, limit, threshold),
+    }));
+  }
 
   async breakdown(licenseId: string, period: string): Promise<UsageBreakdown> {
     return tallyUsage((await this.byPeriod.all([licenseId, period])).map(countOf));

@@ -1,8 +1,10 @@
-import { type Model, type ModelFile, ModelRepository } from '@svc/domain';
+import { type Model, type ModelFile, ModelRepository, type WebhookEvent } from '@svc/domain';
 import { IsNull, QueryFailedError, type Repository } from 'typeorm';
 import { ModelMapper } from '../mappers/model.mapper';
+import { type OutboxBell, OutboxWrites } from '../outbox';
 import { RecordHydrator } from '../record-hydrator';
-import { type PreparedStatement, type SqlStatements } from '../sql-statements';
+import { RecordValues } from '../record-values';
+import { type PreparedStatement, type SqlStatements, type WriteScript } from '../sql-statements';
 import { ModelRecord } from '../records/model.record';
 
 /**
@@ -13,14 +15,19 @@ import { ModelRecord } from '../records/model.record';
  */
 export abstract class SqlModelRepository extends ModelRepository {
   protected readonly modelRows: RecordHydrator<ModelRecord>;
+  protected readonly modelValues: RecordValues<ModelRecord>;
+  protected readonly outbox: OutboxWrites;
   private reads?: { byName: PreparedStatement; all: PreparedStatement };
 
   constructor(
     protected readonly records: Repository<ModelRecord>,
     protected readonly statements: SqlStatements,
+    protected readonly bell: OutboxBell,
   ) {
     super();
     this.modelRows = new RecordHydrator(records.manager.connection, ModelRecord);
+    this.modelValues = new RecordValues(records.manager.connection, ModelRecord);
+    this.outbox = new OutboxWrites(records.manager.connection, statements);
   }
 
   /** Whether the driver's error (TypeORM's `driverError`) is a unique-key violation. */
@@ -47,12 +54,20 @@ export abstract class SqlModelRepository extends ModelRepository {
     return (await this.prepared().all.all([])).map((row) => this.modelOf(row));
   }
 
-  async insert(model: Model): Promise<boolean> {
+  async insert(model: Model, events: readonly WebhookEvent[] = []): Promise<boolean> {
     try {
-      await this.records.insert(ModelMapper.toRecord(model));
-      return true;
+      if (events.length === 0) {
+        await this.records.insert(ModelMapper.toRecord(model));
+        return true;
+      }
+      const values = this.modelValues;
+      return await this.withEvents(events, function* () {
+        yield { sql: values.insertSql(), params: values.of(ModelMapper.toRecord(model)) };
+        return true;
+      });
     } catch (error) {
-      if (error instanceof QueryFailedError && this.isUniqueViolation(error.driverError ?? {})) return false;
+      const driverError = error instanceof QueryFailedError ? (error.driverError ?? {}) : (error as { code?: unknown; errno?: unknown });
+      if (this.isUniqueViolation(driverError)) return false;
       throw error;
     }
   }
@@ -62,18 +77,48 @@ export abstract class SqlModelRepository extends ModelRepository {
     return (result.affected ?? 0) === 1;
   }
 
-  async updateUnstored(model: Model): Promise<boolean> {
+  async updateUnstored(model: Model, events: readonly WebhookEvent[] = []): Promise<boolean> {
+    if (events.length > 0) {
+      const set = this.modelValues.assignments(ModelMapper.unstoredColumns(model));
+      return this.withEvents(events, function* () {
+        return (yield { sql: `UPDATE models SET ${set.sql} WHERE name = ?`, params: [...set.params, model.name] }) === 1;
+      });
+    }
     const result = await this.records.update({ name: model.name }, ModelMapper.unstoredColumns(model));
     return (result.affected ?? 0) === 1;
   }
 
   /** Portable: one UPDATE conditional on the stored file, whose affected count every driver reports. */
-  async replaceFile(name: string, expected: string | null, file: ModelFile, at: Date): Promise<boolean> {
-    const result = await this.records.update(
-      { name, storedFile: expected === null ? IsNull() : expected },
-      { storedFile: file.storedFile, checksum: file.checksum, sizeBytes: file.sizeBytes, updatedAt: at },
-    );
+  async replaceFile(
+    name: string,
+    expected: string | null,
+    file: ModelFile,
+    at: Date,
+    events: readonly WebhookEvent[] = [],
+  ): Promise<boolean> {
+    const columns = { storedFile: file.storedFile, checksum: file.checksum, sizeBytes: file.sizeBytes, updatedAt: at };
+    if (events.length > 0) {
+      const set = this.modelValues.assignments(columns);
+      const condition = expected === null ? 'stored_file IS NULL' : 'stored_file = ?';
+      const params = [...set.params, name, ...(expected === null ? [] : [expected])];
+      return this.withEvents(events, function* () {
+        return (yield { sql: `UPDATE models SET ${set.sql} WHERE name = ? AND ${condition}`, params }) === 1;
+      });
+    }
+    const result = await this.records.update({ name, storedFile: expected === null ? IsNull() : expected }, columns);
     return (result.affected ?? 0) === 1;
+  }
+
+  /** A change's writes and its webhook events in one transaction, the events only when the change happened; the bell rung once committed. */
+  protected async withEvents(events: readonly WebhookEvent[], change: () => WriteScript<boolean>): Promise<boolean> {
+    const outbox = this.outbox;
+    const changed = await this.statements.writeTogether(function* () {
+      if (!(yield* change())) return false;
+      yield* outbox.events(events);
+      return true;
+    });
+    if (changed) this.bell.ring();
+    return changed;
   }
 
   /** A raw `models` row (column names as stored) as the domain's record. */
@@ -84,14 +129,24 @@ export abstract class SqlModelRepository extends ModelRepository {
 
 /**
  * For the databases that say `DELETE … RETURNING` (SQLite 3.35+, PostgreSQL):
- * one statement, so the file removed is the one the deleted row named.
+ * one statement, so the file removed is the one the deleted row named. With
+ * events, the database's own transaction runs it and then records them (deleteRecording).
  */
 export abstract class ReturningDeleteModelRepository extends SqlModelRepository {
+  protected static readonly DELETE_RETURNING = 'DELETE FROM models WHERE name = ? RETURNING *';
   private deletion?: PreparedStatement;
 
-  async delete(name: string): Promise<Model | null> {
-    this.deletion ??= this.statements.prepare('model_delete', 'DELETE FROM models WHERE name = ? RETURNING *');
+  async delete(name: string, eventsOf?: (deleted: Model) => readonly WebhookEvent[]): Promise<Model | null> {
+    if (eventsOf) {
+      const deleted = await this.deleteRecording(name, eventsOf);
+      if (deleted) this.bell.ring();
+      return deleted;
+    }
+    this.deletion ??= this.statements.prepare('model_delete', ReturningDeleteModelRepository.DELETE_RETURNING);
     const row = await this.deletion.first([name]);
     return row ? this.modelOf(row) : null;
   }
+
+  /** DELETE_RETURNING and the events of the deleted record (outbox.events) in one transaction. */
+  protected abstract deleteRecording(name: string, eventsOf: (deleted: Model) => readonly WebhookEvent[]): Promise<Model | null>;
 }

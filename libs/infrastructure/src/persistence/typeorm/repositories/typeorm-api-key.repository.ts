@@ -3,12 +3,11 @@ import type { ApiKey, KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocatio
 import { IsNull, type Repository } from 'typeorm';
 import { type AuditLines } from '../../../audit/logging-audit-log';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
-import { AuditEntryMapper } from '../mappers/audit-entry.mapper';
 import { RecordHydrator } from '../record-hydrator';
+import { type OutboxBell, OutboxWrites } from '../outbox';
 import { RecordValues } from '../record-values';
 import { type PreparedStatement, type SqlStatements, type WriteScript } from '../sql-statements';
 import { ApiKeyRecord } from '../records/api-key.record';
-import { AuditEntryRecord } from '../records/audit-entry.record';
 
 /** The predecessor's columns a rotation writes, in the order ROTATE_PREDECESSOR binds them (then its id). */
 const ROTATED_COLUMNS = ['rotated_to', 'expires_at', 'revoked_at'] as const;
@@ -42,7 +41,7 @@ interface Written {
 export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   private readonly keyRows: RecordHydrator<ApiKeyRecord>;
   private readonly keyValues: RecordValues<ApiKeyRecord>;
-  private readonly auditValues: RecordValues<AuditEntryRecord>;
+  private readonly outbox: OutboxWrites;
   private byDigest?: PreparedStatement;
   private byId?: PreparedStatement;
   private byLicense?: PreparedStatement;
@@ -51,11 +50,12 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     private readonly records: Repository<ApiKeyRecord>,
     private readonly statements: SqlStatements,
     private readonly lines: AuditLines,
+    private readonly bell: OutboxBell,
   ) {
     super();
     this.keyRows = new RecordHydrator(records.manager.connection, ApiKeyRecord);
     this.keyValues = new RecordValues(records.manager.connection, ApiKeyRecord);
-    this.auditValues = new RecordValues(records.manager.connection, AuditEntryRecord);
+    this.outbox = new OutboxWrites(records.manager.connection, statements);
   }
 
   /** Every authenticated request's read: one prepared statement on the unique digest index. */
@@ -87,8 +87,12 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return (await this.byLicense.all([licenseId])).map((row) => ApiKeyMapper.toDomain(this.keyRows.hydrate(row)));
   }
 
-  async insert(key: ApiKey): Promise<void> {
-    await this.records.insert(ApiKeyMapper.toRecord(key));
+  async insert(key: ApiKey, records?: KeyChangeRecords): Promise<void> {
+    if (records === undefined) {
+      await this.records.insert(ApiKeyMapper.toRecord(key));
+      return;
+    }
+    await this.change(() => this.insertWrites(key, records));
   }
 
   async updateTerms(key: ApiKey): Promise<boolean> {
@@ -129,6 +133,12 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return { changed: true, records };
   }
 
+  private *insertWrites(key: ApiKey, records: KeyChangeRecords): WriteScript<Written> {
+    yield { sql: this.keyValues.insertSql(), params: this.keyValues.of(ApiKeyMapper.toRecord(key)) };
+    yield* this.recordWrites([records]);
+    return { changed: true, records: [records] };
+  }
+
   /** ROTATE_PREDECESSOR decides the winner; only then the successor's insert and the records. */
   private *rotationWrites(rotation: KeyRotation, records: KeyChangeRecords): WriteScript<Written> {
     const { predecessor, successor, predecessorExpiresAt, predecessorRevokedAt } = rotation;
@@ -143,17 +153,17 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return { changed: true, records: [records] };
   }
 
-  /** A key change in one transaction; its audit entries logged once it is committed. */
+  /** A key change in one transaction; once it is committed, its audit entries logged and the outbox's bell rung for its events. */
   private async change(script: () => WriteScript<Written>): Promise<boolean> {
     const { changed, records } = await this.statements.writeTogether(script);
     for (const entry of records.flatMap((r) => r.audit)) this.lines.stored(entry);
+    if (records.some((r) => (r.events ?? []).length > 0)) this.bell.ring();
     return changed;
   }
 
   /** The one place a key change's records are written, in its transaction: each kind of record, in order. */
   private *recordWrites(records: readonly KeyChangeRecords[]): WriteScript<void> {
-    for (const entry of records.flatMap((r) => r.audit)) {
-      yield { sql: this.auditValues.insertSql(), params: this.auditValues.of(AuditEntryMapper.toRecord(entry)) };
-    }
+    yield* this.outbox.audit(records.flatMap((r) => r.audit));
+    yield* this.outbox.events(records.flatMap((r) => r.events ?? []));
   }
 }

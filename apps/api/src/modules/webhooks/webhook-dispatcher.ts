@@ -1,0 +1,134 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type DeliveryResult, DispatchWebhooks } from '@svc/application';
+import { Clock, WebhookRepository } from '@svc/domain';
+import { OutboxBell } from '@svc/infrastructure';
+import { Counter, Gauge } from 'prom-client';
+import { ServiceMetrics } from '../../observability/service-metrics';
+
+/** How often an instance looks for work others recorded (its own wakes it at once). */
+export const POLL_INTERVAL_MS = 1000;
+/** How often keys near expiry are looked for. */
+const EXPIRING_INTERVAL_MS = 60_000;
+/** How long shutdown waits for attempts under way. */
+const DRAIN_TIMEOUT_MS = 12_000;
+
+/**
+ * Runs the dispatcher's steps (DispatchWebhooks) in this instance: at once
+ * when a transaction of this instance records events (the outbox's bell),
+ * every POLL_INTERVAL_MS for what other instances recorded or what became
+ * due, and the `key.expiring` check every minute. One cycle at a time; a
+ * failure (the database away) is logged and the next cycle tries again.
+ * Deliveries by outcome, the outbox's depth and the age of its oldest
+ * message are metrics.
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  private readonly deliveries: Counter<'outcome'>;
+  private poll?: NodeJS.Timeout;
+  private expiring?: NodeJS.Timeout;
+  private unlisten?: () => void;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly dispatch: DispatchWebhooks,
+    private readonly webhooks: WebhookRepository,
+    private readonly bell: OutboxBell,
+    private readonly clock: Clock,
+    metrics: ServiceMetrics,
+  ) {
+    const registers = [metrics.registry];
+    this.deliveries = new Counter({
+      name: 'svc_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, tried again later), failed (schedule ended), lease_lost',
+      labelNames: ['outcome'],
+      registers,
+    });
+    const depth = () => this.webhooks.depth().catch(() => null);
+    new Gauge({
+      name: 'svc_webhook_outbox_depth',
+      help: 'Webhook messages waiting: events not yet fanned out plus deliveries pending',
+      registers,
+      async collect() {
+        const found = await depth();
+        if (found) this.set(found.pending);
+      },
+    });
+    const now = () => this.clock.now().getTime();
+    new Gauge({
+      name: 'svc_webhook_outbox_oldest_age_seconds',
+      help: 'Age of the oldest webhook message waiting (0 when none)',
+      registers,
+      async collect() {
+        const found = await depth();
+        if (found) this.set(found.oldest === null ? 0 : Math.max(0, (now() - found.oldest.getTime()) / 1000));
+      },
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.unlisten = this.bell.listen(() => this.wake());
+    this.poll = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    this.poll.unref();
+    this.expiring = setInterval(() => void this.recordExpiring(), EXPIRING_INTERVAL_MS);
+    this.expiring.unref();
+    void this.recordExpiring();
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.unlisten?.();
+    clearInterval(this.poll);
+    clearInterval(this.expiring);
+    if (this.running) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)))]);
+      clearTimeout(timer);
+    }
+  }
+
+  /** Runs a cycle now, or once more right after the one under way. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.cycle().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  private async cycle(): Promise<void> {
+    try {
+      await this.dispatch.fanOut();
+      for (;;) {
+        const results = await this.dispatch.deliverDue();
+        this.count(results);
+        if (results.length === 0 || this.stopped) break;
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'webhook dispatch failed; retrying on the next cycle', error: (error as Error).message });
+    }
+  }
+
+  private async recordExpiring(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      if ((await this.dispatch.recordExpiring()) > 0) this.wake();
+    } catch (error) {
+      this.logger.warn({ msg: 'key.expiring check failed; retrying in a minute', error: (error as Error).message });
+    }
+  }
+
+  private count(results: readonly DeliveryResult[]): void {
+    for (const outcome of results) this.deliveries.labels(outcome).inc();
+  }
+}

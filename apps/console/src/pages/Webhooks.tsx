@@ -1,0 +1,354 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useAction } from '../action';
+import { ActionButton } from '../components/ActionButton';
+import { useConfirm } from '../components/Confirm';
+import { type Column, DataTable } from '../components/DataTable';
+import { ErrorNote } from '../components/ErrorNote';
+import { Field } from '../components/Field';
+import { LoadState } from '../components/LoadState';
+import { Time } from '../components/Time';
+import { useLoad } from '../load';
+import { useQuery } from '../router';
+import { useAllowance, useApi } from '../session';
+
+/** The events an endpoint can receive (CONTRACT 20). */
+const EVENTS = [
+  'key.issued',
+  'key.revoked',
+  'key.rotated',
+  'key.expiring',
+  'quota.warning',
+  'quota.exhausted',
+  'model.published',
+  'model.deleted',
+] as const;
+
+interface WebhookEndpoint {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly description: string | null;
+  readonly enabled: boolean;
+  readonly disabled_reason: string | null;
+  readonly failing_since: string | null;
+  readonly created_at: string;
+}
+
+interface WebhookDelivery {
+  readonly id: string;
+  readonly event_type: string;
+  readonly status: 'pending' | 'succeeded' | 'failed';
+  readonly attempts: number;
+  readonly last_status_code: number | null;
+  readonly last_error: string | null;
+  readonly last_attempt_at: string | null;
+  readonly next_attempt_at: string | null;
+  readonly created_at: string;
+}
+
+/** Endpoints (add one, its secret shown once), a test event, their recent deliveries with attempts and last status, a retry. */
+export function Webhooks() {
+  const api = useApi();
+  const write = useAllowance('webhooks.write', 'webhooks-write-refused');
+  const testing = useAllowance('webhooks.test', 'webhooks-test-refused');
+  const { query, set } = useQuery();
+  const selected = query.endpoint ?? '';
+  const endpoints = useLoad((signal) => api.call<{ webhooks: WebhookEndpoint[] }>('GET', '/webhooks', { signal }), []);
+  const [adding, setAdding] = useState(false);
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  const { dialog, ask } = useConfirm();
+
+  const test = useAction(async (endpoint: WebhookEndpoint) => {
+    await api.call('POST', `/webhooks/${encodeURIComponent(endpoint.id)}/test`);
+    set({ endpoint: endpoint.id });
+    return `A test event is on its way to ${endpoint.url}.`;
+  });
+  const toggle = useAction(async (endpoint: WebhookEndpoint) => {
+    await api.call('PATCH', `/webhooks/${encodeURIComponent(endpoint.id)}`, { body: { enabled: !endpoint.enabled } });
+    endpoints.reload();
+    return `${endpoint.url} ${endpoint.enabled ? 'disabled' : 'enabled'}.`;
+  });
+  const remove = useAction(
+    async (endpoint: WebhookEndpoint) => {
+      await api.call('DELETE', `/webhooks/${encodeURIComponent(endpoint.id)}`);
+      if (selected === endpoint.id) set({});
+      endpoints.reload();
+      return `${endpoint.url} deleted.`;
+    },
+    (endpoint) => ask('Delete the endpoint', `Delete ${endpoint.url} and its deliveries? Nothing more is sent to it.`, 'Delete', true),
+  );
+  const status = test.done ?? toggle.done ?? remove.done;
+
+  const columns: ReadonlyArray<Column<WebhookEndpoint>> = [
+    {
+      header: 'Address',
+      cell: (e) => (
+        <>
+          <code>{e.url}</code>
+          {e.description && <div class="muted">{e.description}</div>}
+        </>
+      ),
+    },
+    { header: 'Events', cell: (e) => e.events.join(', ') },
+    {
+      header: 'State',
+      cell: (e) =>
+        e.enabled ? (
+          e.failing_since ? (
+            <span class="badge status-expired">
+              failing since <Time iso={e.failing_since} />
+            </span>
+          ) : (
+            <span class="badge">enabled</span>
+          )
+        ) : (
+          <span class="badge status-revoked" title={e.disabled_reason ?? undefined}>
+            disabled
+          </span>
+        ),
+    },
+    {
+      header: <span class="visually-hidden">Actions</span>,
+      class: 'row-actions',
+      cell: (e) => (
+        <>
+          <button type="button" onClick={() => set({ endpoint: e.id })} aria-label={`Deliveries of ${e.url}`}>
+            Deliveries
+          </button>
+          <ActionButton
+            busy={test.busy}
+            busyText="Sending…"
+            disabled={testing.off}
+            describedBy={testing.describedBy}
+            label={`Send a test event to ${e.url}`}
+            onClick={() => void test.run(e)}
+          >
+            Send test
+          </ActionButton>
+          <ActionButton
+            busy={toggle.busy}
+            busyText="Saving…"
+            disabled={write.off}
+            describedBy={write.describedBy}
+            onClick={() => void toggle.run(e)}
+          >
+            {e.enabled ? 'Disable' : 'Enable'}
+          </ActionButton>
+          <ActionButton
+            busy={remove.busy}
+            busyText="Deleting…"
+            class="danger"
+            disabled={write.off}
+            describedBy={write.describedBy}
+            onClick={() => void remove.run(e)}
+          >
+            Delete
+          </ActionButton>
+        </>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <div class="title-row">
+        <h1>Webhooks</h1>
+        {!adding && secret === null && (
+          <button type="button" class="primary" disabled={write.off} aria-describedby={write.describedBy} onClick={() => setAdding(true)}>
+            Add an endpoint
+          </button>
+        )}
+      </div>
+      {adding && (
+        <AddEndpoint
+          onCancel={() => setAdding(false)}
+          onAdded={(url, signing) => {
+            setAdding(false);
+            setSecret({ url, secret: signing });
+            endpoints.reload();
+          }}
+        />
+      )}
+      {write.note}
+      {testing.note}
+      {secret !== null && <SigningSecret url={secret.url} secret={secret.secret} onDone={() => setSecret(null)} />}
+      {status && <p role="status">{status}</p>}
+      <ErrorNote error={test.error ?? toggle.error ?? remove.error} />
+      <LoadState load={endpoints} what="webhook endpoints">
+        {(data) => (
+          <section class="card">
+            <DataTable
+              rows={data.webhooks}
+              columns={columns}
+              rowKey={(e) => e.id}
+              rowAttributes={(e) => ({ 'data-webhook': e.id })}
+              empty="No webhook endpoints yet."
+              caption="Webhook endpoints"
+            />
+          </section>
+        )}
+      </LoadState>
+      {selected !== '' && <Deliveries key={selected} endpointId={selected} />}
+      {dialog}
+    </>
+  );
+}
+
+function AddEndpoint(props: { onCancel: () => void; onAdded: (url: string, secret: string) => void }) {
+  const api = useApi();
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<string[]>(['quota.warning', 'quota.exhausted']);
+  const add = useAction(async () => {
+    const created = await api.call<{ url: string; secret: string }>('POST', '/webhooks', {
+      body: { url, events, ...(description.trim() ? { description: description.trim() } : {}) },
+    });
+    props.onAdded(created.url, created.secret);
+    return 'Added.';
+  });
+  return (
+    <form
+      class="card"
+      aria-label="Add a webhook endpoint"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void add.run();
+      }}
+    >
+      <h2>Add an endpoint</h2>
+      <Field id="webhook-url" label="Address (https)">
+        <input id="webhook-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      </Field>
+      <Field id="webhook-description" label="Description (optional)">
+        <input id="webhook-description" value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      </Field>
+      <fieldset>
+        <legend>Events</legend>
+        {EVENTS.map((event) => (
+          <label key={event} class="check">
+            <input
+              type="checkbox"
+              name="events"
+              value={event}
+              checked={events.includes(event)}
+              onChange={(e) => setEvents(e.currentTarget.checked ? [...events, event] : events.filter((x) => x !== event))}
+            />{' '}
+            {event}
+          </label>
+        ))}
+      </fieldset>
+      <ErrorNote error={add.error} />
+      <div class="form-actions">
+        <ActionButton type="submit" class="primary" busy={add.busy} busyText="Adding…" disabled={events.length === 0}>
+          Add
+        </ActionButton>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The new endpoint's signing secret, shown this once. */
+function SigningSecret(props: { url: string; secret: string; onDone: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.secret);
+      setCopied('Copied to the clipboard.');
+    } catch {
+      setCopied('The browser refused the clipboard: select the secret and copy it by hand.');
+    }
+  };
+  return (
+    <section class="secret" aria-labelledby="webhook-secret-title">
+      <h2 id="webhook-secret-title" ref={heading} tabIndex={-1}>
+        Signing secret of {props.url}
+      </h2>
+      <p class="warning" role="alert">
+        This is the only time the secret is shown. Give it to the receiver now: it verifies each message's webhook-signature with it
+        (Standard Webhooks).
+      </p>
+      <label for="webhook-secret-value">Signing secret</label>
+      <div class="copy-row">
+        <input id="webhook-secret-value" class="mono" readOnly value={props.secret} onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" class="primary" onClick={() => void copy()}>
+          Copy
+        </button>
+      </div>
+      {copied && <p role="status">{copied}</p>}
+      <button type="button" onClick={props.onDone}>
+        I have copied it: hide the secret
+      </button>
+    </section>
+  );
+}
+
+/** One endpoint's recent deliveries, newest first, with a retry each. */
+function Deliveries(props: { endpointId: string }) {
+  const api = useApi();
+  const retrying = useAllowance('webhooks.retry', 'webhooks-retry-refused');
+  const path = `/webhooks/${encodeURIComponent(props.endpointId)}/deliveries`;
+  const deliveries = useLoad(
+    (signal) => api.call<{ deliveries: WebhookDelivery[] }>('GET', path, { signal, query: { limit: 50 } }),
+    [props.endpointId],
+  );
+  const retry = useAction(async (delivery: WebhookDelivery) => {
+    await api.call('POST', `${path}/${encodeURIComponent(delivery.id)}/retry`);
+    deliveries.reload();
+    return `Delivery ${delivery.id} is due again.`;
+  });
+  const columns: ReadonlyArray<Column<WebhookDelivery>> = [
+    { header: 'Event', cell: (d) => d.event_type },
+    { header: 'Status', cell: (d) => <span class={d.status === 'failed' ? 'badge status-revoked' : 'badge'}>{d.status}</span> },
+    { header: 'Attempts', num: true, cell: (d) => d.attempts },
+    { header: 'Last status', num: true, cell: (d) => d.last_status_code ?? '–' },
+    { header: 'Last error', cell: (d) => d.last_error ?? '–' },
+    { header: 'Next attempt', cell: (d) => <Time iso={d.next_attempt_at} /> },
+    { header: 'Created', cell: (d) => <Time iso={d.created_at} /> },
+    {
+      header: <span class="visually-hidden">Actions</span>,
+      class: 'row-actions',
+      cell: (d) => (
+        <ActionButton
+          busy={retry.busy}
+          busyText="Retrying…"
+          disabled={retrying.off}
+          describedBy={retrying.describedBy}
+          label={`Retry ${d.id}`}
+          onClick={() => void retry.run(d)}
+        >
+          Retry
+        </ActionButton>
+      ),
+    },
+  ];
+  return (
+    <section class="card" aria-labelledby="deliveries-title">
+      <div class="title-row">
+        <h2 id="deliveries-title">Recent deliveries</h2>
+        <button type="button" onClick={deliveries.reload}>
+          Refresh
+        </button>
+      </div>
+      {retrying.note}
+      {retry.done && <p role="status">{retry.done}</p>}
+      <ErrorNote error={retry.error} />
+      <LoadState load={deliveries} what="deliveries">
+        {(data) => (
+          <DataTable
+            rows={data.deliveries}
+            columns={columns}
+            rowKey={(d) => d.id}
+            rowAttributes={(d) => ({ 'data-delivery': d.id })}
+            empty="No deliveries yet."
+            caption="Deliveries, newest first"
+          />
+        )}
+      </LoadState>
+    </section>
+  );
+}

@@ -1,0 +1,171 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type AttemptOutcome,
+  type AttemptRecord,
+  type ClaimedDelivery,
+  Clock,
+  DELIVERY_LEASE_MS,
+  IdGenerator,
+  KEY_EXPIRING_NOTICE_MS,
+  RandomSource,
+  SYSTEM_ACTOR,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEvent,
+  WebhookRepository,
+  failingTooLong,
+  keyExpiringEvent,
+  nextAttemptAfterFailure,
+  signingSecretsOf,
+  webhookBodyOf,
+} from '@svc/domain';
+import { WebhookTransport } from './webhook-ports';
+
+/** What became of one claimed delivery. */
+export type DeliveryResult = 'succeeded' | 'retrying' | 'failed' | 'lease_lost';
+
+/** How many deliveries one instance attempts at once. */
+const CLAIM_BATCH = 10;
+const FAN_OUT_BATCH = 100;
+const EXPIRING_BATCH = 200;
+
+/**
+ * The dispatcher's steps (CONTRACT 20), each safe to run on any number of
+ * instances at once: fan the outbox's events out into deliveries (each
+ * event once), record `key.expiring` for keys 7 days from expiry (each key
+ * once), and attempt the deliveries that are due, each claimed with a lease
+ * so that one instance attempts it at a time (a dead instance's claim is
+ * taken over once its lease has run out). A failed attempt is retried on
+ * RETRY_DELAYS_MS, then the delivery is failed; an endpoint that has failed
+ * every delivery for DISABLE_FAILING_AFTER_MS is disabled, audited as the system.
+ */
+@Injectable()
+export class DispatchWebhooks {
+  /** This instance's name on its leases. */
+  readonly owner: string;
+
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly transport: WebhookTransport,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    random: RandomSource,
+  ) {
+    this.owner = `dispatcher_${random.hex(8)}`;
+  }
+
+  /** Fans out what the outbox holds; answers how many events were fanned out. */
+  async fanOut(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const fanned = await this.webhooks.fanOut(FAN_OUT_BATCH, (event, endpoints) => this.deliveriesOf(event, endpoints), this.clock.now());
+      total += fanned;
+      if (fanned < FAN_OUT_BATCH) return total;
+    }
+  }
+
+  /** Records `key.expiring` for every key that expires within KEY_EXPIRING_NOTICE_MS and has had none; answers how many. */
+  async recordExpiring(): Promise<number> {
+    const now = this.clock.now();
+    const keys = await this.webhooks.keysExpiringBetween(now, new Date(now.getTime() + KEY_EXPIRING_NOTICE_MS), EXPIRING_BATCH);
+    let recorded = 0;
+    for (const key of keys) if (await this.webhooks.recordOnce(keyExpiringEvent(key, now))) recorded += 1;
+    return recorded;
+  }
+
+  /** Claims the deliveries due and attempts them (at once, each with its own timeout); answers what became of each. */
+  async deliverDue(): Promise<DeliveryResult[]> {
+    const now = this.clock.now();
+    const claimed = await this.webhooks.claimDue(this.owner, now, new Date(now.getTime() + DELIVERY_LEASE_MS), CLAIM_BATCH);
+    return Promise.all(claimed.map((claim) => this.attempt(claim)));
+  }
+
+  private async attempt({ delivery, endpoint }: ClaimedDelivery): Promise<DeliveryResult> {
+    if (!endpoint.enabled) {
+      // nothing is sent to a disabled endpoint: its deliveries end failed (an operator can retry them once it is enabled)
+      const at = this.clock.now();
+      const settled = await this.webhooks.recordAttempt({
+        ...this.failure(delivery, endpoint, at, null, 'the endpoint is disabled'),
+        status: 'failed',
+        nextAttemptAt: null,
+        disable: null,
+        countsAsAttempt: false,
+      });
+      return settled ? 'failed' : 'lease_lost';
+    }
+    const sentAt = this.clock.now();
+    const outcome: AttemptOutcome = await this.transport.send({
+      url: endpoint.url,
+      id: delivery.id,
+      timestamp: sentAt,
+      body: delivery.body,
+      secrets: signingSecretsOf(endpoint, sentAt),
+    });
+    const at = this.clock.now();
+    const record: AttemptRecord = outcome.ok
+      ? {
+          deliveryId: delivery.id,
+          leaseOwner: this.owner,
+          at,
+          status: 'succeeded',
+          nextAttemptAt: null,
+          statusCode: outcome.statusCode,
+          error: null,
+          succeeded: true,
+          disable: null,
+        }
+      : this.failure(delivery, endpoint, at, outcome.statusCode, outcome.error);
+    if (!(await this.webhooks.recordAttempt(record))) return 'lease_lost';
+    return record.status === 'succeeded' ? 'succeeded' : record.status === 'failed' ? 'failed' : 'retrying';
+  }
+
+  private failure(delivery: WebhookDelivery, endpoint: WebhookEndpoint, at: Date, statusCode: number | null, error: string): AttemptRecord {
+    const next = nextAttemptAfterFailure(delivery.attempts + 1, at);
+    const disable = failingTooLong(endpoint.failingSince, at)
+      ? {
+          reason: 'every delivery failed for 5 days',
+          audit: {
+            id: this.ids.newId('aud'),
+            at,
+            action: 'webhook.disabled' as const,
+            keyId: null,
+            reason: 'every delivery failed for 5 days',
+            details: { webhook_id: endpoint.id, failing_since: endpoint.failingSince?.toISOString() ?? null },
+            actor: SYSTEM_ACTOR,
+          },
+        }
+      : null;
+    return {
+      deliveryId: delivery.id,
+      leaseOwner: this.owner,
+      at,
+      status: next === null ? 'failed' : 'pending',
+      nextAttemptAt: next,
+      statusCode,
+      error: error.slice(0, 500),
+      succeeded: false,
+      disable,
+    };
+  }
+
+  /** One delivery per enabled endpoint subscribed to the event's type, due at once. */
+  private deliveriesOf(event: WebhookEvent, endpoints: readonly WebhookEndpoint[]): WebhookDelivery[] {
+    const body = webhookBodyOf(event.type, event.occurredAt, event.data);
+    return endpoints
+      .filter((e) => e.enabled && e.events.includes(event.type))
+      .map((endpoint) => ({
+        id: this.ids.newId('msg'),
+        endpointId: endpoint.id,
+        eventId: event.id,
+        eventType: event.type,
+        body,
+        status: 'pending' as const,
+        attempts: 0,
+        nextAttemptAt: event.occurredAt,
+        lastAttemptAt: null,
+        lastStatusCode: null,
+        lastError: null,
+        createdAt: event.occurredAt,
+      }));
+  }
+}

@@ -1,0 +1,51 @@
+import { type WebhookMessageType } from './webhook-event';
+
+/**
+ * When a failed delivery is tried again (CONTRACT 20): after the first
+ * attempt fails, 5 s later; then 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. A
+ * delivery whose last scheduled attempt fails is `failed`.
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+/** Every attempt a delivery gets: the first and each retry. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** How long one attempt may wait for an answer. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export function isDeliveryStatus(value: unknown): value is DeliveryStatus {
+  return typeof value === 'string' && (DELIVERY_STATUSES as readonly string[]).includes(value);
+}
+
+/** When the next attempt is due after `attempts` attempts failed, the last at `at`; null when none is left. */
+export function nextAttemptAfterFailure(attempts: number, at: Date): Date | null {
+  const delay = RETRY_DELAYS_MS[attempts - 1];
+  return delay === undefined ? null : new Date(at.getTime() + delay);
+}
+
+/** One message to one endpoint, attempted until it succeeds or its schedule ends. Its id is the `webhook-id` of every attempt. */
+export interface WebhookDelivery {
+  readonly id: string;
+  readonly endpointId: string;
+  readonly eventId: string | null;
+  readonly eventType: WebhookMessageType;
+  /** The body as sent, byte for byte, on every attempt. */
+  readonly body: string;
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly nextAttemptAt: Date | null;
+  readonly lastAttemptAt: Date | null;
+  readonly lastStatusCode: number | null;
+  readonly lastError: string | null;
+  readonly createdAt: Date;
+}
+
+/** What one attempt came to: an answer with its status, or none (the error says why). */
+export type AttemptOutcome =
+  { readonly ok: true; readonly statusCode: number } | { readonly ok: false; readonly statusCode: number | null; readonly error: string };
+
+/** How long a claim holds a delivery: longer than an attempt may take, so a live claimer is never overtaken; a dead one's is taken over after it. */
+export const DELIVERY_LEASE_MS = 30_000;

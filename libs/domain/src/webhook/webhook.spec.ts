@@ -1,0 +1,77 @@
+import { FixedClock } from '../shared/clock';
+import { type RandomSource } from '../shared/id-generator';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS, nextAttemptAfterFailure } from './webhook-delivery';
+import {
+  DISABLE_FAILING_AFTER_MS,
+  type WebhookEndpoint,
+  failingTooLong,
+  generateWebhookSecret,
+  signingSecretsOf,
+} from './webhook-endpoint';
+import { quotaCrossings, quotaNoticeId, quotaThresholdsOf } from './quota-crossing';
+
+describe('quota crossings (CONTRACT 20)', () => {
+  it('80 % rounds up; each threshold is crossed by exactly one consumption of a run', () => {
+    expect(quotaThresholdsOf(20)).toEqual([
+      { type: 'quota.warning', at: 16 },
+      { type: 'quota.exhausted', at: 20 },
+    ]);
+    expect(quotaThresholdsOf(10_001)[0].at).toBe(8001);
+    const crossed = Array.from({ length: 20 }, (_, i) => quotaCrossings(20, 1, i + 1).map((t) => t.type)).flat();
+    expect(crossed).toEqual(['quota.warning', 'quota.exhausted']);
+    expect(quotaCrossings(20, 1, 16).map((t) => t.type)).toEqual(['quota.warning']);
+    expect(quotaCrossings(20, 1, 20).map((t) => t.type)).toEqual(['quota.exhausted']);
+  });
+
+  it('a consumption of more than one may cross both; unlimited, free events and a limit of 0 cross none', () => {
+    expect(quotaCrossings(10, 5, 10).map((t) => t.type)).toEqual(['quota.warning', 'quota.exhausted']);
+    expect(quotaCrossings(1, 1, 1).map((t) => t.type)).toEqual(['quota.warning', 'quota.exhausted']);
+    expect(quotaCrossings(null, 1, 1_000_000)).toEqual([]);
+    expect(quotaCrossings(20, 0, 16)).toEqual([]);
+    expect(quotaCrossings(0, 1, 0)).toEqual([]);
+  });
+
+  it('one notice id per type, license and period', () => {
+    expect(quotaNoticeId('quota.warning', 'key_a', '2026-11')).toBe('quota.warning:key_a:2026-11');
+    expect(quotaNoticeId('quota.warning', 'key_a', '2026-12')).not.toBe(quotaNoticeId('quota.warning', 'key_a', '2026-11'));
+  });
+});
+
+describe('the retry schedule', () => {
+  it('about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failure, then none', () => {
+    const at = new Date('2026-01-01T00:00:00Z');
+    expect(RETRY_DELAYS_MS).toEqual([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
+    expect(MAX_ATTEMPTS).toBe(8);
+    expect(nextAttemptAfterFailure(1, at)).toEqual(new Date(at.getTime() + 5000));
+    expect(nextAttemptAfterFailure(7, at)).toEqual(new Date(at.getTime() + 36e6));
+    expect(nextAttemptAfterFailure(8, at)).toBeNull();
+  });
+
+  it('an endpoint failing for 5 days is disabled, not before', () => {
+    const since = new Date('2026-01-01T00:00:00Z');
+    expect(failingTooLong(null, new Date())).toBe(false);
+    expect(failingTooLong(since, new Date(since.getTime() + DISABLE_FAILING_AFTER_MS - 1))).toBe(false);
+    expect(failingTooLong(since, new Date(since.getTime() + DISABLE_FAILING_AFTER_MS))).toBe(true);
+  });
+});
+
+describe('signing secrets', () => {
+  it('whsec_ and 32 bytes in base64', () => {
+    const random: RandomSource = { hex: (n: number) => 'ab'.repeat(n) };
+    const secret = generateWebhookSecret(random);
+    expect(secret).toMatch(/^whsec_/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toEqual(Buffer.alloc(32, 0xab));
+  });
+
+  it('the replaced secret signs beside the new one until its overlap ends', () => {
+    const clock = new FixedClock(new Date('2026-01-01T00:00:00Z'));
+    const endpoint = {
+      secret: 'new',
+      previousSecret: 'old',
+      previousSecretExpiresAt: new Date('2026-01-02T00:00:00Z'),
+    } as WebhookEndpoint;
+    expect(signingSecretsOf(endpoint, clock.now())).toEqual(['new', 'old']);
+    clock.set(new Date('2026-01-02T00:00:00Z'));
+    expect(signingSecretsOf(endpoint, clock.now())).toEqual(['new']);
+  });
+});

@@ -1,0 +1,38 @@
+import { type ClaimedDelivery } from '@svc/domain';
+import { SqlWebhookRepository } from '../typeorm/repositories/sql-webhook.repository';
+import { type MySqlStatements, mysqlInstant } from './mysql-statements';
+
+/**
+ * Webhooks on MySQL / MariaDB: a claim is one transaction that locks the due
+ * rows with `FOR UPDATE SKIP LOCKED` (rows another instance is claiming are
+ * passed over, not waited for), leases them, and reads them back.
+ */
+export class MySqlWebhookRepository extends SqlWebhookRepository {
+  async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+    const mysql = this.statements as MySqlStatements;
+    const claimable = this.claimable(at);
+    const params = claimable.params.map((v) => (v instanceof Date ? mysqlInstant(v) : v));
+    const until = mysqlInstant(leaseUntil);
+    const rows = await mysql.transaction(async (session) => {
+      const ids = await session.rows<{ id: string }>(
+        `SELECT id FROM webhook_deliveries WHERE ${claimable.sql} ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED`,
+        params,
+      );
+      if (ids.length === 0) return { value: [] };
+      const marks = ids.map(() => '?').join(', ');
+      const list = ids.map((r) => r.id);
+      await session.write(`UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id IN (${marks})`, [
+        owner,
+        until,
+        ...list,
+      ]);
+      return {
+        value: await session.rows<Record<string, unknown>>(
+          `SELECT ${this.deliveryRows.selectList('d')} FROM webhook_deliveries d WHERE d.id IN (${marks})`,
+          list,
+        ),
+      };
+    });
+    return this.claimed(owner, rows, at);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The webhook tables (CONTRACT 20), written once for the three databases:
+ * each says how it spells an instant, and what it appends to a CREATE TABLE.
+ */
+export interface WebhookTableSpelling {
+  /** The type of an instant column (`datetime`, `timestamptz`, `DATETIME(3)`). */
+  readonly instant: string;
+  /** Appended to each CREATE TABLE (MySQL's engine and collation). */
+  readonly tableOptions: string;
+}
+
+export function webhookTables({ instant, tableOptions }: WebhookTableSpelling): string[] {
+  return [
+    `CREATE TABLE webhook_endpoints (
+      id varchar(40) NOT NULL PRIMARY KEY,
+      url varchar(2000) NOT NULL,
+      events text NOT NULL,
+      description varchar(500) NULL,
+      secret varchar(100) NOT NULL,
+      previous_secret varchar(100) NULL,
+      previous_secret_expires_at ${instant} NULL,
+      failing_since ${instant} NULL,
+      disabled_at ${instant} NULL,
+      disabled_reason varchar(200) NULL,
+      created_at ${instant} NOT NULL,
+      updated_at ${instant} NOT NULL) ${tableOptions}`,
+    `CREATE TABLE webhook_events (
+      id varchar(120) NOT NULL PRIMARY KEY,
+      type varchar(40) NOT NULL,
+      occurred_at ${instant} NOT NULL,
+      data text NOT NULL,
+      fanned_out_at ${instant} NULL) ${tableOptions}`,
+    // the dispatcher's read of what is left to fan out, oldest first
+    `CREATE INDEX ix_webhook_events_pending ON webhook_events (fanned_out_at, occurred_at)`,
+    `CREATE TABLE webhook_deliveries (
+      id varchar(40) NOT NULL PRIMARY KEY,
+      endpoint_id varchar(40) NOT NULL,
+      event_id varchar(120) NULL,
+      event_type varchar(40) NOT NULL,
+      body text NOT NULL,
+      status varchar(16) NOT NULL,
+      attempts integer NOT NULL,
+      next_attempt_at ${instant} NULL,
+      last_attempt_at ${instant} NULL,
+      last_status_code integer NULL,
+      last_error varchar(500) NULL,
+      lease_owner varchar(80) NULL,
+      lease_expires_at ${instant} NULL,
+      created_at ${instant} NOT NULL) ${tableOptions}`,
+    // the claim: pending deliveries due, soonest first
+    `CREATE INDEX ix_webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)`,
+    // an endpoint's deliveries, newest first
+    `CREATE INDEX ix_webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at, id)`,
+  ];
+}
+
+export const DROP_WEBHOOK_TABLES = ['DROP TABLE webhook_deliveries', 'DROP TABLE webhook_events', 'DROP TABLE webhook_endpoints'];

@@ -1,0 +1,85 @@
+import { type WebhookDelivery, type WebhookEndpoint, toSecondTimestamp } from '@svc/domain';
+import { encodeCursor } from '../admin/page-cursor';
+
+/** An endpoint as the admin API shows it (CONTRACT 20): never a secret. */
+export interface WebhookEndpointView {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly description: string | null;
+  readonly enabled: boolean;
+  /** Why the service disabled it (failing for 5 days), else null. */
+  readonly disabled_reason: string | null;
+  readonly failing_since: string | null;
+  /** When the replaced secret stops signing (null: none signs beside the current one). */
+  readonly previous_secret_expires_at: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** An endpoint with its signing secret: the answer of creating it or replacing its secret, the only time the secret is shown. */
+export interface WebhookEndpointWithSecretView extends WebhookEndpointView {
+  readonly secret: string;
+}
+
+export interface WebhookDeliveryView {
+  readonly id: string;
+  readonly event_type: string;
+  readonly event_id: string | null;
+  readonly status: string;
+  readonly attempts: number;
+  readonly last_status_code: number | null;
+  readonly last_error: string | null;
+  readonly last_attempt_at: string | null;
+  readonly next_attempt_at: string | null;
+  readonly created_at: string;
+}
+
+const stamp = (at: Date | null): string | null => (at === null ? null : toSecondTimestamp(at));
+
+export function webhookEndpointViewOf(endpoint: WebhookEndpoint, at: Date): WebhookEndpointView {
+  const overlap = endpoint.previousSecret !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > at;
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    events: endpoint.events,
+    description: endpoint.description,
+    enabled: endpoint.enabled,
+    disabled_reason: endpoint.enabled ? null : endpoint.disabledReason,
+    failing_since: stamp(endpoint.failingSince),
+    previous_secret_expires_at: overlap ? stamp(endpoint.previousSecretExpiresAt) : null,
+    created_at: toSecondTimestamp(endpoint.createdAt),
+    updated_at: toSecondTimestamp(endpoint.updatedAt),
+  };
+}
+
+export function webhookEndpointWithSecretViewOf(endpoint: WebhookEndpoint, secret: string, at: Date): WebhookEndpointWithSecretView {
+  return { ...webhookEndpointViewOf(endpoint, at), secret };
+}
+
+export function webhookDeliveryViewOf(delivery: WebhookDelivery): WebhookDeliveryView {
+  return {
+    id: delivery.id,
+    event_type: delivery.eventType,
+    event_id: delivery.eventId,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    last_status_code: delivery.lastStatusCode,
+    last_error: delivery.lastError,
+    last_attempt_at: stamp(delivery.lastAttemptAt),
+    next_attempt_at: delivery.status === 'pending' ? stamp(delivery.nextAttemptAt) : null,
+    created_at: stamp(delivery.createdAt) ?? '',
+  };
+}
+
+/** A page of deliveries, newest first, and the cursor of the next (null: the last page). */
+export function webhookDeliveryPageOf(
+  deliveries: readonly WebhookDelivery[],
+  limit: number,
+): { deliveries: WebhookDeliveryView[]; next_cursor: string | null } {
+  const last = deliveries[deliveries.length - 1];
+  return {
+    deliveries: deliveries.map(webhookDeliveryViewOf),
+    next_cursor: deliveries.length === limit && last ? encodeCursor('deliveries', { at: last.createdAt, id: last.id }) : null,
+  };
+}
