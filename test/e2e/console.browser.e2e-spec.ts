@@ -883,6 +883,9 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
   let page: Page;
   let receiver: WebhookReceiver;
   const pageErrors: string[] = [];
+  /** The browser's own dialogs (the secret's leave-without-copying confirmation), accepted unless `dismissing`. */
+  const dialogs: string[] = [];
+  let dismissing = false;
   const shot = async (name: string) => {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   };
@@ -906,7 +909,10 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
       await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-GB', timezoneId: 'Europe/Berlin' })
     ).newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('dialog', (dialog: Dialog) => void dialog.accept());
+    page.on('dialog', (dialog: Dialog) => {
+      dialogs.push(dialog.message());
+      void (dismissing ? dialog.dismiss() : dialog.accept());
+    });
   });
 
   afterAll(async () => {
@@ -931,6 +937,21 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     const secret = await page.getByLabel('Signing secret', { exact: true }).inputValue();
     expect(secret).toMatch(/^whsec_/);
+    // shown once like a key, but kept by the service to sign (not as a digest), and said so
+    await page.getByRole('heading', { level: 2, name: `Signing secret of ${receiver.url}` }).waitFor();
+    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('secret-title');
+    const warning = page.locator('.secret .warning');
+    await web(warning).toHaveText(
+      'This is the only time the secret is shown. Copy it now and give it to the receiver securely: the service keeps it to sign each message, but never shows it again.',
+    );
+    expect(await warning.textContent()).not.toContain('digest');
+    // leaving by a link asks first; declined, the secret stays
+    dismissing = true;
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Keys', exact: true }).click();
+    dismissing = false;
+    expect(dialogs).toEqual(['The secret is shown only this once. Leave without copying it?']);
+    expect(await page.getByLabel('Signing secret', { exact: true }).inputValue()).toBe(secret);
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     await shot('webhooks-secret');
     await page.getByRole('button', { name: 'I have copied it: hide the secret' }).click();
     await web(page.getByLabel('Signing secret', { exact: true })).toHaveCount(0);

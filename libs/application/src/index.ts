@@ -116,3 +116,4 @@ export * from './health/database-ping';
 export * from './webhooks/webhook-ports';
 export * from './webhooks/manage-webhooks.use-case';
 export * from './webhooks/dispatch-webhooks.use-case';
+export * from './webhooks/prune-webhook-outbox.use-case';

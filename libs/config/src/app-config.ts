@@ -133,7 +133,8 @@ export class AppConfig {
   readonly metrics!: { readonly enabled: boolean; readonly port: number | null };
   /**
    * Webhooks (CONTRACT 20): `allowInsecure` (WEBHOOK_ALLOW_INSECURE, for development and
-   * tests) lets endpoints be `http` and resolve to loopback or private addresses.
+   * tests) lets endpoints be `http` and resolve to loopback or private addresses;
+   * `retentionDays` (WEBHOOK_RETENTION_DAYS) is how long ended deliveries and their events are kept.
    */
-  readonly webhooks!: { readonly allowInsecure: boolean };
+  readonly webhooks!: { readonly allowInsecure: boolean; readonly retentionDays: number };
 }

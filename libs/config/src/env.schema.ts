@@ -283,6 +283,14 @@ export class EnvSchema {
   @IsIn(BOOLEAN_WORDS, { message: 'WEBHOOK_ALLOW_INSECURE must be true or false' })
   WEBHOOK_ALLOW_INSECURE?: string;
 
+  /** CONTRACT 20: ended webhook deliveries and their events are kept this many days (the once-only markers longer). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  WEBHOOK_RETENTION_DAYS?: number;
+
   @IsOptional()
   @IsIn(BOOLEAN_WORDS, { message: 'METRICS_ENABLED must be true or false' })
   METRICS_ENABLED?: string;

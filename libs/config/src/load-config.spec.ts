@@ -177,6 +177,12 @@ describe(loadConfig.name, () => {
       expect(load({}).rateLimit.perEndpoint.rotate).toBe(10);
     });
 
+    it('reads WEBHOOK_RETENTION_DAYS, 1 to 3650, 30 by default (CONTRACT 20)', () => {
+      expect(load({}).webhooks.retentionDays).toBe(30);
+      expect(load({ WEBHOOK_RETENTION_DAYS: '1' }).webhooks.retentionDays).toBe(1);
+      expect(load({ WEBHOOK_RETENTION_DAYS: '3650' }).webhooks.retentionDays).toBe(3650);
+    });
+
     it('serves the console unless CONSOLE_ENABLED=false (while the admin API exists: with an admin token or an operator)', () => {
       const token = 'a'.repeat(16);
       expect(load({ ADMIN_TOKEN: token }).console).toEqual({ enabled: true, dir: join(ROOT, 'dist/console') });
@@ -221,6 +227,7 @@ describe(loadConfig.name, () => {
       ['MODEL_URL_TTL_SECONDS', (c: ReturnType<typeof load>) => c.models.urlTtlSeconds, 3600],
       ['KEY_ROTATION_GRACE_SECONDS', (c: ReturnType<typeof load>) => c.keyRotation.graceSeconds, 86400],
       ['KEY_ROTATION_RECOMMENDED_DAYS', (c: ReturnType<typeof load>) => c.keyRotation.recommendedAfterDays, 90],
+      ['WEBHOOK_RETENTION_DAYS', (c: ReturnType<typeof load>) => c.webhooks.retentionDays, 30],
       ['INSTALLER_GITHUB_TOKEN', (c: ReturnType<typeof load>) => c.installer.staticToken, null],
       ['INSTALLER_GITHUB_TOKEN_EXPIRES_AT', (c: ReturnType<typeof load>) => c.installer.staticTokenExpiresAt, null],
       ['AUTH_FAILURE_LIMIT_PER_MINUTE', (c: ReturnType<typeof load>) => c.rateLimit.authFailuresPerMinute, 60],
@@ -303,6 +310,10 @@ describe(loadConfig.name, () => {
       ['METRICS_ENABLED', 'maybe'],
       ['CONSOLE_ENABLED', 'sometimes'],
       ['WEBHOOK_ALLOW_INSECURE', 'maybe'],
+      ['WEBHOOK_RETENTION_DAYS', '0'],
+      ['WEBHOOK_RETENTION_DAYS', '3651'],
+      ['WEBHOOK_RETENTION_DAYS', '7.5'],
+      ['WEBHOOK_RETENTION_DAYS', 'a-month'],
       ['METRICS_PORT', '70000'],
       ['TIERS_FILE', 'config/no-such-tiers-file.json'],
     ])('%s=%j stops start-up with a line naming it, never the value', (name, value) => {

@@ -28,6 +28,7 @@ const DEFAULTS = {
   LICENSE_KEY_PUBLISH_SECONDS: 3600,
   KEY_ROTATION_GRACE_SECONDS: 86400,
   KEY_ROTATION_RECOMMENDED_DAYS: 90,
+  WEBHOOK_RETENTION_DAYS: 30,
   GITHUB_API_URL: 'https://api.github.com',
   AUTH_FAILURE_LIMIT_PER_MINUTE: 60,
   SHUTDOWN_TIMEOUT_MS: 10000,
@@ -128,7 +129,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     logLevel: (schema.LOG_LEVEL ?? 'info') as LogLevel,
     console: { enabled: isTrue(schema.CONSOLE_ENABLED, true), dir: resolve(cwd, 'dist/console') },
     metrics: { enabled: isTrue(schema.METRICS_ENABLED, true), port: schema.METRICS_PORT ?? null },
-    webhooks: { allowInsecure: isTrue(schema.WEBHOOK_ALLOW_INSECURE, false) },
+    webhooks: {
+      allowInsecure: isTrue(schema.WEBHOOK_ALLOW_INSECURE, false),
+      retentionDays: schema.WEBHOOK_RETENTION_DAYS ?? DEFAULTS.WEBHOOK_RETENTION_DAYS,
+    },
   };
   return deepFreeze(config);
 }

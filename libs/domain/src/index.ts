@@ -52,3 +52,4 @@ export * from './webhook/quota-crossing';
 export * from './webhook/webhook-endpoint';
 export * from './webhook/webhook-delivery';
 export * from './webhook/webhook.repository';
+export * from './webhook/outbox-retention';

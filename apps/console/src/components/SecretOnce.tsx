@@ -2,10 +2,16 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 /**
- * A key's (or an operator's admin token's: `noun` and `label`) plaintext, shown this once, with a
- * copy button and a warning. It takes the focus when it appears, and warns before it is navigated
- * away from: closing or reloading the tab (beforeunload) and following a link inside the console
- * (a confirmation) until "I have copied it".
+ * What the service keeps of the secret, for the warning: only its digest (a key, an admin token), or
+ * the secret itself, to sign with (a webhook endpoint's signing secret); either way it is never shown again.
+ */
+export type SecretKept = 'digest' | 'to-sign';
+
+/**
+ * A key's (or an operator's admin token's, or a webhook endpoint's signing secret's: `noun`, `label`
+ * and `kept`) plaintext, shown this once, with a copy button and a warning. It takes the focus when it
+ * appears, and warns before it is navigated away from: closing or reloading the tab (beforeunload) and
+ * following a link inside the console (a confirmation) until "I have copied it".
  */
 export function SecretOnce(props: {
   title: string;
@@ -14,6 +20,8 @@ export function SecretOnce(props: {
   noun?: string;
   /** The label of its field: 'API key' unless said. */
   label?: string;
+  /** What the service keeps of it, for the warning: 'digest' unless said. */
+  kept?: SecretKept;
   children?: ComponentChildren;
   onDone: () => void;
 }) {
@@ -43,7 +51,7 @@ export function SecretOnce(props: {
       await navigator.clipboard.writeText(props.secret);
       setCopied('Copied to the clipboard.');
     } catch {
-      setCopied('The browser refused the clipboard: select the key and copy it by hand.');
+      setCopied(`The browser refused the clipboard: select the ${noun} and copy it by hand.`);
     }
   };
   return (
@@ -52,8 +60,9 @@ export function SecretOnce(props: {
         {props.title}
       </h2>
       <p class="warning" role="alert">
-        This is the only time the {noun} is shown. Copy it now and hand it over securely: the service keeps only its digest and cannot show
-        it again.
+        {props.kept === 'to-sign'
+          ? `This is the only time the ${noun} is shown. Copy it now and give it to the receiver securely: the service keeps it to sign each message, but never shows it again.`
+          : `This is the only time the ${noun} is shown. Copy it now and hand it over securely: the service keeps only its digest and cannot show it again.`}
       </p>
       <label for="secret-value">{props.label ?? 'API key'}</label>
       <div class="copy-row">

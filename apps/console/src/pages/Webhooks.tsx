@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useAction } from '../action';
 import { ActionButton } from '../components/ActionButton';
 import { useConfirm } from '../components/Confirm';
@@ -6,6 +6,7 @@ import { type Column, DataTable } from '../components/DataTable';
 import { ErrorNote } from '../components/ErrorNote';
 import { Field } from '../components/Field';
 import { LoadState } from '../components/LoadState';
+import { SecretOnce } from '../components/SecretOnce';
 import { Time } from '../components/Time';
 import { useLoad } from '../load';
 import { useQuery } from '../router';
@@ -171,7 +172,18 @@ export function Webhooks() {
       )}
       {write.note}
       {testing.note}
-      {secret !== null && <SigningSecret url={secret.url} secret={secret.secret} onDone={() => setSecret(null)} />}
+      {secret !== null && (
+        <SecretOnce
+          title={`Signing secret of ${secret.url}`}
+          secret={secret.secret}
+          noun="secret"
+          label="Signing secret"
+          kept="to-sign"
+          onDone={() => setSecret(null)}
+        >
+          <p>The receiver verifies each message's webhook-signature with it (Standard Webhooks).</p>
+        </SecretOnce>
+      )}
       {status && <p role="status">{status}</p>}
       <ErrorNote error={test.error ?? toggle.error ?? remove.error} />
       <LoadState load={endpoints} what="webhook endpoints">
@@ -247,43 +259,6 @@ function AddEndpoint(props: { onCancel: () => void; onAdded: (url: string, secre
         </button>
       </div>
     </form>
-  );
-}
-
-/** The new endpoint's signing secret, shown this once. */
-function SigningSecret(props: { url: string; secret: string; onDone: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const [copied, setCopied] = useState<string | null>(null);
-  useEffect(() => heading.current?.focus(), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.secret);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      setCopied('The browser refused the clipboard: select the secret and copy it by hand.');
-    }
-  };
-  return (
-    <section class="secret" aria-labelledby="webhook-secret-title">
-      <h2 id="webhook-secret-title" ref={heading} tabIndex={-1}>
-        Signing secret of {props.url}
-      </h2>
-      <p class="warning" role="alert">
-        This is the only time the secret is shown. Give it to the receiver now: it verifies each message's webhook-signature with it
-        (Standard Webhooks).
-      </p>
-      <label for="webhook-secret-value">Signing secret</label>
-      <div class="copy-row">
-        <input id="webhook-secret-value" class="mono" readOnly value={props.secret} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" class="primary" onClick={() => void copy()}>
-          Copy
-        </button>
-      </div>
-      {copied && <p role="status">{copied}</p>}
-      <button type="button" onClick={props.onDone}>
-        I have copied it: hide the secret
-      </button>
-    </section>
   );
 }
 

@@ -1,7 +1,7 @@
 import { type AuditEntry } from '../audit/audit-entry';
 import { type DeliveryStatus, type WebhookDelivery } from './webhook-delivery';
 import { type WebhookEndpoint } from './webhook-endpoint';
-import { type WebhookEvent } from './webhook-event';
+import { type WebhookEvent, type WebhookEventType } from './webhook-event';
 
 /** Where a page of deliveries ended (newest first): the last one's creation time and id. */
 export interface DeliveryPosition {
@@ -94,4 +94,13 @@ export abstract class WebhookRepository {
   abstract retryDelivery(endpointId: string, deliveryId: string, at: Date, audit: AuditEntry): Promise<boolean>;
   /** How many messages wait, and since when (metrics). */
   abstract depth(): Promise<OutboxDepth>;
+  /**
+   * Deletes up to `limit` deliveries that ended (`succeeded` or `failed`)
+   * with their last attempt, or their creation when never attempted, before
+   * `endedBefore`; answers how many. Deleting what is gone is no error, so
+   * instances may prune at once.
+   */
+  abstract pruneDeliveries(endedBefore: Date, limit: number): Promise<number>;
+  /** Deletes up to `limit` events fanned out before their type's instant that have no delivery left (OutboxRetention); answers how many. */
+  abstract pruneEvents(fannedOutBefore: Readonly<Record<WebhookEventType, Date>>, limit: number): Promise<number>;
 }

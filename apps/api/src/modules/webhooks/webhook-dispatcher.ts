@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type DeliveryResult, DispatchWebhooks } from '@svc/application';
+import { type DeliveryResult, DispatchWebhooks, type PrunedOutbox, PruneWebhookOutbox } from '@svc/application';
+import { AppConfig } from '@svc/config';
 import { Clock, WebhookRepository } from '@svc/domain';
 import { OutboxBell } from '@svc/infrastructure';
 import { Counter, Gauge } from 'prom-client';
@@ -9,6 +10,8 @@ import { ServiceMetrics } from '../../observability/service-metrics';
 export const POLL_INTERVAL_MS = 1000;
 /** How often keys near expiry are looked for. */
 const EXPIRING_INTERVAL_MS = 60_000;
+/** How often the outbox's retention sweep runs (WEBHOOK_RETENTION_DAYS). */
+export const RETENTION_INTERVAL_MS = 3600_000;
 /** How long shutdown waits for attempts under way. */
 const DRAIN_TIMEOUT_MS = 12_000;
 
@@ -16,17 +19,21 @@ const DRAIN_TIMEOUT_MS = 12_000;
  * Runs the dispatcher's steps (DispatchWebhooks) in this instance: at once
  * when a transaction of this instance records events (the outbox's bell),
  * every POLL_INTERVAL_MS for what other instances recorded or what became
- * due, and the `key.expiring` check every minute. One cycle at a time; a
- * failure (the database away) is logged and the next cycle tries again.
- * Deliveries by outcome, the outbox's depth and the age of its oldest
- * message are metrics.
+ * due, the `key.expiring` check every minute, and the outbox's retention
+ * sweep at start and every hour. One cycle at a time; a failure (the
+ * database away) is logged and the next cycle tries again. Deliveries by
+ * outcome, the outbox's depth, the age of its oldest message and the rows
+ * pruned are metrics.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
   private readonly deliveries: Counter<'outcome'>;
+  private readonly pruned: Counter<'table'>;
   private poll?: NodeJS.Timeout;
   private expiring?: NodeJS.Timeout;
+  private retention?: NodeJS.Timeout;
+  private pruning?: Promise<PrunedOutbox | null>;
   private unlisten?: () => void;
   private running?: Promise<void>;
   private again = false;
@@ -34,6 +41,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly dispatch: DispatchWebhooks,
+    private readonly pruneOutbox: PruneWebhookOutbox,
+    private readonly config: AppConfig,
     private readonly webhooks: WebhookRepository,
     private readonly bell: OutboxBell,
     private readonly clock: Clock,
@@ -44,6 +53,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       name: 'svc_webhook_deliveries_total',
       help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, tried again later), failed (schedule ended), lease_lost',
       labelNames: ['outcome'],
+      registers,
+    });
+    this.pruned = new Counter({
+      name: 'svc_webhook_outbox_pruned_total',
+      help: 'Webhook outbox rows deleted by the retention sweep (WEBHOOK_RETENTION_DAYS), by table: deliveries, events',
+      labelNames: ['table'],
       registers,
     });
     const depth = () => this.webhooks.depth().catch(() => null);
@@ -74,7 +89,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.poll.unref();
     this.expiring = setInterval(() => void this.recordExpiring(), EXPIRING_INTERVAL_MS);
     this.expiring.unref();
+    this.retention = setInterval(() => void this.prune(), RETENTION_INTERVAL_MS);
+    this.retention.unref();
     void this.recordExpiring();
+    void this.prune();
     this.wake();
   }
 
@@ -83,6 +101,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.unlisten?.();
     clearInterval(this.poll);
     clearInterval(this.expiring);
+    clearInterval(this.retention);
     if (this.running) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)))]);
@@ -125,6 +144,38 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       if ((await this.dispatch.recordExpiring()) > 0) this.wake();
     } catch (error) {
       this.logger.warn({ msg: 'key.expiring check failed; retrying in a minute', error: (error as Error).message });
+    }
+  }
+
+  /**
+   * One retention sweep (one at a time in this instance; a sweep under way is
+   * joined): answers what it deleted, or null when it failed (logged, tried
+   * again at the next interval).
+   */
+  prune(): Promise<PrunedOutbox | null> {
+    if (this.stopped) return Promise.resolve(null);
+    this.pruning ??= this.sweep().finally(() => (this.pruning = undefined));
+    return this.pruning;
+  }
+
+  private async sweep(): Promise<PrunedOutbox | null> {
+    const retentionDays = this.config.webhooks.retentionDays;
+    try {
+      const pruned = await this.pruneOutbox.execute(retentionDays);
+      this.pruned.labels('deliveries').inc(pruned.deliveries);
+      this.pruned.labels('events').inc(pruned.events);
+      if (pruned.deliveries + pruned.events > 0) {
+        this.logger.log({
+          msg: 'webhook outbox pruned',
+          deliveries: pruned.deliveries,
+          events: pruned.events,
+          retention_days: retentionDays,
+        });
+      }
+      return pruned;
+    } catch (error) {
+      this.logger.warn({ msg: 'webhook outbox retention sweep failed; retrying in an hour', error: (error as Error).message });
+      return null;
     }
   }
 

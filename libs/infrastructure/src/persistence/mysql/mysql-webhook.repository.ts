@@ -35,4 +35,9 @@ export class MySqlWebhookRepository extends SqlWebhookRepository {
     });
     return this.claimed(owner, rows, at);
   }
+
+  /** MySQL and MariaDB take no LIMIT in an IN subquery, but a DELETE of their own with one. */
+  protected override boundedDeleteSql(table: string, where: string, limit: number): string {
+    return `DELETE FROM ${table} WHERE ${where} LIMIT ${limit}`;
+  }
 }

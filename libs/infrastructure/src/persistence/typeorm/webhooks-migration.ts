@@ -55,3 +55,12 @@ export function webhookTables({ instant, tableOptions }: WebhookTableSpelling): 
 }
 
 export const DROP_WEBHOOK_TABLES = ['DROP TABLE webhook_deliveries', 'DROP TABLE webhook_events', 'DROP TABLE webhook_endpoints'];
+
+/**
+ * The outbox's retention sweep (migration 1764800000000): ended deliveries by
+ * status and age, and whether an event has a delivery left.
+ */
+export const WEBHOOK_RETENTION_INDEXES: ReadonlyArray<readonly [name: string, table: string, columns: string]> = [
+  ['ix_webhook_deliveries_ended', 'webhook_deliveries', 'status, created_at'],
+  ['ix_webhook_deliveries_event', 'webhook_deliveries', 'event_id'],
+];

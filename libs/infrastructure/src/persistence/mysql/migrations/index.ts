@@ -8,6 +8,7 @@ import { GeneratedSecretsMySql1764300000000 } from './1764300000000-generated-se
 import { EmailSearchMySql1764500000000 } from './1764500000000-email-search';
 import { OperatorsMySql1764600000000 } from './1764600000000-operators';
 import { WebhooksMySql1764700000000 } from './1764700000000-webhooks';
+import { WebhookRetentionMySql1764800000000 } from './1764800000000-webhook-retention';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MYSQL_MIGRATIONS = [
   EmailSearchMySql1764500000000,
   OperatorsMySql1764600000000,
   WebhooksMySql1764700000000,
+  WebhookRetentionMySql1764800000000,
 ];

@@ -8,6 +8,7 @@ import { GeneratedSecretsPostgres1764300000000 } from './1764300000000-generated
 import { EmailSearchPostgres1764500000000 } from './1764500000000-email-search';
 import { OperatorsPostgres1764600000000 } from './1764600000000-operators';
 import { WebhooksPostgres1764700000000 } from './1764700000000-webhooks';
+import { WebhookRetentionPostgres1764800000000 } from './1764800000000-webhook-retention';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const POSTGRES_MIGRATIONS = [
   EmailSearchPostgres1764500000000,
   OperatorsPostgres1764600000000,
   WebhooksPostgres1764700000000,
+  WebhookRetentionPostgres1764800000000,
 ];

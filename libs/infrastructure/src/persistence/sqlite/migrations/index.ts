@@ -8,6 +8,7 @@ import { GeneratedSecretsSqlite1764300000000 } from './1764300000000-generated-s
 import { EmailSearchSqlite1764500000000 } from './1764500000000-email-search';
 import { OperatorsSqlite1764600000000 } from './1764600000000-operators';
 import { WebhooksSqlite1764700000000 } from './1764700000000-webhooks';
+import { WebhookRetentionSqlite1764800000000 } from './1764800000000-webhook-retention';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const SQLITE_MIGRATIONS = [
   EmailSearchSqlite1764500000000,
   OperatorsSqlite1764600000000,
   WebhooksSqlite1764700000000,
+  WebhookRetentionSqlite1764800000000,
 ];

@@ -7,7 +7,9 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEvent,
+  type WebhookEventType,
   WebhookRepository,
+  WEBHOOK_EVENT_TYPES,
   keyExpiringEventId,
 } from '@svc/domain';
 import { type DataSource } from 'typeorm';
@@ -346,6 +348,43 @@ export abstract class SqlWebhookRepository extends WebhookRepository {
       pending: Number(events?.n ?? 0) + Number(deliveries?.n ?? 0),
       oldest: oldest.length === 0 ? null : new Date(Math.min(...oldest.map((d) => d.getTime()))),
     };
+  }
+
+  async pruneDeliveries(endedBefore: Date, limit: number): Promise<number> {
+    const before = this.instant(endedBefore);
+    return this.boundedDelete(
+      'webhook_deliveries',
+      "status IN ('succeeded', 'failed') AND created_at < ? AND (last_attempt_at IS NULL OR last_attempt_at < ?)",
+      [before, before],
+      limit,
+    );
+  }
+
+  async pruneEvents(fannedOutBefore: Readonly<Record<WebhookEventType, Date>>, limit: number): Promise<number> {
+    const latest = new Date(Math.max(...WEBHOOK_EVENT_TYPES.map((type) => fannedOutBefore[type].getTime())));
+    const at = (d: Date) => this.eventRows.bind('fannedOutAt', d);
+    // the first condition is the index's range (ix_webhook_events_pending); each type then has its own instant
+    const where = `fanned_out_at < ? AND (${WEBHOOK_EVENT_TYPES.map(() => '(type = ? AND fanned_out_at < ?)').join(' OR ')})
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`;
+    return this.boundedDelete(
+      'webhook_events',
+      where,
+      [at(latest), ...WEBHOOK_EVENT_TYPES.flatMap((type) => [type, at(fannedOutBefore[type])])],
+      limit,
+    );
+  }
+
+  /** Deletes up to `limit` rows of `table` where `where` holds, in one statement; answers how many. */
+  private async boundedDelete(table: string, where: string, params: readonly unknown[], limit: number): Promise<number> {
+    const write = { sql: this.boundedDeleteSql(table, where, Math.trunc(limit)), params };
+    return this.statements.writeTogether(function* (): WriteScript<number> {
+      return yield write;
+    });
+  }
+
+  /** A DELETE of at most `limit` rows of `table` where `where` holds. */
+  protected boundedDeleteSql(table: string, where: string, limit: number): string {
+    return `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${where} LIMIT ${limit})`;
   }
 
   /** A change with its audit entries in one transaction; the entries logged once it is committed (when it happened). */
