@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import { Agent, request as httpRequest } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { type SeededKeys } from './seed-keys';
 
 export type EndpointName = 'validate' | 'analytics' | 'models' | 'health';
@@ -31,8 +33,6 @@ export interface LoadOptions {
   readonly seconds: number;
   /** Hard cap on requests, whatever the duration. */
   readonly maxRequests: number;
-  /** Paced (open-loop) load: requests per second over all connections; absent: as fast as answered (saturation). */
-  readonly rate?: number;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -104,7 +104,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         duration: options.seconds,
         maxOverallRequests: Math.max(options.maxRequests, options.connections),
         timeout: 10,
-        ...(options.rate ? { overallRate: options.rate } : {}),
         requests: [requestOf(options.endpoint, options.keys)],
       },
       (error, result) => (error ? reject(error as Error) : resolve(result)),
@@ -130,6 +129,81 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     requests,
     errors: result.errors,
     non2xx: result.non2xx,
+    seconds,
+  };
+}
+
+/**
+ * Open-loop load at a fixed rate (issue 25's "paced 500 req/s"): request i is
+ * sent at start + i / rate whatever the answers do, over at most
+ * `connections` kept-alive sockets, and its latency counts from when it was
+ * due (so a server that falls behind shows it). autocannon's `overallRate`
+ * sends each second's quota in a burst at the start of the second, which
+ * measures queueing, not the answer.
+ */
+export async function runPaced(options: LoadOptions & { readonly rate: number }): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const target = new URL(options.baseUrl);
+  const template = requestOf(options.endpoint, options.keys);
+  const total = Math.max(1, Math.round(options.rate * options.seconds));
+  const times = new Float64Array(total);
+  let answered = 0;
+  let errors = 0;
+  let non2xx = 0;
+  let settled = 0;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      if (++settled === total) resolve();
+    };
+    const send = (due: number) => {
+      const setup = template.setupRequest;
+      const built = typeof setup === 'function' ? setup({ ...template }, {}) : template;
+      const req = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          agent,
+          method: built.method ?? 'GET',
+          path: built.path ?? '/',
+          headers: { ...(built.headers ?? {}), ...(built.body ? { 'content-length': Buffer.byteLength(String(built.body)) } : {}) },
+          timeout: 10_000,
+        },
+        (res) => {
+          res.resume();
+          res.once('end', () => {
+            const status = res.statusCode ?? 0;
+            if (status >= 200 && status < 300) times[answered++] = performance.now() - due;
+            else non2xx++;
+            settle();
+          });
+        },
+      );
+      req.once('timeout', () => req.destroy(new Error('timeout')));
+      req.once('error', () => {
+        errors++;
+        settle();
+      });
+      req.end(built.body === undefined ? undefined : String(built.body));
+    };
+    let sent = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && started + (sent * 1000) / options.rate <= now) send(started + (sent++ * 1000) / options.rate);
+      if (sent < total) setTimeout(tick, Math.max(0, started + (sent * 1000) / options.rate - performance.now()));
+    };
+    tick();
+  });
+  agent.destroy();
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = times.slice(0, answered).sort();
+  return {
+    requestsPerSecond: (answered + non2xx) / seconds,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    requests: answered + non2xx,
+    errors,
+    non2xx,
     seconds,
   };
 }

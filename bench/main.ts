@@ -21,8 +21,8 @@
  *   --duration S         seconds per measurement (default 10)
  *   --warmup S           seconds of warm-up per endpoint and server before round 1 (default 3)
  *   --connections N      concurrent connections (default 50)
- *   --paced R            after the rounds, each endpoint and server once at R requests/s over all
- *                        connections (open loop; default 500; 0: none)
+ *   --paced R            after the rounds, each endpoint and server once at R requests/s, open loop
+ *                        (bench/load.ts runPaced; default 500; 0: none)
  *   --paced-duration S   seconds of each paced measurement (default: --duration)
  *   --endpoints a,b      a subset of validate,analytics,models,health
  *   --start-samples N    service starts timed (default 3: the run's own start and N-1 restarts)
@@ -55,7 +55,7 @@ import {
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
 import { BUILT_API_MAIN, BARE_CEILING_SERVER, CEILING_SERVER, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
-import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad } from './load';
+import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad, runPaced } from './load';
 import { seedKeys } from './seed-keys';
 import { runAdminScale } from './admin-scale';
 import { S3TestServer } from '../test/harness/s3-server';
@@ -375,15 +375,15 @@ async function main(): Promise<number> {
       monitor.start();
       const ticksBefore = processTicks(servers[server].pid);
       try {
-        const result = await runLoad({
+        const spec = {
           baseUrl: servers[server].baseUrl,
           endpoint,
           keys,
           connections: options.connections,
           seconds,
           maxRequests,
-          rate,
-        });
+        };
+        const result = rate ? await runPaced({ ...spec, rate }) : await runLoad(spec);
         const cpuSeconds = (processTicks(servers[server].pid) - ticksBefore) / TICKS_PER_SECOND;
         return { result, otherCores: monitor.foreignCores(), cpuMicrosPerRequest: (cpuSeconds * 1e6) / Math.max(result.requests, 1) };
       } finally {
@@ -532,7 +532,9 @@ async function main(): Promise<number> {
     }
     if (paced.length > 0) {
       out();
-      out(`paced at ${options.paced} requests/s (open loop, ${options.connections} connections), one measurement each; latency in ms`);
+      out(
+        `paced at ${options.paced} requests/s (open loop: each request sent when due, latency from then; at most ${options.connections} sockets), one measurement each; latency in ms`,
+      );
       out();
       out('| endpoint | server | req/s | p50 | p99 | cpu µs/req |');
       out('|---|---|---:|---:|---:|---:|');
