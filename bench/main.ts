@@ -34,7 +34,8 @@
  *   --retries N          measure a pair again when other work used > 0.25 cores during it (default 2)
  *   --json FILE          also write the results as JSON
  *   --keep               keep the run's folder (database, logs)
- *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite
+ *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite,
+ *                        paced at 100/s for 0.5 s
  *   --admin-scale        instead: the console's admin reads at 100k keys / 1M events (issue 16; options in
  *                        bench/admin-scale.ts: --pg, --mysql, --keys, --events, --requests, --keep, --smoke)
  *   --help               this text
@@ -103,6 +104,7 @@ function parseOptions(argv: readonly string[]): Options {
   const smoke = argv.includes('--smoke');
   const options: Options = {
     smoke,
+    ...(smoke ? { pacedSeconds: 0.5 } : {}),
     postgres:
       !smoke && (argv.includes('--pg') || (!argv.includes('--mysql') && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ''))),
     mysql: !smoke && (argv.includes('--mysql') || (!argv.includes('--pg') && /^mysql:\/\//.test(process.env.DATABASE_URL ?? ''))),
@@ -112,7 +114,7 @@ function parseOptions(argv: readonly string[]): Options {
     seconds: smoke ? 0.5 : 10,
     warmupSeconds: smoke ? 0 : 3,
     connections: smoke ? 10 : 50,
-    paced: smoke ? 0 : 500,
+    paced: smoke ? 100 : 500,
     endpoints: [...ENDPOINT_NAMES],
     startSamples: smoke ? 1 : 3,
     serviceEnv: {},
