@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import { Agent, request as httpRequest } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { type SeededKeys } from './seed-keys';
 
 export type EndpointName = 'validate' | 'analytics' | 'models' | 'health';
@@ -77,26 +79,131 @@ function requestOf(endpoint: EndpointName, keys: SeededKeys): autocannon.Request
 }
 const cursor: Record<EndpointName, number> = { validate: -1, analytics: -1, models: -1, health: -1 };
 
-/** One autocannon run against one server, bounded by time and by count. */
+/** The q-quantile (0..1) of sorted values, by nearest rank. */
+function quantile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/**
+ * One autocannon run against one server, bounded by time and by count.
+ * Latencies are taken from every 2xx answer's own response time (autocannon's
+ * `response` event, in fractional ms), not from its histogram, which keeps
+ * whole milliseconds: the paced runs answer well under one.
+ */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const started = process.hrtime.bigint();
-  const result = await autocannon({
-    url: options.baseUrl,
-    connections: options.connections,
-    duration: options.seconds,
-    maxOverallRequests: Math.max(options.maxRequests, options.connections),
-    timeout: 10,
-    requests: [requestOf(options.endpoint, options.keys)],
+  let times = new Float64Array(1 << 16);
+  let count = 0;
+  let instance!: autocannon.Instance;
+  const finished = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url: options.baseUrl,
+        connections: options.connections,
+        duration: options.seconds,
+        maxOverallRequests: Math.max(options.maxRequests, options.connections),
+        timeout: 10,
+        requests: [requestOf(options.endpoint, options.keys)],
+      },
+      (error, result) => (error ? reject(error as Error) : resolve(result)),
+    );
   });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode < 200 || statusCode > 299) return;
+    if (count === times.length) {
+      const grown = new Float64Array(times.length * 2);
+      grown.set(times);
+      times = grown;
+    }
+    times[count++] = responseTime;
+  });
+  const result = await finished;
   const seconds = result.duration > 0 ? result.duration : Number(process.hrtime.bigint() - started) / 1e9;
   const requests = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
+  const sorted = times.slice(0, count).sort();
   return {
     requestsPerSecond: requests / seconds,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
     requests,
     errors: result.errors,
     non2xx: result.non2xx,
+    seconds,
+  };
+}
+
+/**
+ * Open-loop load at a fixed rate (issue 25's "paced 500 req/s"): request i is
+ * sent at start + i / rate whatever the answers do, over at most
+ * `connections` kept-alive sockets, and its latency counts from when it was
+ * due (so a server that falls behind shows it). autocannon's `overallRate`
+ * sends each second's quota in a burst at the start of the second, which
+ * measures queueing, not the answer.
+ */
+export async function runPaced(options: LoadOptions & { readonly rate: number }): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const target = new URL(options.baseUrl);
+  const template = requestOf(options.endpoint, options.keys);
+  const total = Math.max(1, Math.round(options.rate * options.seconds));
+  const times = new Float64Array(total);
+  let answered = 0;
+  let errors = 0;
+  let non2xx = 0;
+  let settled = 0;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const settle = () => {
+      if (++settled === total) resolve();
+    };
+    const send = (due: number) => {
+      const setup = template.setupRequest;
+      const built = typeof setup === 'function' ? setup({ ...template }, {}) : template;
+      const req = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          agent,
+          method: built.method ?? 'GET',
+          path: built.path ?? '/',
+          headers: { ...(built.headers ?? {}), ...(built.body ? { 'content-length': Buffer.byteLength(String(built.body)) } : {}) },
+          timeout: 10_000,
+        },
+        (res) => {
+          res.resume();
+          res.once('end', () => {
+            const status = res.statusCode ?? 0;
+            if (status >= 200 && status < 300) times[answered++] = performance.now() - due;
+            else non2xx++;
+            settle();
+          });
+        },
+      );
+      req.once('timeout', () => req.destroy(new Error('timeout')));
+      req.once('error', () => {
+        errors++;
+        settle();
+      });
+      req.end(built.body === undefined ? undefined : String(built.body));
+    };
+    let sent = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && started + (sent * 1000) / options.rate <= now) send(started + (sent++ * 1000) / options.rate);
+      if (sent < total) setTimeout(tick, Math.max(0, started + (sent * 1000) / options.rate - performance.now()));
+    };
+    tick();
+  });
+  agent.destroy();
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = times.slice(0, answered).sort();
+  return {
+    requestsPerSecond: (answered + non2xx) / seconds,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    requests: answered + non2xx,
+    errors,
+    non2xx,
     seconds,
   };
 }

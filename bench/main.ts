@@ -1,6 +1,11 @@
 /**
- * `npm run bench [-- options]`: the built service against a bare Fastify
- * ceiling on the same database, interleaved, with autocannon (issue 6).
+ * `npm run bench [-- options]`: the built service against two Fastify
+ * ceilings on the same database, interleaved, with autocannon: the bare
+ * ceiling of issue 25 (bench/bare-ceiling-server.ts: digest, one prepared read
+ * of the key row, the row as JSON; for analytics the same plus the adapter's
+ * atomic consumption step), whose ratios are the headline, and the older full
+ * ceiling of issue 6 (bench/ceiling-server.ts: the same storage work as the
+ * service and its decisions). Then each server once more at a paced rate.
  * See docs/PERFORMANCE.md for what it measures and the results.
  *
  *   --pg                 PostgreSQL: a fresh database on 127.0.0.1:5432 (or on the server of a
@@ -16,6 +21,9 @@
  *   --duration S         seconds per measurement (default 10)
  *   --warmup S           seconds of warm-up per endpoint and server before round 1 (default 3)
  *   --connections N      concurrent connections (default 50)
+ *   --paced R            after the rounds, each endpoint and server once at R requests/s, open loop
+ *                        (bench/load.ts runPaced; default 500; 0: none)
+ *   --paced-duration S   seconds of each paced measurement (default: --duration)
  *   --endpoints a,b      a subset of validate,analytics,models,health
  *   --start-samples N    service starts timed (default 3: the run's own start and N-1 restarts)
  *   --service-env K=V    extra environment for the service (repeatable), e.g. LOG_LEVEL=debug
@@ -26,7 +34,8 @@
  *   --retries N          measure a pair again when other work used > 0.25 cores during it (default 2)
  *   --json FILE          also write the results as JSON
  *   --keep               keep the run's folder (database, logs)
- *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite
+ *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite,
+ *                        paced at 100/s for 0.5 s
  *   --admin-scale        instead: the console's admin reads at 100k keys / 1M events (issue 16; options in
  *                        bench/admin-scale.ts: --pg, --mysql, --keys, --events, --requests, --keep, --smoke)
  *   --help               this text
@@ -46,8 +55,8 @@ import {
 } from './bench-database';
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
-import { BUILT_API_MAIN, CEILING_SERVER, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
-import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad } from './load';
+import { BUILT_API_MAIN, BARE_CEILING_SERVER, CEILING_SERVER, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
+import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad, runPaced } from './load';
 import { seedKeys } from './seed-keys';
 import { runAdminScale } from './admin-scale';
 import { S3TestServer } from '../test/harness/s3-server';
@@ -62,6 +71,8 @@ interface Options {
   seconds: number;
   warmupSeconds: number;
   connections: number;
+  paced: number;
+  pacedSeconds?: number;
   endpoints: EndpointName[];
   startSamples: number;
   serviceEnv: Record<string, string>;
@@ -72,7 +83,9 @@ interface Options {
   keep: boolean;
 }
 
-type Server = 'service' | 'ceiling';
+type Server = 'service' | 'bare' | 'ceiling';
+/** The endpoints the bare ceiling serves (bench/bare-ceiling-server.ts). */
+const BARE_ENDPOINTS: readonly EndpointName[] = ['validate', 'analytics'];
 interface Measurement {
   readonly round: number;
   readonly endpoint: EndpointName;
@@ -91,6 +104,7 @@ function parseOptions(argv: readonly string[]): Options {
   const smoke = argv.includes('--smoke');
   const options: Options = {
     smoke,
+    ...(smoke ? { pacedSeconds: 0.5 } : {}),
     postgres:
       !smoke && (argv.includes('--pg') || (!argv.includes('--mysql') && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ''))),
     mysql: !smoke && (argv.includes('--mysql') || (!argv.includes('--pg') && /^mysql:\/\//.test(process.env.DATABASE_URL ?? ''))),
@@ -100,6 +114,7 @@ function parseOptions(argv: readonly string[]): Options {
     seconds: smoke ? 0.5 : 10,
     warmupSeconds: smoke ? 0 : 3,
     connections: smoke ? 10 : 50,
+    paced: smoke ? 100 : 500,
     endpoints: [...ENDPOINT_NAMES],
     startSamples: smoke ? 1 : 3,
     serviceEnv: {},
@@ -141,6 +156,14 @@ function parseOptions(argv: readonly string[]): Options {
         break;
       case '--connections':
         options.connections = Math.round(number(flag, value, 1, 1000));
+        i++;
+        break;
+      case '--paced':
+        options.paced = number(flag, value, 0, 100_000);
+        i++;
+        break;
+      case '--paced-duration':
+        options.pacedSeconds = number(flag, value, 0.2, 120);
         i++;
         break;
       case '--start-samples':
@@ -236,7 +259,8 @@ async function main(): Promise<number> {
     120 +
     options.keys / 5_000 +
     options.endpoints.length * 2 * (options.warmupSeconds + 5) +
-    pairs * (options.retries + 1) * (options.quietWaitSeconds + 2 * (options.seconds + 5)) +
+    pairs * (options.retries + 1) * (options.quietWaitSeconds + 3 * (options.seconds + 5)) +
+    (options.paced > 0 ? options.endpoints.length * 3 * ((options.pacedSeconds ?? options.seconds) + 5) : 0) +
     options.startSamples * 35;
   const watchdog = setTimeout(() => {
     out(`bench: exceeded its time bound of ${fixed(boundSeconds)} s; stopping`);
@@ -261,7 +285,7 @@ async function main(): Promise<number> {
     cleanups.push(() => database.drop());
 
     const cpu = cpus();
-    out('svc-licensing benchmark (issue 6): the built service against a bare Fastify ceiling on the same database');
+    out('svc-licensing benchmark (issues 6, 25): the built service against the bare and the full Fastify ceilings on the same database');
     out(
       `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${fixed(totalmem() / 2 ** 30, 1)} GiB RAM, Linux ${release()}, Node ${process.version}`,
     );
@@ -304,6 +328,20 @@ async function main(): Promise<number> {
       ROOT,
     );
     cleanups.push(() => ceiling.stop());
+    // The bare ceiling (issue 25) reads SQLite and PostgreSQL; on MySQL only the full ceiling runs.
+    const bare =
+      database.kind === 'mysql'
+        ? null
+        : await BenchProcess.start(
+            'bare',
+            [BARE_CEILING_SERVER],
+            { DATABASE_URL: database.url, TIERS_FILE: join(ROOT, 'config/tiers.json') },
+            join(folder, 'bare-ceiling.log'),
+            ROOT,
+          );
+    if (bare) cleanups.push(() => bare.stop());
+    const serversOf = (endpoint: EndpointName): Server[] =>
+      bare && BARE_ENDPOINTS.includes(endpoint) ? ['service', 'bare', 'ceiling'] : ['service', 'ceiling'];
     out(
       `load: autocannon, ${options.connections} connections, warm-up ${options.warmupSeconds} s per endpoint and server, ` +
         `${options.rounds} round(s) of ${options.seconds} s per endpoint and server, interleaved (the order alternates each round)`,
@@ -318,29 +356,36 @@ async function main(): Promise<number> {
     );
     out();
 
-    const servers: Record<Server, BenchProcess> = { service, ceiling };
-    const serviceRss = new RssSampler(service);
-    const ceilingRss = new RssSampler(ceiling);
+    const servers: Record<Server, BenchProcess> = { service, ceiling, bare: bare ?? ceiling };
+    const rssSamplers: Record<Server, RssSampler> = {
+      service: new RssSampler(service),
+      ceiling: new RssSampler(ceiling),
+      bare: new RssSampler(bare ?? ceiling),
+    };
+    const serviceRss = rssSamplers.service;
+    const ceilingRss = rssSamplers.ceiling;
     const maxRequests = Math.ceil(options.seconds * 100_000);
-    const monitor = new CpuMonitor(() => [servers.service.pid, servers.ceiling.pid], database.serverProcess);
+    const monitor = new CpuMonitor(() => [servers.service.pid, servers.ceiling.pid, ...(bare ? [bare.pid] : [])], database.serverProcess);
     const load = async (
       server: Server,
       endpoint: EndpointName,
       seconds: number,
+      rate?: number,
     ): Promise<{ result: LoadResult; otherCores: number; cpuMicrosPerRequest: number }> => {
-      const sampler = server === 'service' ? serviceRss : ceilingRss;
+      const sampler = rssSamplers[server];
       sampler.start();
       monitor.start();
       const ticksBefore = processTicks(servers[server].pid);
       try {
-        const result = await runLoad({
+        const spec = {
           baseUrl: servers[server].baseUrl,
           endpoint,
           keys,
           connections: options.connections,
           seconds,
           maxRequests,
-        });
+        };
+        const result = rate ? await runPaced({ ...spec, rate }) : await runLoad(spec);
         const cpuSeconds = (processTicks(servers[server].pid) - ticksBefore) / TICKS_PER_SECOND;
         return { result, otherCores: monitor.foreignCores(), cpuMicrosPerRequest: (cpuSeconds * 1e6) / Math.max(result.requests, 1) };
       } finally {
@@ -365,7 +410,7 @@ async function main(): Promise<number> {
     let warmupFailures = 0;
     if (options.warmupSeconds > 0) {
       for (const endpoint of options.endpoints) {
-        for (const server of ['service', 'ceiling'] as const) {
+        for (const server of serversOf(endpoint)) {
           const { result } = await load(server, endpoint, options.warmupSeconds);
           warmupFailures += result.errors + result.non2xx;
         }
@@ -376,7 +421,7 @@ async function main(): Promise<number> {
     let failures = warmupFailures;
     for (let round = 1; round <= options.rounds; round++) {
       for (const endpoint of options.endpoints) {
-        const order: Server[] = round % 2 === 1 ? ['service', 'ceiling'] : ['ceiling', 'service'];
+        const order: Server[] = round % 2 === 1 ? serversOf(endpoint) : [...serversOf(endpoint)].reverse();
         for (let attempt = 0; ; attempt++) {
           if (options.quietWaitSeconds > 0) await quiet();
           const pair: Measurement[] = [];
@@ -401,8 +446,26 @@ async function main(): Promise<number> {
         }
       }
     }
+    // Paced: each endpoint and server once at a fixed request rate (open loop), for latency below saturation.
+    const paced: Array<{ endpoint: EndpointName; server: Server; result: LoadResult; cpuMicrosPerRequest: number }> = [];
+    if (options.paced > 0) {
+      for (const endpoint of options.endpoints) {
+        for (const server of serversOf(endpoint)) {
+          if (options.quietWaitSeconds > 0) await quiet();
+          const { result, cpuMicrosPerRequest } = await load(server, endpoint, options.pacedSeconds ?? options.seconds, options.paced);
+          failures += result.errors + result.non2xx;
+          paced.push({ endpoint, server, result, cpuMicrosPerRequest });
+          out(
+            `paced ${options.paced}/s ${ENDPOINT_LABELS[endpoint].padEnd(23)} ${server.padEnd(7)} ${fixed(result.requestsPerSecond).padStart(6)} req/s` +
+              `  p50 ${fixed(result.p50, 2)} ms  p99 ${fixed(result.p99, 2)} ms  errors ${result.errors}  non-2xx ${result.non2xx}` +
+              `  cpu ${fixed(cpuMicrosPerRequest)} µs/req`,
+          );
+        }
+      }
+    }
     const rssPeak = serviceRss.peak;
     const ceilingRssPeak = ceilingRss.peak;
+    const bareRssPeak = bare ? rssSamplers.bare.peak : null;
 
     // Restarts, timed, after the load (the run's own start was the first sample).
     for (let i = 1; i < options.startSamples; i++) {
@@ -411,35 +474,83 @@ async function main(): Promise<number> {
     }
 
     out();
-    out(`medians of ${options.rounds} interleaved round(s); latency in ms; ratio = median over rounds of service req/s / ceiling req/s`);
+    out(
+      `medians of ${options.rounds} interleaved round(s) at ${options.connections} connections; latency in ms; ` +
+        "ratio = median over rounds of service req/s / that ceiling's req/s in the same round; cpu = CPU µs per request",
+    );
     out();
-    out('| endpoint | service req/s | p50 | p99 | errors / non-2xx | ceiling req/s | p50 | p99 | errors / non-2xx | service/ceiling |');
-    out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    out(
+      '| endpoint | service req/s | p50 | p99 | cpu | bare req/s | p50 | p99 | cpu | **service/bare** | ceiling req/s | p50 | p99 | service/ceiling | errors / non-2xx |',
+    );
+    out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     const summary: Record<string, unknown> = {};
     for (const endpoint of options.endpoints) {
-      const of = (server: Server) => measurements.filter((m) => m.endpoint === endpoint && m.server === server).map((m) => m.result);
-      const stats = (runs: LoadResult[]) => ({
-        rps: median(runs.map((r) => r.requestsPerSecond)),
-        p50: median(runs.map((r) => r.p50)),
-        p99: median(runs.map((r) => r.p99)),
-        errors: runs.reduce((n, r) => n + r.errors, 0),
-        non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
-        requests: runs.reduce((n, r) => n + r.requests, 0),
+      const of = (server: Server) => measurements.filter((m) => m.endpoint === endpoint && m.server === server);
+      const stats = (runs: Measurement[]) => ({
+        rps: median(runs.map((r) => r.result.requestsPerSecond)),
+        p50: median(runs.map((r) => r.result.p50)),
+        p99: median(runs.map((r) => r.result.p99)),
+        cpu: median(runs.map((r) => r.cpuMicrosPerRequest)),
+        errors: runs.reduce((n, r) => n + r.result.errors, 0),
+        non2xx: runs.reduce((n, r) => n + r.result.non2xx, 0),
+        requests: runs.reduce((n, r) => n + r.result.requests, 0),
       });
+      const ratiosTo = (other: Server) =>
+        of('service').map((m) => {
+          const theirs = of(other).find((o) => o.round === m.round);
+          return m.result.requestsPerSecond / Math.max(theirs?.result.requestsPerSecond ?? 0, 1e-9);
+        });
       const s = stats(of('service'));
       const c = stats(of('ceiling'));
-      const ratios = of('service').map((r, i) => r.requestsPerSecond / Math.max(of('ceiling')[i]?.requestsPerSecond ?? 0, 1e-9));
+      const hasBare = of('bare').length > 0;
+      const b = hasBare ? stats(of('bare')) : null;
+      const ratios = ratiosTo('ceiling');
       const ratio = median(ratios);
-      summary[endpoint] = { service: s, ceiling: c, ratio, ratios };
+      const bareRatios = hasBare ? ratiosTo('bare') : [];
+      const bareRatio = hasBare ? median(bareRatios) : null;
+      const pacedOf = (server: Server) => paced.find((p) => p.endpoint === endpoint && p.server === server);
+      summary[endpoint] = {
+        service: s,
+        ceiling: c,
+        bare: b,
+        ratio,
+        ratios,
+        bare_ratio: bareRatio,
+        bare_ratios: bareRatios,
+        paced: Object.fromEntries(
+          (['service', 'bare', 'ceiling'] as const).flatMap((server) => {
+            const p = pacedOf(server);
+            return p ? [[server, { ...p.result, cpuMicrosPerRequest: p.cpuMicrosPerRequest }]] : [];
+          }),
+        ),
+      };
+      const dash = '–';
       out(
-        `| ${ENDPOINT_LABELS[endpoint]} | ${fixed(s.rps)} | ${fixed(s.p50, 1)} | ${fixed(s.p99, 1)} | ${s.errors} / ${s.non2xx} ` +
-          `| ${fixed(c.rps)} | ${fixed(c.p50, 1)} | ${fixed(c.p99, 1)} | ${c.errors} / ${c.non2xx} | ${fixed(ratio, 2)} |`,
+        `| ${ENDPOINT_LABELS[endpoint]} | ${fixed(s.rps)} | ${fixed(s.p50, 1)} | ${fixed(s.p99, 1)} | ${fixed(s.cpu)} ` +
+          `| ${b ? fixed(b.rps) : dash} | ${b ? fixed(b.p50, 1) : dash} | ${b ? fixed(b.p99, 1) : dash} | ${b ? fixed(b.cpu) : dash} ` +
+          `| ${bareRatio === null ? dash : `**${fixed(bareRatio, 2)}**`} ` +
+          `| ${fixed(c.rps)} | ${fixed(c.p50, 1)} | ${fixed(c.p99, 1)} | ${fixed(ratio, 2)} | ${s.errors + (b?.errors ?? 0) + c.errors} / ${s.non2xx + (b?.non2xx ?? 0) + c.non2xx} |`,
       );
+    }
+    if (paced.length > 0) {
+      out();
+      out(
+        `paced at ${options.paced} requests/s (open loop: each request sent when due, latency from then; at most ${options.connections} sockets), one measurement each; latency in ms`,
+      );
+      out();
+      out('| endpoint | server | req/s | p50 | p99 | cpu µs/req |');
+      out('|---|---|---:|---:|---:|---:|');
+      for (const p of paced) {
+        out(
+          `| ${ENDPOINT_LABELS[p.endpoint]} | ${p.server} | ${fixed(p.result.requestsPerSecond)} | ${fixed(p.result.p50, 2)} | ${fixed(p.result.p99, 2)} | ${fixed(p.cpuMicrosPerRequest)} |`,
+        );
+      }
     }
     out();
     out(
       `service RSS under load: peak ${rssPeak === null ? 'n/a' : `${fixed(rssPeak, 1)} MiB`} (${serviceRss.count} samples of /proc/${service.pid}/status VmRSS)` +
-        `; ceiling peak ${ceilingRssPeak === null ? 'n/a' : `${fixed(ceilingRssPeak, 1)} MiB`}`,
+        `; bare ceiling peak ${bareRssPeak === null ? 'n/a' : `${fixed(bareRssPeak, 1)} MiB`}` +
+        `; full ceiling peak ${ceilingRssPeak === null ? 'n/a' : `${fixed(ceilingRssPeak, 1)} MiB`}`,
     );
     out(
       `service start to healthy (spawn of the built main.js to the first 200 of /api/health): ${startTimes.map((t) => `${fixed(t)} ms`).join(', ')}` +
@@ -468,7 +579,10 @@ async function main(): Promise<number> {
             seeding_seconds: keys.seconds,
             measurements,
             summary,
+            paced,
             rss_peak_mib: rssPeak,
+            bare_rss_peak_mib: bareRssPeak,
+            ceiling_rss_peak_mib: ceilingRssPeak,
             start_to_healthy_ms: startTimes,
             failures,
           },

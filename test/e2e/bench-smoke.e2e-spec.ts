@@ -61,25 +61,40 @@ describe('npm run bench -- --smoke', () => {
     expect(run.code).toBe(0);
   });
 
-  it('prints the table: each endpoint, service and ceiling, with no errors on either side', () => {
+  it('prints the table: each endpoint against the full ceiling, validate and analytics against the bare one too, no errors anywhere', () => {
     expect(run.output).toContain(
-      '| endpoint | service req/s | p50 | p99 | errors / non-2xx | ceiling req/s | p50 | p99 | errors / non-2xx | service/ceiling |',
+      '| endpoint | service req/s | p50 | p99 | cpu | bare req/s | p50 | p99 | cpu | **service/bare** | ceiling req/s | p50 | p99 | service/ceiling | errors / non-2xx |',
     );
     for (const endpoint of ['POST /v1/auth/validate', 'POST /v1/analytics/log', 'GET /v1/models/list', 'GET /api/health']) {
       const row = run.output.split('\n').find((line) => line.startsWith(`| ${endpoint} |`));
       expect(row).toBeDefined();
       const cells = row!.split('|').map((cell) => cell.trim());
-      // | endpoint | rps | p50 | p99 | errors | rps | p50 | p99 | errors | ratio |
+      // | endpoint | rps | p50 | p99 | cpu | bare rps | p50 | p99 | cpu | service/bare | ceiling rps | p50 | p99 | service/ceiling | errors |
       expect(Number(cells[2])).toBeGreaterThan(0);
-      expect(cells[5]).toBe('0 / 0');
-      expect(Number(cells[6])).toBeGreaterThan(0);
-      expect(cells[9]).toBe('0 / 0');
-      expect(Number(cells[10])).toBeGreaterThan(0);
+      expect(Number(cells[11])).toBeGreaterThan(0);
+      expect(Number(cells[14])).toBeGreaterThan(0);
+      expect(cells[15]).toBe('0 / 0');
+      if (endpoint.startsWith('POST')) {
+        expect(Number(cells[6])).toBeGreaterThan(0);
+        expect(Number(cells[10].replace(/\*/g, ''))).toBeGreaterThan(0);
+      } else {
+        expect(cells[6]).toBe('–');
+      }
+    }
+  });
+
+  it('paces each endpoint and server once, open loop, and reports its latency', () => {
+    const paced = run.output.split('\n').filter((line) => /^\| (POST|GET) \S+ \| (service|bare|ceiling) \|/.test(line));
+    expect(paced).toHaveLength(10);
+    for (const line of paced) {
+      const cells = line.split('|').map((cell) => cell.trim());
+      expect(Number(cells[3])).toBeGreaterThan(0);
+      expect(Number(cells[5])).toBeGreaterThan(0);
     }
   });
 
   it('reports the service memory under load and its start-to-healthy time', () => {
-    expect(run.output).toMatch(/service RSS under load: peak \d+(\.\d+)? MiB/);
+    expect(run.output).toMatch(/service RSS under load: peak \d+(\.\d+)? MiB.*; bare ceiling peak \d+(\.\d+)? MiB/);
     expect(run.output).toMatch(/start to healthy .*: \d+ ms/);
   });
 });

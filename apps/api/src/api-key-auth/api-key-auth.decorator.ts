@@ -1,6 +1,5 @@
 import { SetMetadata, UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
-import { Throttle } from '@nestjs/throttler';
 import { KEY_CHECK_CODES, type KeyPurpose } from '@svc/domain';
 import { type HttpErrorCode } from '../http/error-status.map';
 import { ALWAYS, ApiErrors, BODY } from '../openapi/api-errors.decorator';
@@ -34,15 +33,15 @@ const SECURITY: Record<Exclude<KeySource, 'body'>, string> = { header: API_KEY_H
 
 /**
  * Everything a key-taking route needs, applied together: where the key is
- * read, the route's rate limit (`@Throttle`, counted by the global throttler
- * guard before any key check), the key guard, and the OpenAPI security and
+ * read, the route's rate limit (in the route's own metadata, counted by the
+ * global throttler guard before any key check), the key guard, and the OpenAPI security and
  * error codes. Every key-taking route uses it (a test holds it so).
  */
 export function ApiKeyAuth(options: ApiKeyAuthOptions): MethodDecorator & ClassDecorator {
   const purpose = options.purpose ?? 'use';
-  const route: ApiKeyRoute = { sources: options.from, purpose, withContext: options.withContext ?? false };
   const limit = typeof options.limit === 'string' ? { name: options.limit } : options.limit;
-  const throttle = 'limit' in limit ? { limit: limit.limit, ttl: limit.ttl ?? ONE_MINUTE_MS } : {};
+  const throttle = 'limit' in limit ? { name: limit.name, limit: limit.limit, ttl: limit.ttl ?? ONE_MINUTE_MS } : { name: limit.name };
+  const route: ApiKeyRoute = { sources: options.from, purpose, withContext: options.withContext ?? false, throttle };
   const codes = new Set<HttpErrorCode>([
     ...(options.from.includes('body') ? BODY : []),
     ...KEY_CHECK_CODES[purpose],
@@ -52,7 +51,6 @@ export function ApiKeyAuth(options: ApiKeyAuthOptions): MethodDecorator & ClassD
   ]);
   return applyDecorators(
     SetMetadata(API_KEY_ROUTE, route),
-    Throttle({ [limit.name]: throttle }),
     UseGuards(ApiKeyGuard),
     ...options.from.map((source) => (source === 'body' ? ApiSecurity({}) : ApiSecurity(SECURITY[source]))),
     ApiErrors(...codes),

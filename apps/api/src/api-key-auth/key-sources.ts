@@ -10,6 +10,12 @@ export interface ApiKeyRoute {
   readonly purpose: KeyPurpose;
   /** The key's user and usage this period are read with it (one statement), for `@CurrentKeyContext()`. */
   readonly withContext: boolean;
+  /**
+   * The rate limit the route counts against (CONTRACT 8): a throttler of
+   * RateLimitModule by name, or with the route's own limit per `ttl` ms.
+   * Read by the global throttler guard.
+   */
+  readonly throttle: { readonly name: string; readonly limit?: number; readonly ttl?: number };
 }
 
 /** Metadata key of `ApiKeyRoute`. */

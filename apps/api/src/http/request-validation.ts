@@ -2,7 +2,7 @@ import { type ArgumentMetadata, ValidationPipe, type ValidationPipeOptions } fro
 import { type DomainError, InvalidEventTypeError, InvalidRequestError, MissingEventTypeError } from '@svc/domain';
 import { REQUEST_VALIDATOR_OPTIONS, failedRules } from '@svc/presentation';
 import { plainToInstance } from 'class-transformer';
-import { BodyValidationPlan } from './body-validation-plan';
+import { BodySchema } from './body-schema';
 import { type ValidationError, type ValidationOptions, ValidateBy, validateSync } from 'class-validator';
 
 /**
@@ -27,10 +27,11 @@ export function answers(code: SpecificCode, options: ValidationOptions = {}): Va
  * (secure-json-parse, prototype keys refused; see request-body.ts), so the
  * stock pipe's guards against prototype keys, sparse arrays and binary
  * values have nothing to find there, and every rule of this API is
- * synchronous. A flat DTO's body that passes is recognised by its
- * BodyValidationPlan (class-validator's own rules, without the executor's
- * per-call work); every other body is read with class-transformer and
- * judged by class-validator's validateSync, which builds the errors.
+ * synchronous. A body of a DTO marked `@CheckedBySchema()` that passes is
+ * recognised by the DTO's JSON schema, generated from its class-validator
+ * decorators and compiled by ajv (BodySchema); every other body is read with
+ * class-transformer and judged by class-validator's validateSync, which
+ * builds the errors.
  * Anything but a body (query, params, a body without a DTO) goes through the
  * stock pipe. Measured in docs/PERFORMANCE.md.
  */
@@ -42,10 +43,10 @@ export class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
     if (metadata.type !== 'body' || !metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
-    const plan = BodyValidationPlan.of(metatype as new () => object);
-    if (plan) {
-      const read = plan.instanceOf(metatype as new () => object, value);
-      if (plan.passes(read as Record<string, unknown>)) return read;
+    const schema = BodySchema.of(metatype as new () => object);
+    if (schema) {
+      const read = schema.instanceOf(metatype as new () => object, value);
+      if (schema.passes(read)) return read;
     }
     const entity = plainToInstance(metatype as new () => object, value ?? {});
     const errors = validateSync(entity, BODY_VALIDATOR_OPTIONS);
@@ -98,6 +99,7 @@ export function IsSmallJsonObject(maxBytes: number, options?: ValidationOptions)
   return ValidateBy(
     {
       name: 'isSmallJsonObject',
+      constraints: [maxBytes],
       validator: {
         validate: (value: unknown) =>
           typeof value === 'object' && value !== null && !Array.isArray(value) && Buffer.byteLength(JSON.stringify(value)) <= maxBytes,

@@ -9,7 +9,6 @@ import {
   ThrottlerRequest,
   ThrottlerStorage,
 } from '@nestjs/throttler';
-import { THROTTLER_LIMIT, THROTTLER_SKIP, THROTTLER_TTL } from '@nestjs/throttler/dist/throttler.constants';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_KEY_ROUTE, ApiKeyRoute, KeySource } from '../api-key-auth/key-sources';
 import { PresentedKeys } from '../api-key-auth/presented-keys';
@@ -33,10 +32,11 @@ const NO_SOURCES: readonly KeySource[] = [];
  * @nestjs/throttler's guard, global (so it runs before any key check,
  * CONTRACT 2 step 3), extended where CONTRACT 8 differs from the stock guard:
  *
- * - a route is counted against the one throttler its `@Throttle` names (on the
- *   route or its controller), with the limit and ttl given there or else the
- *   module's throttler of that name; a route that names none (health, docs,
- *   metrics, admin, model files) or skips it with `@SkipThrottle` is not counted;
+ * - a route is counted against the one throttler its `@ApiKeyAuth` names (the
+ *   service's own route metadata, read through the Reflector), with the limit
+ *   and ttl given there or else the module's throttler of that name; a route
+ *   without `@ApiKeyAuth` (health, docs, metrics, admin, model files) is not
+ *   counted;
  * - the counter is keyed by throttler and caller, not by handler, so the
  *   unversioned aliases and GET /v1/models/{name} and its download share
  *   their endpoint's counter;
@@ -130,26 +130,16 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
   }
 
   private settingsOf(handler: object, controller: object): RouteThrottle | null {
-    const targets = [handler, controller] as Array<() => void>;
-    const declared = new Set<string>();
-    for (const target of targets) {
-      for (const key of Reflect.getMetadataKeys(target) as unknown[]) {
-        if (typeof key === 'string' && key.startsWith(THROTTLER_LIMIT)) declared.add(key.slice(THROTTLER_LIMIT.length));
-      }
-    }
-    const names = [...declared].filter((name) => !this.reflector.getAllAndOverride<boolean>(THROTTLER_SKIP + name, targets));
-    if (names.length === 0) return null;
-    const where = `${(controller as { name?: string }).name}.${(handler as { name?: string }).name}`;
-    if (names.length > 1)
-      throw new Error(`${where} names more than one throttler (${names.join(', ')}): a route counts against one endpoint limit`);
-    const name = names[0];
+    const keyRoute = this.reflector.getAllAndOverride<ApiKeyRoute | undefined>(API_KEY_ROUTE, [handler, controller] as Array<() => void>);
+    if (!keyRoute) return null;
+    const { name } = keyRoute.throttle;
     const module = this.named.get(name);
-    const limit = this.reflector.getAllAndOverride<unknown>(THROTTLER_LIMIT + name, targets) ?? module?.limit;
-    const ttl = this.reflector.getAllAndOverride<unknown>(THROTTLER_TTL + name, targets) ?? module?.ttl;
+    const limit = keyRoute.throttle.limit ?? module?.limit;
+    const ttl = keyRoute.throttle.ttl ?? module?.ttl;
     if (typeof limit !== 'number' || typeof ttl !== 'number') {
+      const where = `${(controller as { name?: string }).name}.${(handler as { name?: string }).name}`;
       throw new Error(`${where}: throttler "${name}" needs a numeric limit and ttl, on the route or in RateLimitModule`);
     }
-    const keyRoute = this.reflector.getAllAndOverride<ApiKeyRoute | undefined>(API_KEY_ROUTE, targets);
-    return { name, limit, ttl, sources: keyRoute?.sources ?? NO_SOURCES, throttler: { name, limit, ttl } };
+    return { name, limit, ttl, sources: keyRoute.sources, throttler: { name, limit, ttl } };
   }
 }

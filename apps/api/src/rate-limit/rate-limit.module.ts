@@ -17,7 +17,7 @@ export function endpointThrottlersOf(config: AppConfig): ThrottlerOptions[] {
  * Rate limits (SPEC 8, CONTRACT 8) on @nestjs/throttler: the SPEC endpoints'
  * throttlers from AppConfig, counted through the service's RateCounter
  * (Redis when configured, per instance otherwise) by a global guard.
- * Routes name their throttler with `@Throttle` (through `@ApiKeyAuth`).
+ * Routes name their throttler through `@ApiKeyAuth` (the service's own route metadata).
  */
 @Module({
   imports: [

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_REVOCATION_REASON_LENGTH, REVOCATION_REASON_RULE, ROTATION_GRACE_BOUNDS } from '@svc/domain';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { CheckedBySchema } from '../../http/body-schema';
 
 export const API_KEY_EXAMPLE = 'svc_live_0123456789abcdef0123456789abcdef0123456789abcdef';
 
@@ -28,6 +29,7 @@ export function RevocationReasonProperty(description: string): PropertyDecorator
   );
 }
 
+@CheckedBySchema()
 export class RevokeKeyRequest extends KeyRequest {
   @RevocationReasonProperty('Why the key is revoked (kept in the audit log, key-shaped text replaced)')
   readonly reason?: string | null;
@@ -56,6 +58,7 @@ export function GraceSecondsProperty(): PropertyDecorator {
 }
 
 /** POST /v1/auth/rotate (CONTRACT 16). */
+@CheckedBySchema()
 export class RotateKeyRequest extends KeyRequest {
   @GraceSecondsProperty()
   readonly grace_seconds?: number | null;

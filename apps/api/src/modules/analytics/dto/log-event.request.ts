@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EVENT_LIMITS, EVENT_TYPES, EventReport, EventType, INFERENCE_TYPES, InferenceType } from '@svc/domain';
 import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { CheckedBySchema } from '../../../http/body-schema';
 import { IsPresent, IsSmallJsonObject, answers } from '../../../http/request-validation';
 import { API_KEY_EXAMPLE } from '../../../shared/dto/key.request';
 
@@ -13,6 +14,7 @@ const DURATION_RULE = { message: 'duration_ms must be a finite number >= 0' };
  * INVALID_EVENT_TYPE; a bad optional field INVALID_REQUEST naming it. `null`
  * counts as absent; unknown fields are ignored. Bounds are the domain's.
  */
+@CheckedBySchema()
 export class LogEventRequest {
   @ApiPropertyOptional({
     type: String,
