@@ -4,7 +4,7 @@ import { FixedClock, RETRY_DELAYS_MS } from '@svc/domain';
 import { Webhook } from 'standardwebhooks';
 import { TestApp } from '../harness/create-test-app';
 import { eventually } from '../harness/services';
-import { type ReceivedWebhook, WebhookReceiver } from '../harness/webhook-receiver';
+import { type ReceivedWebhook, WebhookReceiver, ALL_EVENTS } from '../harness/webhook-receiver';
 
 /**
  * Webhooks (CONTRACT 20) over real HTTP: the service delivers to a receiver on 127.0.0.1
@@ -13,16 +13,6 @@ import { type ReceivedWebhook, WebhookReceiver } from '../harness/webhook-receiv
  */
 
 const INSECURE = { WEBHOOK_ALLOW_INSECURE: 'true', SAMPLE_MODELS: 'false' };
-const ALL_EVENTS = [
-  'key.issued',
-  'key.revoked',
-  'key.rotated',
-  'key.expiring',
-  'quota.warning',
-  'quota.exhausted',
-  'model.published',
-  'model.deleted',
-];
 const inference = (apiKey: string) => ({
   api_key: apiKey,
   event_type: 'inference',

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../apps/api/src/modules/webhooks/webhook-dispatcher';
 import { TestApp } from '../harness/create-test-app';
 import { eventually } from '../harness/services';
-import { WebhookReceiver } from '../harness/webhook-receiver';
+import { WebhookReceiver, ALL_EVENTS } from '../harness/webhook-receiver';
 
 /**
  * The webhook outbox's retention sweep (WEBHOOK_RETENTION_DAYS) on the real database, on the test's clock:
@@ -15,16 +15,6 @@ import { WebhookReceiver } from '../harness/webhook-receiver';
  */
 
 const DAY = 24 * 3600_000;
-const ALL_EVENTS = [
-  'key.issued',
-  'key.revoked',
-  'key.rotated',
-  'key.expiring',
-  'quota.warning',
-  'quota.exhausted',
-  'model.published',
-  'model.deleted',
-];
 
 describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => {
   // the 2nd of next month: a day of retention and a few more stay within the month

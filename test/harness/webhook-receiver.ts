@@ -70,3 +70,15 @@ export class WebhookReceiver {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/** Every event type an endpoint can subscribe to, as CONTRACT 20 lists them (written out here, not taken from the service). */
+export const ALL_EVENTS = [
+  'key.issued',
+  'key.revoked',
+  'key.rotated',
+  'key.expiring',
+  'quota.warning',
+  'quota.exhausted',
+  'model.published',
+  'model.deleted',
+];
