@@ -15,6 +15,8 @@ export interface BenchDatabase {
    * runs inside the service.
    */
   readonly serverProcess?: (commandLine: string) => boolean;
+  /** Whether `bench/bare-ceiling-server.ts` reads this database (issue 25: SQLite and PostgreSQL; MySQL runs the full ceiling only). */
+  readonly hasBareCeiling: boolean;
   drop(): Promise<void>;
 }
 
@@ -25,7 +27,7 @@ const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
 
 export function sqliteBenchDatabase(folder: string): BenchDatabase {
   const path = join(folder, 'bench.db');
-  return { kind: 'sqlite', url: `sqlite:${path}`, label: `SQLite file ${path}`, drop: async () => undefined };
+  return { kind: 'sqlite', url: `sqlite:${path}`, label: `SQLite file ${path}`, hasBareCeiling: true, drop: async () => undefined };
 }
 
 /**
@@ -45,6 +47,7 @@ export async function postgresBenchDatabase(adminUrl: string): Promise<BenchData
   return {
     kind: 'postgres',
     url: url.toString(),
+    hasBareCeiling: true,
     label: `PostgreSQL database ${name} on ${url.host} (created for this run, dropped after)`,
     // the backends serving the bench database, and the server's background writers (no client address)
     serverProcess: (line) => line.startsWith('postgres:') && (line.includes(` ${name} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line)),
@@ -92,6 +95,7 @@ export async function mysqlBenchDatabase(adminUrl: string): Promise<BenchDatabas
   return {
     kind: 'mysql',
     url: url.toString(),
+    hasBareCeiling: false,
     label: `MySQL / MariaDB database ${name} on ${url.host} (created for this run, dropped after)`,
     // one process, a thread per connection: all of it works for the benchmark
     serverProcess: (line) => /(^|\/)(mariadbd|mysqld)$/.test(line.split(' ')[0]),

@@ -329,16 +329,15 @@ async function main(): Promise<number> {
     );
     cleanups.push(() => ceiling.stop());
     // The bare ceiling (issue 25) reads SQLite and PostgreSQL; on MySQL only the full ceiling runs.
-    const bare =
-      database.kind === 'mysql'
-        ? null
-        : await BenchProcess.start(
-            'bare',
-            [BARE_CEILING_SERVER],
-            { DATABASE_URL: database.url, TIERS_FILE: join(ROOT, 'config/tiers.json') },
-            join(folder, 'bare-ceiling.log'),
-            ROOT,
-          );
+    const bare = !database.hasBareCeiling
+      ? null
+      : await BenchProcess.start(
+          'bare',
+          [BARE_CEILING_SERVER],
+          { DATABASE_URL: database.url, TIERS_FILE: join(ROOT, 'config/tiers.json') },
+          join(folder, 'bare-ceiling.log'),
+          ROOT,
+        );
     if (bare) cleanups.push(() => bare.stop());
     const serversOf = (endpoint: EndpointName): Server[] =>
       bare && BARE_ENDPOINTS.includes(endpoint) ? ['service', 'bare', 'ceiling'] : ['service', 'ceiling'];

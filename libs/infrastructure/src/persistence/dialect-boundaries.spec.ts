@@ -19,6 +19,7 @@ const SWITCH_HOME = 'libs/infrastructure/src/infrastructure.module.ts';
 /** The benchmark's files that know each database: its fresh databases, bulk writers, ceiling, built modules, its own seeding. */
 const BENCH_DIALECT_FILES = [
   'bench/admin-scale.ts',
+  'bench/bare-ceiling-server.ts',
   'bench/bench-database.ts',
   'bench/built-service.ts',
   'bench/ceiling-server.ts',
