@@ -237,6 +237,8 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(failing.received).toHaveLength(1);
       for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+        // the attempt the receiver answered is recorded (its next attempt timed by the clock) before the clock moves on
+        await eventually(async () => (await t.admin('GET', `/admin/v1/webhooks/${id}/deliveries`)).body.deliveries[0].attempts === i + 1);
         clock.advance(delay);
         await eventually(() => failing.received.length === i + 2, 10000);
       }
