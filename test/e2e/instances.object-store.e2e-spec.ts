@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import Redis from 'ioredis';
 import { S3ModelStore } from '../../libs/infrastructure/src/model-store/s3-model-store';
 import { TEST_ADMIN_TOKEN } from '../harness/create-test-app';
 import { type HttpAnswer, request } from '../harness/http';
+import { type Jwk, verifyIndependently } from '../harness/license-token';
 import { modelRecordBody, residentBytes, streamUpload } from '../harness/model-uploads';
 import { S3RVER_CREDENTIALS, S3TestServer } from '../harness/s3-server';
 import { BUILT_CLI, ROOT, ServiceProcess } from '../harness/service-process';
@@ -19,8 +20,9 @@ import { type TestDatabase, createTestDatabase, testDatabaseKind } from '../harn
  * in a temporary folder of its own (nothing shared on disk), on one database
  * server (PostgreSQL or MySQL: this file is left out on the SQLite run, whose
  * database is a shared file), one Redis and one object store (s3rver, started
- * here). One LICENSE_SIGNING_KEY is configured for all three (keeping
- * generated secrets in the database is issue 23's other half).
+ * here), as the shipped Kubernetes layout runs them: no signing key and no
+ * link secret configured, so every instance reads the ones generated once
+ * and kept in the database (CONTRACT 19).
  */
 const onServerDatabase = testDatabaseKind() !== 'sqlite';
 const redisUp = serverAvailableSync(6379, 'Redis');
@@ -52,6 +54,13 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
     request(instances[i].baseUrl, method, `/admin/v1${path}`, { json, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
   const keyed = (i: number, path: string): Promise<HttpAnswer> =>
     request(instances[i].baseUrl, 'GET', path, { headers: { 'x-api-key': apiKey } });
+  const jwksOf = async (i: number): Promise<{ keys: Jwk[] }> => (await request(instances[i].baseUrl, 'GET', '/v1/license/jwks')).body;
+  const tokenOf = async (i: number): Promise<string> => {
+    const validated = await request(instances[i].baseUrl, 'POST', '/v1/auth/validate', { json: { api_key: apiKey } });
+    expect(validated.status).toBe(200);
+    return validated.body.license_token;
+  };
+  const nowSeconds = (): number => Math.floor(Date.now() / 1000);
   const startInstance = (n: number): Promise<ServiceProcess> =>
     // a generous bound: three processes start at once on a machine shared with other test runs
     ServiceProcess.start(env, { cwd: mkdtempSync(join(folder, `instance-${n}-`)), startTimeoutMs: 60000 });
@@ -60,12 +69,10 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
     folder = mkdtempSync(join(tmpdir(), 'svc-instances-s3-'));
     s3 = await S3TestServer.start();
     database = await createTestDatabase(folder);
-    const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     env = {
       DATABASE_URL: database.url,
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       SAMPLE_MODELS: 'false',
-      LICENSE_SIGNING_KEY: signingKey,
       TIERS_FILE: join(ROOT, 'config/tiers.json'),
       MODEL_URL_TTL_SECONDS: '600',
       RATE_LIMIT_MODELS_PER_MINUTE: '100000',
@@ -127,6 +134,17 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
       const entry = listed.body.models.find((m: { name: string }) => m.name === 'shared_v1');
       expect(entry.download_url.startsWith(`${s3.endpoint}/${s3.bucket}/${PREFIX}/${record.stored_file}?`)).toBe(true);
       expect(`sha256:${sha256((await download(entry.download_url)).bytes)}`).toBe(record.checksum);
+    }
+  });
+
+  it('no signing key configured: the license token of each verifies against the JWKS of every one (one key, generated in the database)', async () => {
+    const jwks = await Promise.all([0, 1, 2].map(jwksOf));
+    expect(jwks[0].keys).toHaveLength(1);
+    expect(jwks[1]).toEqual(jwks[0]);
+    expect(jwks[2]).toEqual(jwks[0]);
+    for (const from of [0, 1, 2]) {
+      const token = await tokenOf(from);
+      for (const keys of jwks) expect(verifyIndependently(token, keys, nowSeconds()).license_type).toBe('free');
     }
   });
 
@@ -222,6 +240,20 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
       expect((await download(redirect.headers.get('location')!)).status).toBe(200);
     }
   }, 60000);
+
+  it('an instance replaced by a fresh one in a new directory agrees: its token verifies everywhere, its links download byte-exact', async () => {
+    const before = await jwksOf(0);
+    const earlierToken = await tokenOf(2);
+    const checksum = (await admin(0, 'GET', '/models/shared_v1')).body.checksum as string;
+    await instances[2].stop('SIGTERM');
+    instances[2] = await startInstance(3);
+    expect(await jwksOf(2)).toEqual(before);
+    expect(verifyIndependently(earlierToken, await jwksOf(2), nowSeconds()).license_type).toBe('free');
+    expect(verifyIndependently(await tokenOf(2), before, nowSeconds()).license_type).toBe('free');
+    const redirect = await keyed(2, '/v1/models/shared_v1/download');
+    expect(redirect.status).toBe(302);
+    expect(`sha256:${sha256((await download(redirect.headers.get('location')!)).bytes)}`).toBe(checksum);
+  }, 90000);
 
   it('the CLI sweep aborts multipart uploads unfinished for over a day, keeps younger ones and every named object', async () => {
     const client = S3ModelStore.clientFor(
