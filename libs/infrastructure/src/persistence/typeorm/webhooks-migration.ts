@@ -64,3 +64,13 @@ export const WEBHOOK_RETENTION_INDEXES: ReadonlyArray<readonly [name: string, ta
   ['ix_webhook_deliveries_ended', 'webhook_deliveries', 'status, created_at'],
   ['ix_webhook_deliveries_event', 'webhook_deliveries', 'event_id'],
 ];
+
+/**
+ * The once-a-minute search for keys about to expire (`key.expiring`, migration
+ * 1764900000000): a range of `expires_at`. Without it every instance read the
+ * whole key table each minute (half a second at a million keys, on the request
+ * path's thread with SQLite; docs/PERFORMANCE.md, issue 25).
+ */
+export const KEY_EXPIRY_INDEXES: ReadonlyArray<readonly [name: string, table: string, columns: string]> = [
+  ['ix_api_keys_expires_at', 'api_keys', 'expires_at'],
+];

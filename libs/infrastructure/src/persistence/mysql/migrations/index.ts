@@ -9,6 +9,7 @@ import { EmailSearchMySql1764500000000 } from './1764500000000-email-search';
 import { OperatorsMySql1764600000000 } from './1764600000000-operators';
 import { WebhooksMySql1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionMySql1764800000000 } from './1764800000000-webhook-retention';
+import { KeyExpiryIndexMySql1764900000000 } from './1764900000000-key-expiry-index';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MYSQL_MIGRATIONS = [
   OperatorsMySql1764600000000,
   WebhooksMySql1764700000000,
   WebhookRetentionMySql1764800000000,
+  KeyExpiryIndexMySql1764900000000,
 ];

@@ -9,6 +9,7 @@ import { EmailSearchPostgres1764500000000 } from './1764500000000-email-search';
 import { OperatorsPostgres1764600000000 } from './1764600000000-operators';
 import { WebhooksPostgres1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionPostgres1764800000000 } from './1764800000000-webhook-retention';
+import { KeyExpiryIndexPostgres1764900000000 } from './1764900000000-key-expiry-index';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const POSTGRES_MIGRATIONS = [
   OperatorsPostgres1764600000000,
   WebhooksPostgres1764700000000,
   WebhookRetentionPostgres1764800000000,
+  KeyExpiryIndexPostgres1764900000000,
 ];

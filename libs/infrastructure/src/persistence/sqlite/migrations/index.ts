@@ -9,6 +9,7 @@ import { EmailSearchSqlite1764500000000 } from './1764500000000-email-search';
 import { OperatorsSqlite1764600000000 } from './1764600000000-operators';
 import { WebhooksSqlite1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionSqlite1764800000000 } from './1764800000000-webhook-retention';
+import { KeyExpiryIndexSqlite1764900000000 } from './1764900000000-key-expiry-index';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const SQLITE_MIGRATIONS = [
   OperatorsSqlite1764600000000,
   WebhooksSqlite1764700000000,
   WebhookRetentionSqlite1764800000000,
+  KeyExpiryIndexSqlite1764900000000,
 ];
