@@ -1,5 +1,5 @@
-import { type KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { SignJWT, calculateJwkThumbprint, exportJWK } from 'jose';
+import { type KeyObject, createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK } from 'jose';
 import { isEd25519PrivateKey } from '@svc/config/license-keys';
 import {
   type Clock,
@@ -155,9 +155,21 @@ export class KeptLicenseSigner extends LicenseSigner {
   }
 }
 
-function signedToken(license: OfflineLicense, privateKey: KeyObject, kid: string): Promise<string> {
-  return new SignJWT(claimsOf(license)).setProtectedHeader({ alg: 'EdDSA', typ: 'JWT', kid }).sign(privateKey);
+/**
+ * The compact JWS (RFC 7515 §7.1) of the claims, EdDSA over Ed25519: the
+ * bytes jose's `SignJWT` produces for the same header and claims (Ed25519 is
+ * deterministic; jose-license-signer.spec.ts holds them equal). Signed with
+ * node:crypto's synchronous one-shot `sign`: jose has no synchronous signing,
+ * and its asynchronous `crypto.sign` hands every signature to libuv's thread
+ * pool, which on validate's path cost about twice the signature's own CPU
+ * (docs/PERFORMANCE.md, issues 14 and 25).
+ */
+export function signedToken(license: OfflineLicense, privateKey: KeyObject, kid: string): Promise<string> {
+  const input = `${base64url(JSON.stringify({ alg: 'EdDSA', typ: 'JWT', kid }))}.${base64url(JSON.stringify(claimsOf(license)))}`;
+  return Promise.resolve(`${input}.${sign(null, Buffer.from(input), privateKey).toString('base64url')}`);
 }
+
+const base64url = (text: string): string => Buffer.from(text).toString('base64url');
 
 /** The token's claims, exactly CONTRACT 15's: never the key, its digest or the e-mail. */
 export function claimsOf(license: OfflineLicense) {
