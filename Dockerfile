@@ -40,4 +40,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # As `npm run start:built` starts it: V8 heap limits that keep the process near 165 MiB resident under
 # load instead of 270 (a 1 GiB old-space ceiling, 8 MiB young-generation semi-spaces; docs/PERFORMANCE.md)
-CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=4", "dist/apps/api/main.js"]
+CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=8", "dist/apps/api/main.js"]
