@@ -24,7 +24,7 @@ export class EnvSchema {
 
   @IsOptional()
   @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+|mysql:\/\/.+)$/, {
-    message: 'DATABASE_URL must be sqlite:<path>, postgres://… or mysql://…',
+    message: 'DATABASE_URL must be sqlite:<path>, postgres://... or mysql://...',
   })
   DATABASE_URL?: string;
 
@@ -50,7 +50,7 @@ export class EnvSchema {
   SQLITE_BUSY_TIMEOUT_MS?: number;
 
   @IsOptional()
-  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://… or rediss://…' })
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://... or rediss://...' })
   REDIS_URL?: string;
 
   @IsOptional()

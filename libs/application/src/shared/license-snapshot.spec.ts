@@ -1,4 +1,4 @@
-import { BillingPeriod, OFFLINE_LICENSE_REUSE_MS, type OfflineLicense, LicenseSigner, OfflineLicensePolicy, Quota } from '@svc/domain';
+import { BillingPeriod, type OfflineLicense, LicenseSigner, OfflineLicensePolicy, Quota } from '@svc/domain';
 import { T0, makeApiKey } from '../../../../test/factories/domain.factory';
 import { type LicenseSnapshot, MAX_KEPT_LICENSES, OfflineLicenses } from './license-snapshot';
 
@@ -35,13 +35,14 @@ describe(OfflineLicenses.name, () => {
     licenses = new OfflineLicenses(new OfflineLicensePolicy(86_400), signer);
   });
 
-  it('hands out the same token while the license says the same, for under a minute; then signs again', async () => {
+  it('hands out the same token while the license says the same, for a hundredth of its lifetime; then signs again', async () => {
+    const REUSE_MS = 864_000; // a day's lifetime
     const key = makeApiKey();
     const first = await licenses.sign(key, snapshotOf(50000, 1), T0);
-    expect((await licenses.sign(key, snapshotOf(50000, 7), at(OFFLINE_LICENSE_REUSE_MS - 1))).licenseToken).toBe(first.licenseToken);
+    expect((await licenses.sign(key, snapshotOf(50000, 7), at(REUSE_MS - 1))).licenseToken).toBe(first.licenseToken);
     expect(signer.signed).toBe(1);
-    const later = await licenses.sign(key, snapshotOf(50000, 7), at(OFFLINE_LICENSE_REUSE_MS));
-    expect(later.licenseToken).toBe(`${key.id}.research.50000.${at(OFFLINE_LICENSE_REUSE_MS).getTime()}`);
+    const later = await licenses.sign(key, snapshotOf(50000, 7), at(REUSE_MS));
+    expect(later.licenseToken).toBe(`${key.id}.research.50000.${at(REUSE_MS).getTime()}`);
     expect(signer.signed).toBe(2);
   });
 

@@ -5,10 +5,9 @@ import {
   LicenseSigner,
   LicenseType,
   OfflineLicensePolicy,
+  type OfflineLicense,
   Quota,
   TierCatalog,
-  isReusable,
-  termsOf,
 } from '@svc/domain';
 
 /** What a key is entitled to right now: the body shared by validate and refresh. */
@@ -46,8 +45,7 @@ export function licenseSnapshotOf(
 export const MAX_KEPT_LICENSES = 10_000;
 
 interface SignedLicense {
-  readonly terms: string;
-  readonly issuedAt: Date;
+  readonly license: OfflineLicense;
   readonly token: string;
   /** The key that signed it: once another key signs, the license is signed anew. */
   readonly kid: string;
@@ -56,7 +54,7 @@ interface SignedLicense {
 /**
  * Signs what a snapshot says into an offline license. A key's last signed
  * license is handed out again while it says exactly the same and is younger
- * than OFFLINE_LICENSE_REUSE_MS: any change of what it says (tier, limit,
+ * than the policy's `reuseMs` (a hundredth of its lifetime, at most an hour): any change of what it says (tier, limit,
  * period, expiry) is signed at once, so a token never outlives a change of
  * terms. Nor is it handed out once another signing key has taken over
  * (CONTRACT 19: after a rotation, the new key signs from its publish delay on).
@@ -75,9 +73,10 @@ export class OfflineLicenses {
     const license = this.policy.licenseOf(key, snapshot.features, snapshot.quota, now);
     const kid = await this.signer.signingKeyAt(now);
     const kept = this.kept.get(key.id);
-    if (kept !== undefined && kept.kid === kid && isReusable(kept, license)) return { ...snapshot, licenseToken: kept.token };
+    if (kept !== undefined && kept.kid === kid && this.policy.isReusable(kept.license, license))
+      return { ...snapshot, licenseToken: kept.token };
     const token = await this.signer.sign(license);
-    this.keep(key.id, { terms: termsOf(license), issuedAt: now, token, kid });
+    this.keep(key.id, { license, token, kid });
     return { ...snapshot, licenseToken: token };
   }
 

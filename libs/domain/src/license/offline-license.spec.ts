@@ -1,7 +1,7 @@
 import { BillingPeriod } from '../quota/billing-period';
 import { Quota } from '../quota/quota';
 import { DAY_MS, T0, makeApiKey } from '../../../../test/factories/domain.factory';
-import { MAX_OFFLINE_LICENSE_TTL_SECONDS, OFFLINE_LICENSE_REUSE_MS, OfflineLicensePolicy, isReusable, termsOf } from './offline-license';
+import { MAX_OFFLINE_LICENSE_REUSE_MS, MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy } from './offline-license';
 
 describe(OfflineLicensePolicy.name, () => {
   const quota = new Quota(50000, 1200, BillingPeriod.containing(T0));
@@ -35,31 +35,40 @@ describe(OfflineLicensePolicy.name, () => {
   });
 });
 
-describe(isReusable.name, () => {
+describe('OfflineLicensePolicy.isReusable', () => {
   const policy = new OfflineLicensePolicy(86_400);
   const key = makeApiKey({ licenseType: 'research' });
   const quota = new Quota(50000, 0, BillingPeriod.containing(T0));
-  const signed = { terms: termsOf(policy.licenseOf(key, ['a'], quota, T0)), issuedAt: T0 };
+  const signed = policy.licenseOf(key, ['a'], quota, T0);
   const at = (ms: number) => new Date(T0.getTime() + ms);
 
-  it('reuses a license that says the same, for under a minute after it was signed', () => {
-    expect(isReusable(signed, policy.licenseOf(key, ['a'], quota, at(0)))).toBe(true);
-    expect(isReusable(signed, policy.licenseOf(key, ['a'], quota, at(OFFLINE_LICENSE_REUSE_MS - 1)))).toBe(true);
-    expect(isReusable(signed, policy.licenseOf(key, ['a'], quota, at(OFFLINE_LICENSE_REUSE_MS)))).toBe(false);
-    expect(isReusable(signed, policy.licenseOf(key, ['a'], quota, at(-1)))).toBe(false);
+  it('reuses a license that says the same for a hundredth of its lifetime after it was signed, at most an hour', () => {
+    expect(policy.reuseMs).toBe(864_000);
+    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], quota, at(0)))).toBe(true);
+    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], quota, at(864_000 - 1)))).toBe(true);
+    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], quota, at(864_000)))).toBe(false);
+    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], quota, at(-1)))).toBe(false);
+    expect(new OfflineLicensePolicy(604_800).reuseMs).toBe(MAX_OFFLINE_LICENSE_REUSE_MS);
+    expect(new OfflineLicensePolicy(MAX_OFFLINE_LICENSE_TTL_SECONDS).reuseMs).toBe(3_600_000);
+    expect(new OfflineLicensePolicy(60).reuseMs).toBe(600);
   });
 
   it('never reuses one whose terms changed: tier, features, limit, period, key expiry, environment', () => {
     const changed = [
       policy.licenseOf(makeApiKey({ ...key.props, licenseType: 'commercial' }), ['a'], quota, T0),
       policy.licenseOf(key, ['a', 'b'], quota, T0),
+      policy.licenseOf(key, ['b'], quota, T0),
+      policy.licenseOf(key, [], quota, T0),
       policy.licenseOf(key, ['a'], new Quota(1234, 0, quota.period), T0),
+      policy.licenseOf(key, ['a'], new Quota(null, 0, quota.period), T0),
       policy.licenseOf(key, ['a'], new Quota(50000, 0, BillingPeriod.containing(at(31 * DAY_MS))), T0),
       policy.licenseOf(makeApiKey({ ...key.props, expiresAt: at(DAY_MS) }), ['a'], quota, T0),
       policy.licenseOf(makeApiKey({ ...key.props, environment: 'test' }), ['a'], quota, T0),
+      policy.licenseOf(makeApiKey({ ...key.props, id: 'key_other' }), ['a'], quota, T0),
+      policy.licenseOf(makeApiKey({ ...key.props, userId: 'usr_other' }), ['a'], quota, T0),
     ];
-    for (const license of changed) expect(isReusable(signed, license)).toBe(false);
+    for (const license of changed) expect(policy.isReusable(signed, license)).toBe(false);
     // what was used is not a term: the license does not carry it
-    expect(isReusable(signed, policy.licenseOf(key, ['a'], new Quota(50000, 999, quota.period), T0))).toBe(true);
+    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], new Quota(50000, 999, quota.period), T0))).toBe(true);
   });
 });

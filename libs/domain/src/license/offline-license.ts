@@ -32,10 +32,26 @@ export const MAX_OFFLINE_LICENSE_TTL_SECONDS = 31_536_000;
  * an SDK that stays offline. Bound once from configuration.
  */
 export class OfflineLicensePolicy {
+  /**
+   * How long a signed license may be handed out again while it says the same:
+   * a hundredth of its lifetime, at most an hour (7 days: an hour). An SDK
+   * validating often then costs one signature an hour, the license it gets
+   * has at least 99 % of its lifetime left, and a license that says anything
+   * else (a tier or limit change, a new period) is signed at once.
+   */
+  readonly reuseMs: number;
+
   constructor(readonly ttlSeconds: number) {
     if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_OFFLINE_LICENSE_TTL_SECONDS) {
       throw new RangeError(`an offline license lives 1 to ${MAX_OFFLINE_LICENSE_TTL_SECONDS} seconds`);
     }
+    this.reuseMs = Math.min(MAX_OFFLINE_LICENSE_REUSE_MS, ttlSeconds * 10);
+  }
+
+  /** Whether the license `signed` may be handed out again in place of `license`: the same terms, signed less than `reuseMs` before. */
+  isReusable(signed: OfflineLicense, license: OfflineLicense): boolean {
+    const age = license.issuedAt.getTime() - signed.issuedAt.getTime();
+    return age >= 0 && age < this.reuseMs && sameTerms(signed, license);
   }
 
   /** The license for `key` with the entitlement it has at `issuedAt`; never outliving the key. */
@@ -57,31 +73,27 @@ export class OfflineLicensePolicy {
 }
 
 /**
- * How long a signed license may be handed out again while it says the same
- * (tier, features, limit, period, expiries, environment): a minute. An SDK
- * validating often then costs one signature a minute, and a license that says
- * anything else (a tier or limit change, a new period) is signed at once.
+ * The longest a signed license is handed out again while it says the same: an
+ * hour (see `OfflineLicensePolicy.reuseMs`).
  */
-export const OFFLINE_LICENSE_REUSE_MS = 60_000;
+export const MAX_OFFLINE_LICENSE_REUSE_MS = 3_600_000;
 
-/** What a license says, but not when it was issued (nor so its end): equal terms, same license. */
-export function termsOf(license: OfflineLicense): string {
-  return JSON.stringify([
-    license.keyId,
-    license.userId,
-    license.licenseType,
-    license.features,
-    license.monthlyLimit,
-    license.resetsAt.getTime(),
-    license.keyExpiresAt.getTime(),
-    license.environment,
-  ]);
-}
-
-/** Whether a license signed at `signedAt` with `terms` may be handed out again at `now` for a license of `license`'s terms. */
-export function isReusable(signed: { readonly terms: string; readonly issuedAt: Date }, license: OfflineLicense): boolean {
-  const age = license.issuedAt.getTime() - signed.issuedAt.getTime();
-  return age >= 0 && age < OFFLINE_LICENSE_REUSE_MS && signed.terms === termsOf(license);
+/** Whether two licenses say the same (tier, features, limit, period, expiries, environment), whenever each was issued. */
+export function sameTerms(a: OfflineLicense, b: OfflineLicense): boolean {
+  if (
+    a.keyId !== b.keyId ||
+    a.userId !== b.userId ||
+    a.licenseType !== b.licenseType ||
+    a.monthlyLimit !== b.monthlyLimit ||
+    a.resetsAt.getTime() !== b.resetsAt.getTime() ||
+    a.keyExpiresAt.getTime() !== b.keyExpiresAt.getTime() ||
+    a.environment !== b.environment ||
+    a.features.length !== b.features.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < a.features.length; i++) if (a.features[i] !== b.features[i]) return false;
+  return true;
 }
 
 /** An Ed25519 public key as a JWK (RFC 8037), with the id tokens name it by. */

@@ -51,7 +51,7 @@ export class AdminWebhooksController {
     summary: 'Add a webhook endpoint',
     description:
       'An https address that resolves to no loopback, private, link-local or metadata address (unless WEBHOOK_ALLOW_INSECURE), ' +
-      'and the event types it receives. Its signing secret (whsec_…) is in this answer only. Audited (webhook.created).',
+      'and the event types it receives. Its signing secret (whsec_...) is in this answer only. Audited (webhook.created).',
   })
   @ApiBody({ type: CreateWebhookRequest })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint, with its secret shown this once' })
