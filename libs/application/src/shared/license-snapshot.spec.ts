@@ -1,6 +1,6 @@
 import { BillingPeriod, type OfflineLicense, LicenseSigner, OfflineLicensePolicy, Quota } from '@svc/domain';
 import { T0, makeApiKey } from '../../../../test/factories/domain.factory';
-import { type LicenseSnapshot, MAX_KEPT_LICENSES, OfflineLicenses } from './license-snapshot';
+import { FORGOTTEN_TOGETHER, type LicenseSnapshot, MAX_KEPT_LICENSES, OfflineLicenses } from './license-snapshot';
 
 /** Counts signatures; a token names its license's key and issue time. The signing key changes when `kid` is set. */
 class CountingSigner extends LicenseSigner {
@@ -66,13 +66,30 @@ describe(OfflineLicenses.name, () => {
     expect(signer.signed).toBe(2);
   });
 
-  it('keeps one license per key, and at most MAX_KEPT_LICENSES, forgetting the oldest', async () => {
+  it('keeps one license per key, and at most MAX_KEPT_LICENSES, forgetting the oldest FORGOTTEN_TOGETHER at once', async () => {
     const keys = Array.from({ length: MAX_KEPT_LICENSES + 1 }, () => makeApiKey());
     for (const key of keys) await licenses.sign(key, snapshotOf(50000), T0);
     expect(signer.signed).toBe(MAX_KEPT_LICENSES + 1);
-    await licenses.sign(keys[MAX_KEPT_LICENSES], snapshotOf(50000), T0);
+    // the newest and every key after the forgotten ones are still kept: no signature
+    for (const kept of [keys[MAX_KEPT_LICENSES], keys[FORGOTTEN_TOGETHER], keys[MAX_KEPT_LICENSES - 1]]) {
+      await licenses.sign(kept, snapshotOf(50000), T0);
+    }
     expect(signer.signed).toBe(MAX_KEPT_LICENSES + 1);
+    // the oldest thousand were forgotten together: the first and the last of them sign again
     await licenses.sign(keys[0], snapshotOf(50000), T0);
-    expect(signer.signed).toBe(MAX_KEPT_LICENSES + 2);
+    await licenses.sign(keys[FORGOTTEN_TOGETHER - 1], snapshotOf(50000), T0);
+    expect(signer.signed).toBe(MAX_KEPT_LICENSES + 3);
+  });
+
+  it('a key signed again counts as new: it is forgotten after the keys signed before it', async () => {
+    const keys = Array.from({ length: MAX_KEPT_LICENSES }, () => makeApiKey());
+    for (const key of keys) await licenses.sign(key, snapshotOf(50000), T0);
+    await licenses.sign(keys[0], snapshotOf(1234), T0); // new terms: signed again, now the newest
+    await licenses.sign(makeApiKey(), snapshotOf(50000), T0); // one more than the most: the oldest thousand go
+    const signed = signer.signed;
+    await licenses.sign(keys[0], snapshotOf(1234), T0);
+    expect(signer.signed).toBe(signed);
+    await licenses.sign(keys[1], snapshotOf(50000), T0);
+    expect(signer.signed).toBe(signed + 1);
   });
 });

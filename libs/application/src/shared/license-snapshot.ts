@@ -44,6 +44,14 @@ export function licenseSnapshotOf(
 /** The most keys whose last signed license is kept for reuse (the oldest is forgotten first). */
 export const MAX_KEPT_LICENSES = 10_000;
 
+/**
+ * How many of the oldest are forgotten together once the most are kept: one
+ * pass over the Map's oldest entries per thousand new licenses. Forgetting one
+ * at a time cost 5-6 µs per signature (the Map's iterator steps over the slots
+ * of every entry deleted since its last rehash; docs/PERFORMANCE.md, issue 25).
+ */
+export const FORGOTTEN_TOGETHER = 1_000;
+
 interface SignedLicense {
   readonly license: OfflineLicense;
   readonly token: string;
@@ -82,7 +90,13 @@ export class OfflineLicenses {
 
   private keep(keyId: string, signed: SignedLicense): void {
     this.kept.delete(keyId);
-    if (this.kept.size >= MAX_KEPT_LICENSES) this.kept.delete(this.kept.keys().next().value as string);
+    if (this.kept.size >= MAX_KEPT_LICENSES) {
+      let forgotten = 0;
+      for (const oldest of this.kept.keys()) {
+        this.kept.delete(oldest);
+        if (++forgotten === FORGOTTEN_TOGETHER) break;
+      }
+    }
     this.kept.set(keyId, signed);
   }
 }
