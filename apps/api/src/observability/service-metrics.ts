@@ -41,6 +41,7 @@ export class ServiceMetrics {
   private readonly errorsByCode = new Map<string, CounterChild>();
   private readonly rateLimitedByRoute = new Map<string, CounterChild>();
   private readonly quotaRefusedByRoute = new Map<string, CounterChild>();
+  private readonly quotaUnitsByType = new Map<string, CounterChild>();
 
   constructor(config: AppConfig, database: DatabasePing, rateCounter: RateCounter) {
     const registers = [this.registry];
@@ -146,7 +147,7 @@ export class ServiceMetrics {
   }
 
   quotaConsumed(licenseType: string, units: number): void {
-    if (units > 0) this.quotaUnits.inc({ license_type: licenseType }, units);
+    if (units > 0) childOf(this.quotaUnitsByType, this.quotaUnits, licenseType).inc(units);
   }
 
   installerTokenIssued(provider: string): void {
