@@ -62,8 +62,8 @@ interface SignedLicense {
 /**
  * Signs what a snapshot says into an offline license. A key's last signed
  * license is handed out again while it says exactly the same and is younger
- * than the policy's `reuseMs` (a hundredth of its lifetime, at most an hour): any change of what it says (tier, limit,
- * period, expiry) is signed at once, so a token never outlives a change of
+ * than the policy's `reuseMs` (a hundredth of its lifetime, at most an hour):
+ * any change of what it says (tier, limit, period, expiry) is signed at once, so a token never outlives a change of
  * terms. Nor is it handed out once another signing key has taken over
  * (CONTRACT 19: after a rotation, the new key signs from its publish delay on).
  * One signature costs more than the rest of a validate (docs/PERFORMANCE.md, issue 14).

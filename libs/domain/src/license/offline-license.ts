@@ -27,6 +27,12 @@ export interface OfflineLicense {
 export const MAX_OFFLINE_LICENSE_TTL_SECONDS = 31_536_000;
 
 /**
+ * The longest a signed license is handed out again while it says the same: an
+ * hour (see `OfflineLicensePolicy.reuseMs`).
+ */
+export const MAX_OFFLINE_LICENSE_REUSE_MS = 3_600_000;
+
+/**
  * How long an offline license is trusted: a revoked key's license lives until
  * its `expiresAt`, so the lifetime bounds how long revocation takes to reach
  * an SDK that stays offline. Bound once from configuration.
@@ -72,14 +78,8 @@ export class OfflineLicensePolicy {
   }
 }
 
-/**
- * The longest a signed license is handed out again while it says the same: an
- * hour (see `OfflineLicensePolicy.reuseMs`).
- */
-export const MAX_OFFLINE_LICENSE_REUSE_MS = 3_600_000;
-
 /** Whether two licenses say the same (tier, features, limit, period, expiries, environment), whenever each was issued. */
-export function sameTerms(a: OfflineLicense, b: OfflineLicense): boolean {
+function sameTerms(a: OfflineLicense, b: OfflineLicense): boolean {
   if (
     a.keyId !== b.keyId ||
     a.userId !== b.userId ||

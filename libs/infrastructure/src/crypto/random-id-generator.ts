@@ -3,6 +3,8 @@ import { IdGenerator, type IdKind, RandomSource } from '@svc/domain';
 
 /** Random bytes drawn 4 KiB at a time: ids need 12 each, and one `randomBytes` call per id cost more than the rest of the id. */
 const POOL_BYTES = 4096;
+/** An id's random part: 96 bits. */
+const ID_BYTES = 12;
 
 /**
  * `<kind>_` and 96 random bits in hex, e.g. `key_5f2c…`. The bits come from
@@ -25,9 +27,6 @@ export class RandomIdGenerator extends IdGenerator {
     return id;
   }
 }
-
-/** An id's random part: 96 bits. */
-const ID_BYTES = 12;
 
 export class CryptoRandomSource extends RandomSource {
   hex(bytes: number): string {
