@@ -626,7 +626,7 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await page.getByRole('button', { name: 'Rotate', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Rotate' }).click();
     await page.locator('#secret-value').waitFor();
-    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('secret-title');
+    await web(page.locator('#secret-title')).toBeFocused(); // focus moves after the render: polled like the rest
     const before = dialogs.length;
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Keys', exact: true }).click();
     await web(page.locator('#secret-value')).toHaveCount(1); // the warning was dismissed: still here
@@ -664,7 +664,7 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await page.getByText('Operator Sam Support created: the token').waitFor();
     await page.getByText('This is the only time the token is shown').waitFor();
     expect(await page.getByLabel('Admin token').inputValue()).toBe(token);
-    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('secret-title');
+    await web(page.locator('#secret-title')).toBeFocused(); // focus moves after the render: polled like the rest
     await shot('operator-created');
     await axeCheck('operator-token-shown');
     await page.getByRole('button', { name: /hide the token/ }).click();
@@ -939,7 +939,7 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     expect(secret).toMatch(/^whsec_/);
     // shown once like a key, but kept by the service to sign (not as a digest), and said so
     await page.getByRole('heading', { level: 2, name: `Signing secret of ${receiver.url}` }).waitFor();
-    expect(await page.evaluate<string | undefined>('document.activeElement?.id')).toBe('secret-title');
+    await web(page.locator('#secret-title')).toBeFocused(); // focus moves after the render: polled like the rest
     const warning = page.locator('.secret .warning');
     await web(warning).toHaveText(
       'This is the only time the secret is shown. Copy it now and give it to the receiver securely: the service keeps it to sign each message, but never shows it again.',
@@ -1050,6 +1050,12 @@ function web(locator: Locator) {
       poll(
         async () => (await locator.count()) === count,
         async () => `expected ${count} elements, got ${await locator.count()}`,
+      ),
+    toBeFocused: () =>
+      poll(
+        () => locator.evaluate((element) => element === element.ownerDocument.activeElement),
+        async () =>
+          `expected ${locator} to have the focus, the focus is on ${await locator.page().evaluate('document.activeElement?.id || document.activeElement?.tagName')}`,
       ),
   };
 }
