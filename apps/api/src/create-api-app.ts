@@ -15,7 +15,7 @@ import { rewriteLegacyUrl } from './http/legacy-routes';
 import { ADMIN_PATH_PREFIX, noStoreUnder } from './http/no-store';
 import { RouteTable } from './http/route-table';
 import { addResponseHeaders, observeRequests, requestIdOf } from './observability/request-observability';
-import { docsContentSecurityPolicyOf, protectDocsPages, securityHeadersOf } from './observability/security-headers';
+import { apiSecurityHeaders, protectDocsPages } from './observability/security-headers';
 import { type LogDestination, PinoNestLogger, createServiceLogger } from './observability/service-logger';
 import { ServiceMetrics } from './observability/service-metrics';
 import { buildOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
@@ -39,7 +39,6 @@ export interface ApiAppOptions extends InfrastructureOverrides {
  */
 export async function createApiApp(config: AppConfig, options: ApiAppOptions = {}): Promise<NestFastifyApplication> {
   const log = createServiceLogger(options.logger === false ? 'silent' : config.logLevel, options.logDestination);
-  const [securityHeaders, docsPolicy] = await Promise.all([securityHeadersOf(), docsContentSecurityPolicyOf()]);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.http.trustProxy,
@@ -65,8 +64,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   });
   closeConnectionsWhenClosing(adapter);
   const routes = RouteTable.watch(adapter.getInstance());
-  addResponseHeaders(adapter.getInstance(), securityHeaders);
-  protectDocsPages(adapter.getInstance(), docsPolicy);
+  addResponseHeaders(adapter.getInstance(), apiSecurityHeaders());
+  protectDocsPages(adapter.getInstance());
   noStoreUnder(adapter.getInstance(), ADMIN_PATH_PREFIX);
   acceptJsonObjectBodies(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, routes, options, options.features), adapter, {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { redactUrl } from './redaction';
+import { type HeaderMiddleware, type HeaderMiddlewareNext } from './security-headers';
 import { type ServiceLogger, requestLineWriter } from './service-logger';
 import { type ServiceMetrics, UNMATCHED_ROUTE } from './service-metrics';
 
@@ -15,14 +16,13 @@ export function requestIdOf(request: IncomingMessage): string {
 }
 
 /**
- * Headers every answer carries: the security headers (computed once at
- * start-up) and X-Request-Id. One synchronous hook, no per-request allocation.
+ * Headers every answer carries: X-Request-Id and the security headers
+ * (helmet's middleware, run on Node's response). One synchronous hook.
  */
-export function addResponseHeaders(instance: FastifyInstance, headers: ReadonlyArray<readonly [string, string]>): void {
+export function addResponseHeaders(instance: FastifyInstance, securityHeaders: HeaderMiddleware): void {
   instance.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    for (let i = 0; i < headers.length; i++) reply.header(headers[i][0], headers[i][1]);
     reply.header('x-request-id', request.id);
-    done();
+    securityHeaders(request.raw, reply.raw, done as HeaderMiddlewareNext);
   });
 }
 
