@@ -118,6 +118,11 @@ export class AppConfig {
     readonly authFailuresPerMinute: number;
     /** Length of a rate-limit window (60 s in production; shorter in tests). */
     readonly windowSeconds: number;
+    /**
+     * The most windows counted in this process's memory (without Redis, or while it is away): past it
+     * the windows not hit for longest are forgotten, so memory stays bounded whatever the number of callers.
+     */
+    readonly memoryWindows: number;
     /** Requests per window for each limited endpoint (SPEC 8). */
     readonly perEndpoint: Readonly<Record<RateLimitedEndpoint, number>>;
     readonly redisKeyPrefix: string;

@@ -217,6 +217,13 @@ export class EnvSchema {
   @IsOptional()
   @Type(() => Number)
   @IsInt()
+  @Min(2)
+  @Max(100_000_000)
+  RATE_LIMIT_MEMORY_WINDOWS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
   @Min(1)
   RATE_LIMIT_VALIDATE_PER_MINUTE?: number;
 

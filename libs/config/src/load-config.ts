@@ -31,6 +31,7 @@ const DEFAULTS = {
   WEBHOOK_RETENTION_DAYS: 30,
   GITHUB_API_URL: 'https://api.github.com',
   AUTH_FAILURE_LIMIT_PER_MINUTE: 60,
+  RATE_LIMIT_MEMORY_WINDOWS: 50_000,
   SHUTDOWN_TIMEOUT_MS: 10000,
   DATABASE_POOL_SIZE: 10,
   DATABASE_STATEMENT_TIMEOUT_MS: 5000,
@@ -115,6 +116,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     rateLimit: {
       authFailuresPerMinute: schema.AUTH_FAILURE_LIMIT_PER_MINUTE ?? DEFAULTS.AUTH_FAILURE_LIMIT_PER_MINUTE,
       windowSeconds: schema.RATE_LIMIT_WINDOW_SECONDS ?? 60,
+      memoryWindows: schema.RATE_LIMIT_MEMORY_WINDOWS ?? DEFAULTS.RATE_LIMIT_MEMORY_WINDOWS,
       perEndpoint: {
         validate: schema.RATE_LIMIT_VALIDATE_PER_MINUTE ?? 100,
         refresh: schema.RATE_LIMIT_REFRESH_PER_MINUTE ?? 10,

@@ -75,8 +75,8 @@ export class InfrastructureModule {
         inject: [Clock],
         useFactory: (clock: Clock) =>
           config.redisUrl
-            ? new RedisRateCounter(config.redisUrl, config.rateLimit.redisKeyPrefix, new InMemoryRateCounter(clock))
-            : new InMemoryRateCounter(clock),
+            ? new RedisRateCounter(config.redisUrl, config.rateLimit.redisKeyPrefix, new InMemoryRateCounter(clock, config.rateLimit.memoryWindows))
+            : new InMemoryRateCounter(clock, config.rateLimit.memoryWindows),
       },
       { provide: ModelStore, inject: [ModelLinkSigner], useFactory: (signer: ModelLinkSigner) => modelStoreOf(config.models, signer) },
       {

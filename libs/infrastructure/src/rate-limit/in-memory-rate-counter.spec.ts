@@ -3,9 +3,9 @@ import { InMemoryRateCounter } from './in-memory-rate-counter';
 
 const WINDOW_MS = 60_000;
 
-function counterAt(start = Date.UTC(2026, 10, 21, 12, 0, 0)) {
+function counterAt(start = Date.UTC(2026, 10, 21, 12, 0, 0), maxWindows = 100_000) {
   const clock = new FixedClock(new Date(start));
-  return { clock, counter: new InMemoryRateCounter(clock), start };
+  return { clock, counter: new InMemoryRateCounter(clock, maxWindows), start };
 }
 
 describe(InMemoryRateCounter.name, () => {
@@ -59,5 +59,53 @@ describe(InMemoryRateCounter.name, () => {
     }
     clock.advance(1_000);
     expect(counter.hitNow('long', 2, 10_000).allowed).toBe(true);
+  });
+
+  describe('bounded memory (RATE_LIMIT_MEMORY_WINDOWS)', () => {
+    it('never holds more than the bound, however many callers come within one window', () => {
+      const { counter } = counterAt(undefined, 1_000);
+      let most = 0;
+      for (let i = 0; i < 20_000; i++) {
+        expect(counter.hitNow(`k:${i}`, 5, WINDOW_MS).remaining).toBe(4);
+        most = Math.max(most, counter.bucketsHeld);
+      }
+      expect(most).toBe(1_000);
+    });
+
+    it('keeps counting a caller hit at least once per half of the bound, while others come and go', () => {
+      const { counter } = counterAt(undefined, 1_000);
+      const remaining: number[] = [];
+      for (let i = 0; i < 10_000; i++) {
+        counter.hitNow(`other:${i}`, 5, WINDOW_MS);
+        if (i % 400 === 0) remaining.push(counter.hitNow('steady', 1_000, WINDOW_MS).remaining);
+      }
+      expect(remaining).toEqual(Array.from({ length: 25 }, (_, n) => 999 - n));
+    });
+
+    it('forgets first the window not hit for longest: that caller starts a new window', () => {
+      const { clock, counter, start } = counterAt(undefined, 4);
+      counter.hitNow('idle', 2, WINDOW_MS);
+      counter.hitNow('idle', 2, WINDOW_MS);
+      expect(counter.hitNow('idle', 2, WINDOW_MS).allowed).toBe(false);
+      clock.advance(1_000);
+      for (const caller of ['a', 'b', 'c', 'd']) counter.hitNow(caller, 2, WINDOW_MS); // two early rotations
+      expect(counter.hitNow('idle', 2, WINDOW_MS)).toEqual({
+        allowed: true,
+        remaining: 1,
+        resetAtMs: start + 1_000 + WINDOW_MS,
+        retryAfterSeconds: 60,
+      });
+    });
+
+    it('below the bound nothing is forgotten early', () => {
+      const { clock, counter } = counterAt(undefined, 2_000);
+      for (let i = 0; i < 999; i++) counter.hitNow(`k:${i}`, 1, WINDOW_MS);
+      clock.advance(WINDOW_MS - 1);
+      for (let i = 0; i < 999; i++) expect(counter.hitNow(`k:${i}`, 1, WINDOW_MS).allowed).toBe(false);
+    });
+
+    it('refuses a bound below two', () => {
+      expect(() => new InMemoryRateCounter(new FixedClock(new Date()), 1)).toThrow(RangeError);
+    });
   });
 });

@@ -16,6 +16,15 @@ interface Window {
  * nothing per request: no walk over every bucket on the request path (with a
  * million keys validated within a minute, that walk stalled one request
  * for tens of milliseconds; docs/PERFORMANCE.md).
+ *
+ * Memory is bounded: when the current generation holds half of `maxWindows`,
+ * it rotates early, so at most `maxWindows` windows are held, whatever the
+ * number of callers in a minute (each well-formed key presented is a caller,
+ * an unknown one too). A window dropped that way had not been hit since the
+ * generation before; if its caller comes back within the window, it starts a
+ * new window, like a caller the instance has not seen (nginx's limit_req
+ * zones make the same trade when full). Below the bound nothing is dropped
+ * early.
  */
 export class InMemoryRateCounter extends RateCounter {
   private current = new Map<string, Window>();
@@ -23,9 +32,17 @@ export class InMemoryRateCounter extends RateCounter {
   private rotateAtMs = 0;
   /** The longest window seen: a generation must outlive every window created in it. */
   private generationMs = 0;
+  /** A generation rotates early once it holds this many windows. */
+  private readonly generationWindows: number;
 
-  constructor(private readonly clock: Clock) {
+  /** `maxWindows`: RATE_LIMIT_MEMORY_WINDOWS. */
+  constructor(
+    private readonly clock: Clock,
+    maxWindows: number,
+  ) {
     super();
+    if (!Number.isInteger(maxWindows) || maxWindows < 2) throw new RangeError(`maxWindows must be an integer >= 2, got ${maxWindows}`);
+    this.generationWindows = Math.floor(maxWindows / 2);
   }
 
   async hit(bucket: string, limit: number, windowMs: number): Promise<RateVerdict> {
@@ -35,7 +52,7 @@ export class InMemoryRateCounter extends RateCounter {
   hitNow(bucket: string, limit: number, windowMs: number): RateVerdict {
     const now = this.clock.now().getTime();
     if (windowMs > this.generationMs) this.generationMs = windowMs;
-    if (now >= this.rotateAtMs) {
+    if (now >= this.rotateAtMs || this.current.size >= this.generationWindows) {
       this.previous = this.current;
       this.current = new Map();
       this.rotateAtMs = now + this.generationMs;

@@ -22,7 +22,7 @@ async function until(check: () => boolean): Promise<void> {
 
   beforeAll(() => {
     redis = new Redis(6379, '127.0.0.1');
-    counter = new RedisRateCounter('redis://127.0.0.1:6379', prefix, new InMemoryRateCounter(new FixedClock(new Date())), RETRY_MS);
+    counter = new RedisRateCounter('redis://127.0.0.1:6379', prefix, new InMemoryRateCounter(new FixedClock(new Date()), 1_000), RETRY_MS);
   });
   afterAll(async () => {
     counter.onApplicationShutdown();
