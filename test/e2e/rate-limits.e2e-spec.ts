@@ -231,3 +231,34 @@ describe('Brute-force guard (AUTH_FAILURE_LIMIT_PER_MINUTE)', () => {
     expect(after.body.code).toBe('INVALID_KEY');
   });
 });
+
+describe('Windows kept in memory (RATE_LIMIT_MEMORY_WINDOWS)', () => {
+  const callers = (n: number, letter: string) => Array.from({ length: n }, (_, i) => `svc_live_${letter.repeat(47)}${i}`);
+  const clock = new FixedClock(START);
+
+  async function blockedAfterOthers(windows: string | undefined): Promise<number[]> {
+    const env: Record<string, string> = { ...SPEC_LIMITS, RATE_LIMIT_VALIDATE_PER_MINUTE: '2' };
+    if (windows !== undefined) env.RATE_LIMIT_MEMORY_WINDOWS = windows;
+    clock.set(START);
+    const t = await TestApp.start({ clock, env });
+    try {
+      const key = await t.issueKey();
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await t.post('/v1/auth/validate', { api_key: key.api_key })).status);
+      // four other callers within the same minute: well-formed keys, unknown to the service, each with its own window
+      for (const other of callers(4, 'd')) expect((await t.post('/v1/auth/validate', { api_key: other })).status).toBe(401);
+      statuses.push((await t.post('/v1/auth/validate', { api_key: key.api_key })).status);
+      return statuses;
+    } finally {
+      await t.close();
+    }
+  }
+
+  it('by default a blocked key stays blocked for its window while other callers come', async () => {
+    expect(await blockedAfterOthers(undefined)).toEqual([200, 200, 429, 429]);
+  });
+
+  it('past the bound the window hit longest ago is forgotten: that key starts a new window', async () => {
+    expect(await blockedAfterOthers('4')).toEqual([200, 200, 429, 200]);
+  });
+});
