@@ -75,7 +75,11 @@ export class InfrastructureModule {
         inject: [Clock],
         useFactory: (clock: Clock) =>
           config.redisUrl
-            ? new RedisRateCounter(config.redisUrl, config.rateLimit.redisKeyPrefix, new InMemoryRateCounter(clock, config.rateLimit.memoryWindows))
+            ? new RedisRateCounter(
+                config.redisUrl,
+                config.rateLimit.redisKeyPrefix,
+                new InMemoryRateCounter(clock, config.rateLimit.memoryWindows),
+              )
             : new InMemoryRateCounter(clock, config.rateLimit.memoryWindows),
       },
       { provide: ModelStore, inject: [ModelLinkSigner], useFactory: (signer: ModelLinkSigner) => modelStoreOf(config.models, signer) },
