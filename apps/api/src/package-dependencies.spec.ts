@@ -38,6 +38,13 @@ const USED_WITHOUT_IMPORT: Record<string, { why: string; holds: () => boolean }>
     why: "TypeORM's mysql driver loads it by name (connectorPackage 'mysql2'; libs import only its types)",
     holds: () => text('libs/infrastructure/src/persistence/mysql/mysql-data-source.ts').includes("connectorPackage: 'mysql2'"),
   },
+  fastify: {
+    why: 'the HTTP server: @nestjs/platform-fastify creates and runs it (apps/ import only its types, for hooks and replies)',
+    holds: () =>
+      'fastify' in
+        ((JSON.parse(readFileSync(require.resolve('@nestjs/platform-fastify/package.json'), 'utf8')) as { dependencies?: object })
+          .dependencies ?? {}) && text('apps/api/src/create-api-app.ts').includes("from 'fastify'"),
+  },
   rxjs: {
     why: 'a peer dependency of @nestjs/common and @nestjs/core, which require it',
     holds: () =>
