@@ -5,9 +5,10 @@ import {
   LicenseSigner,
   LicenseType,
   OfflineLicensePolicy,
-  type OfflineLicense,
+  type LicenseTerms,
   Quota,
   TierCatalog,
+  termsOf,
 } from '@svc/domain';
 
 /** What a key is entitled to right now: the body shared by validate and refresh. */
@@ -52,8 +53,9 @@ export const MAX_KEPT_LICENSES = 10_000;
  */
 export const FORGOTTEN_TOGETHER = 1_000;
 
+/** A key's last signed license: its token, and its terms to tell whether it may be handed out again. */
 interface SignedLicense {
-  readonly license: OfflineLicense;
+  readonly terms: LicenseTerms;
   readonly token: string;
   /** The key that signed it: once another key signs, the license is signed anew. */
   readonly kid: string;
@@ -81,10 +83,10 @@ export class OfflineLicenses {
     const license = this.policy.licenseOf(key, snapshot.features, snapshot.quota, now);
     const kid = await this.signer.signingKeyAt(now);
     const kept = this.kept.get(key.id);
-    if (kept !== undefined && kept.kid === kid && this.policy.isReusable(kept.license, license))
+    if (kept !== undefined && kept.kid === kid && this.policy.isReusable(kept.terms, license))
       return { ...snapshot, licenseToken: kept.token };
     const token = await this.signer.sign(license);
-    this.keep(key.id, { license, token, kid });
+    this.keep(key.id, { terms: termsOf(license), token, kid });
     return { ...snapshot, licenseToken: token };
   }
 

@@ -1,7 +1,7 @@
 import { BillingPeriod } from '../quota/billing-period';
 import { Quota } from '../quota/quota';
 import { DAY_MS, T0, makeApiKey } from '../../../../test/factories/domain.factory';
-import { MAX_OFFLINE_LICENSE_REUSE_MS, MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy } from './offline-license';
+import { MAX_OFFLINE_LICENSE_REUSE_MS, MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy, termsOf } from './offline-license';
 
 describe(OfflineLicensePolicy.name, () => {
   const quota = new Quota(50000, 1200, BillingPeriod.containing(T0));
@@ -39,8 +39,25 @@ describe('OfflineLicensePolicy.isReusable', () => {
   const policy = new OfflineLicensePolicy(86_400);
   const key = makeApiKey({ licenseType: 'research' });
   const quota = new Quota(50000, 0, BillingPeriod.containing(T0));
-  const signed = policy.licenseOf(key, ['a'], quota, T0);
+  const signed = termsOf(policy.licenseOf(key, ['a'], quota, T0));
   const at = (ms: number) => new Date(T0.getTime() + ms);
+
+  it('keeps the terms without Date objects, the tier and environment as the domain constants', () => {
+    const license = policy.licenseOf(key, ['a'], quota, at(5));
+    const terms = termsOf({ ...license, licenseType: 'researchX'.slice(0, 8) as 'research', environment: 'liveX'.slice(0, 4) as 'live' });
+    expect(terms).toEqual({
+      keyId: key.id,
+      userId: key.userId,
+      licenseType: 'research',
+      features: ['a'],
+      monthlyLimit: 50000,
+      resetsAtMs: quota.period.resetsAt.getTime(),
+      keyExpiresAtMs: key.expiresAt.getTime(),
+      environment: 'live',
+      issuedAtMs: T0.getTime() + 5,
+    });
+    expect(Object.values(terms).some((value) => value instanceof Date)).toBe(false);
+  });
 
   it('reuses a license that says the same for a hundredth of its lifetime after it was signed, at most an hour', () => {
     expect(policy.reuseMs).toBe(864_000);

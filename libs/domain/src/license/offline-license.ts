@@ -1,7 +1,7 @@
 import { type ApiKey } from '../api-key/api-key';
-import { type KeyEnvironment } from '../api-key/api-key-format';
+import { KEY_ENVIRONMENTS, type KeyEnvironment } from '../api-key/api-key-format';
 import { type Quota } from '../quota/quota';
-import { type LicenseType } from './license-type';
+import { LICENSE_TYPES, type LicenseType, rankOf } from './license-type';
 
 /**
  * What a signed offline license says (CONTRACT 15): the SDK keeps it and trusts
@@ -21,6 +21,41 @@ export interface OfflineLicense {
   readonly issuedAt: Date;
   /** The earlier of the key's expiry and `issuedAt` + the policy's lifetime. */
   readonly expiresAt: Date;
+}
+
+/**
+ * What is kept of a signed license to decide whether it may be handed out
+ * again: what it says and when it was issued, every instant as epoch
+ * milliseconds. A service keeps one per recently validated key (ten thousand
+ * at most), so no Date objects: four of them per license were about a
+ * quarter of what the kept licenses held in memory (docs/PERFORMANCE.md,
+ * issue 25).
+ */
+export interface LicenseTerms {
+  readonly keyId: string;
+  readonly userId: string;
+  readonly licenseType: LicenseType;
+  readonly features: readonly string[];
+  readonly monthlyLimit: number | null;
+  readonly resetsAtMs: number;
+  readonly keyExpiresAtMs: number;
+  readonly environment: KeyEnvironment;
+  readonly issuedAtMs: number;
+}
+
+/** The terms of `license`; the tier and environment as the domain's own constants, not the stored row's copies. */
+export function termsOf(license: OfflineLicense): LicenseTerms {
+  return {
+    keyId: license.keyId,
+    userId: license.userId,
+    licenseType: LICENSE_TYPES[rankOf(license.licenseType)],
+    features: license.features,
+    monthlyLimit: license.monthlyLimit,
+    resetsAtMs: license.resetsAt.getTime(),
+    keyExpiresAtMs: license.keyExpiresAt.getTime(),
+    environment: KEY_ENVIRONMENTS[KEY_ENVIRONMENTS.indexOf(license.environment)],
+    issuedAtMs: license.issuedAt.getTime(),
+  };
 }
 
 /** The longest a license may be trusted offline: a year (a signed license cannot be recalled). */
@@ -54,9 +89,9 @@ export class OfflineLicensePolicy {
     this.reuseMs = Math.min(MAX_OFFLINE_LICENSE_REUSE_MS, ttlSeconds * 10);
   }
 
-  /** Whether the license `signed` may be handed out again in place of `license`: the same terms, signed less than `reuseMs` before. */
-  isReusable(signed: OfflineLicense, license: OfflineLicense): boolean {
-    const age = license.issuedAt.getTime() - signed.issuedAt.getTime();
+  /** Whether the license signed with `signed`'s terms may be handed out again in place of `license`: the same terms, signed less than `reuseMs` before. */
+  isReusable(signed: LicenseTerms, license: OfflineLicense): boolean {
+    const age = license.issuedAt.getTime() - signed.issuedAtMs;
     return age >= 0 && age < this.reuseMs && sameTerms(signed, license);
   }
 
@@ -78,15 +113,15 @@ export class OfflineLicensePolicy {
   }
 }
 
-/** Whether two licenses say the same (tier, features, limit, period, expiries, environment), whenever each was issued. */
-function sameTerms(a: OfflineLicense, b: OfflineLicense): boolean {
+/** Whether a license says what `a` says (tier, features, limit, period, expiries, environment), whenever each was issued. */
+function sameTerms(a: LicenseTerms, b: OfflineLicense): boolean {
   if (
     a.keyId !== b.keyId ||
     a.userId !== b.userId ||
     a.licenseType !== b.licenseType ||
     a.monthlyLimit !== b.monthlyLimit ||
-    a.resetsAt.getTime() !== b.resetsAt.getTime() ||
-    a.keyExpiresAt.getTime() !== b.keyExpiresAt.getTime() ||
+    a.resetsAtMs !== b.resetsAt.getTime() ||
+    a.keyExpiresAtMs !== b.keyExpiresAt.getTime() ||
     a.environment !== b.environment ||
     a.features.length !== b.features.length
   ) {
