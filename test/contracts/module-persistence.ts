@@ -61,7 +61,7 @@ export async function openPorts(
 
 /** The SQLite module on a file (created with its folder when missing). */
 export const openSqlitePersistence = (path: string): Promise<SqlPersistence> =>
-  openPersistence(SqlitePersistenceModule.forRoot({ kind: 'sqlite', path, busyTimeoutMs: 5000 }));
+  openPersistence(SqlitePersistenceModule.forRoot({ kind: 'sqlite', path, busyTimeoutMs: 5000, cacheMb: 8 }));
 
 /**
  * A fresh SQLite file per test, in a temporary folder removed after the file's

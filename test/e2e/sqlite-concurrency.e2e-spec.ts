@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DataSource } from 'typeorm';
 import { TestApp } from '../harness/create-test-app';
 import { testDatabaseKind } from '../harness/test-database';
 
@@ -38,6 +39,18 @@ function runCli(args: string[], databaseUrl: string): Promise<number | null> {
   });
   afterAll(async () => {
     await t?.close();
+  });
+
+  it("the service's connection has the page cache SQLITE_CACHE_MB sets (8 MB by default)", async () => {
+    const cacheSize = async (app: TestApp) =>
+      (await app.app.get(DataSource).query<Array<{ cache_size: number }>>('PRAGMA cache_size'))[0].cache_size;
+    expect(await cacheSize(t)).toBe(-8000);
+    const other = await TestApp.start({ env: { SAMPLE_MODELS: 'false', SQLITE_CACHE_MB: '3' } });
+    try {
+      expect(await cacheSize(other)).toBe(-3000);
+    } finally {
+      await other.close();
+    }
   });
 
   // four CLI runs at once, then one more, each bounded by runCli

@@ -5,6 +5,8 @@ export interface SqliteDatabaseConfig {
   readonly kind: 'sqlite';
   readonly path: string;
   readonly busyTimeoutMs: number;
+  /** The page cache of the service's connection, in MB (SQLITE_CACHE_MB). */
+  readonly cacheMb: number;
 }
 
 /** A database server reached by URL, through a pool. */

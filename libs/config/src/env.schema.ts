@@ -50,6 +50,13 @@ export class EnvSchema {
   SQLITE_BUSY_TIMEOUT_MS?: number;
 
   @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(4096)
+  SQLITE_CACHE_MB?: number;
+
+  @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://... or rediss://...' })
   REDIS_URL?: string;
 

@@ -40,8 +40,8 @@ describe(loadConfig.name, () => {
       expect(config.http).toMatchObject({ port: 3000, host: '0.0.0.0', legacyRoutes: true, trustProxy: false });
     });
 
-    it('uses the SQLite file ./data/service.db, resolved against the working folder', () => {
-      expect(config.database).toEqual({ kind: 'sqlite', path: join(ROOT, 'data/service.db'), busyTimeoutMs: 5000 });
+    it('uses the SQLite file ./data/service.db, resolved against the working folder, with an 8 MB page cache', () => {
+      expect(config.database).toEqual({ kind: 'sqlite', path: join(ROOT, 'data/service.db'), busyTimeoutMs: 5000, cacheMb: 8 });
     });
 
     it('has no Redis, no admin API, no pepper and no installer', () => {
@@ -272,6 +272,8 @@ describe(loadConfig.name, () => {
       ['DATABASE_POOL_SIZE', '100000'],
       ['DATABASE_STATEMENT_TIMEOUT_MS', 'fast'],
       ['SQLITE_BUSY_TIMEOUT_MS', '-250'],
+      ['SQLITE_CACHE_MB', '0'],
+      ['SQLITE_CACHE_MB', 'plenty'],
       ['REDIS_URL', 'http://:redis-s3cret-pass@cache.internal:6379'],
       ['ADMIN_TOKEN', 'sk-short-s3cret'],
       ['KEY_PREFIX', 'svc_live'],

@@ -36,6 +36,7 @@ const DEFAULTS = {
   DATABASE_POOL_SIZE: 10,
   DATABASE_STATEMENT_TIMEOUT_MS: 5000,
   SQLITE_BUSY_TIMEOUT_MS: 5000,
+  SQLITE_CACHE_MB: 8,
 } as const;
 
 /**
@@ -170,6 +171,7 @@ function databaseOf(schema: EnvSchema, cwd: string): DatabaseConfig {
       kind: 'sqlite',
       path: path === ':memory:' ? path : resolve(cwd, path),
       busyTimeoutMs: schema.SQLITE_BUSY_TIMEOUT_MS ?? DEFAULTS.SQLITE_BUSY_TIMEOUT_MS,
+      cacheMb: schema.SQLITE_CACHE_MB ?? DEFAULTS.SQLITE_CACHE_MB,
     };
   }
   return {
