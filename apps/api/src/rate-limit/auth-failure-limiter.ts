@@ -44,13 +44,7 @@ export class AuthFailureLimiter {
       return await check();
     } catch (error) {
       if (this.limit > 0 && error instanceof DomainError && FAILED_CHECKS.has(error.code)) {
-        const record = await this.storage.increment(
-          `auth-failures:${clientAddress}`,
-          this.windowMs,
-          this.limit,
-          this.windowMs,
-          'auth-failures',
-        );
+        const record = await this.storage.increment(clientAddress, this.windowMs, this.limit, this.windowMs, 'auth-failures');
         if (record.isBlocked) throw rateLimitExceeded(record.timeToBlockExpire);
       }
       throw error;

@@ -39,9 +39,12 @@ const NO_SOURCES: readonly KeySource[] = [];
  *   counted;
  * - the counter is keyed by throttler and caller, not by handler, so the
  *   unversioned aliases and GET /v1/models/{name} and its download share
- *   their endpoint's counter;
- * - the caller is the key's digest when a well-formed key is presented where
- *   the route reads it (`@ApiKeyAuth`), else the client address (no IPv6 grouping);
+ *   their endpoint's counter: the storage gets the caller as the key and the
+ *   throttler's name apart (no `name:caller` string is built per request);
+ * - the caller is the key's digest (64 hex digits) when a well-formed key is
+ *   presented where the route reads it (`@ApiKeyAuth`), else the client
+ *   address (no IPv6 grouping), which always holds a `.` or a `:`, so the two
+ *   never meet;
  * - `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix seconds) on every
  *   answer, 429 and key errors included; 429 is the JSON envelope with
  *   `Retry-After` >= 1; a blocked caller is not counted further (the storage).
@@ -54,7 +57,7 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
   private readonly named = new Map<string, { limit: unknown; ttl: unknown }>();
   /** The tracker as a plain function (the library allows a string): no promise on the request path. */
   private readonly tracker = (request: Record<string, unknown>, context: ExecutionContext): string => this.trackerOf(request, context);
-  private readonly keyOf = (context: ExecutionContext, tracker: string, name: string) => this.generateKey(context, tracker, name);
+  private readonly keyOf = (context: ExecutionContext, tracker: string) => this.generateKey(context, tracker);
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -108,11 +111,12 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
   private trackerOf(request: Record<string, unknown>, context?: ExecutionContext): string {
     const sources = context ? (this.routeOf(context)?.sources ?? NO_SOURCES) : NO_SOURCES;
     const digest = sources.length > 0 ? this.presented.of(request as unknown as FastifyRequest, sources).digest : null;
-    return digest !== null ? `k:${digest}` : `a:${(request as unknown as FastifyRequest).ip}`;
+    return digest ?? (request as unknown as FastifyRequest).ip;
   }
 
-  protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
-    return `${name}:${tracker}`;
+  /** The caller itself: the storage counts it within the throttler's name. */
+  protected override generateKey(_context: ExecutionContext, tracker: string): string {
+    return tracker;
   }
 
   protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {

@@ -23,8 +23,9 @@ export interface EndpointRateRecord {
 export class RateCounterThrottlerStorage implements ThrottlerStorage {
   constructor(private readonly counter: RateCounter) {}
 
-  async increment(key: string, ttl: number, limit: number): Promise<EndpointRateRecord> {
-    const verdict = await this.counter.hit(key, limit, ttl);
+  /** `key` is the caller (the guard's `generateKey`), counted within its throttler's name. */
+  async increment(key: string, ttl: number, limit: number, _blockDuration: number, throttlerName: string): Promise<EndpointRateRecord> {
+    const verdict = await this.counter.hit(throttlerName, key, limit, ttl);
     return {
       totalHits: limit - verdict.remaining,
       timeToExpire: verdict.retryAfterSeconds,

@@ -23,7 +23,12 @@ export type RateCounterMode = 'per-instance' | 'shared';
  * further, so once its window ends the client gets its full limit again.
  */
 export abstract class RateCounter {
-  abstract hit(bucket: string, limit: number, windowMs: number): Promise<RateVerdict>;
+  /**
+   * Counts one request of `caller` (a key digest or a client address) against
+   * the limit `scope` names (a route's throttler, or the failed-check
+   * allowance): each scope counts its callers apart.
+   */
+  abstract hit(scope: string, caller: string, limit: number, windowMs: number): Promise<RateVerdict>;
 
   /** Whether counts are currently shared across instances. */
   abstract mode(): RateCounterMode;

@@ -11,11 +11,16 @@ function counterAt(start = Date.UTC(2026, 10, 21, 12, 0, 0), maxWindows = 100_00
 describe(InMemoryRateCounter.name, () => {
   it('allows up to the limit in one window, then refuses until the window ends', () => {
     const { clock, counter, start } = counterAt();
-    expect([1, 2, 3].map(() => counter.hitNow('b', 3, WINDOW_MS).remaining)).toEqual([2, 1, 0]);
+    expect([1, 2, 3].map(() => counter.hitNow('s', 'b', 3, WINDOW_MS).remaining)).toEqual([2, 1, 0]);
     clock.advance(WINDOW_MS - 1);
-    expect(counter.hitNow('b', 3, WINDOW_MS)).toEqual({ allowed: false, remaining: 0, resetAtMs: start + WINDOW_MS, retryAfterSeconds: 1 });
+    expect(counter.hitNow('s', 'b', 3, WINDOW_MS)).toEqual({
+      allowed: false,
+      remaining: 0,
+      resetAtMs: start + WINDOW_MS,
+      retryAfterSeconds: 1,
+    });
     clock.advance(1);
-    expect(counter.hitNow('b', 3, WINDOW_MS)).toEqual({
+    expect(counter.hitNow('s', 'b', 3, WINDOW_MS)).toEqual({
       allowed: true,
       remaining: 2,
       resetAtMs: start + 2 * WINDOW_MS,
@@ -23,42 +28,52 @@ describe(InMemoryRateCounter.name, () => {
     });
   });
 
+  it('counts a caller apart in each scope, and the callers of a scope apart', () => {
+    const { counter } = counterAt();
+    expect(counter.hitNow('validate', 'c', 2, WINDOW_MS).remaining).toBe(1);
+    expect(counter.hitNow('validate', 'c', 2, WINDOW_MS).remaining).toBe(0);
+    expect(counter.hitNow('validate', 'c', 2, WINDOW_MS).allowed).toBe(false);
+    expect(counter.hitNow('analytics', 'c', 2, WINDOW_MS).remaining).toBe(1);
+    expect(counter.hitNow('validate', 'd', 2, WINDOW_MS).remaining).toBe(1);
+    expect(counter.windowsHeld).toBe(3);
+  });
+
   it('keeps a window that spans a generation rotation: it is counted on, not restarted', () => {
     const { clock, counter, start } = counterAt();
-    counter.hitNow('rotates-the-generations', 10, WINDOW_MS); // the first hit sets the generation clock
+    counter.hitNow('s', 'rotates-the-generations', 10, WINDOW_MS); // the first hit sets the generation clock
     clock.advance(WINDOW_MS - 10);
-    counter.hitNow('b', 2, WINDOW_MS); // window of b: [start + 59.99 s, start + 119.99 s)
+    counter.hitNow('s', 'b', 2, WINDOW_MS); // window of b: [start + 59.99 s, start + 119.99 s)
     clock.advance(20); // past the rotation: b now lives in the previous generation
-    expect(counter.hitNow('b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 0, resetAtMs: start + 2 * WINDOW_MS - 10 });
+    expect(counter.hitNow('s', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 0, resetAtMs: start + 2 * WINDOW_MS - 10 });
     clock.advance(WINDOW_MS - 30); // past the next rotation; b was moved forward when hit, and its window has not ended
-    expect(counter.hitNow('b', 2, WINDOW_MS)).toMatchObject({ allowed: false, resetAtMs: start + 2 * WINDOW_MS - 10 });
+    expect(counter.hitNow('s', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: false, resetAtMs: start + 2 * WINDOW_MS - 10 });
     clock.advance(20); // the window ends
-    expect(counter.hitNow('b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(counter.hitNow('s', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 1 });
   });
 
   it('forgets ended windows within two window lengths, without walking the buckets', () => {
     const { clock, counter } = counterAt();
-    for (let i = 0; i < 1000; i++) counter.hitNow(`k:${i}`, 5, WINDOW_MS);
-    expect(counter.bucketsHeld).toBe(1000);
+    for (let i = 0; i < 1000; i++) counter.hitNow('s', `k:${i}`, 5, WINDOW_MS);
+    expect(counter.windowsHeld).toBe(1000);
     clock.advance(WINDOW_MS);
-    counter.hitNow('other', 5, WINDOW_MS);
-    expect(counter.bucketsHeld).toBe(1001); // ended, but only dropped with their generation
+    counter.hitNow('s', 'other', 5, WINDOW_MS);
+    expect(counter.windowsHeld).toBe(1001); // ended, but only dropped with their generation
     clock.advance(WINDOW_MS);
-    counter.hitNow('other', 5, WINDOW_MS);
-    expect(counter.bucketsHeld).toBe(1);
+    counter.hitNow('s', 'other', 5, WINDOW_MS);
+    expect(counter.windowsHeld).toBe(1);
   });
 
   it('a window longer than the generations seen so far lengthens them, so it is never dropped early', () => {
     const { clock, counter } = counterAt();
-    counter.hitNow('short', 5, 1_000);
-    counter.hitNow('long', 2, 10_000);
-    counter.hitNow('long', 2, 10_000);
+    counter.hitNow('s', 'short', 5, 1_000);
+    counter.hitNow('s', 'long', 2, 10_000);
+    counter.hitNow('s', 'long', 2, 10_000);
     for (let t = 0; t < 9; t++) {
       clock.advance(1_000);
-      expect(counter.hitNow('long', 2, 10_000).allowed).toBe(false);
+      expect(counter.hitNow('s', 'long', 2, 10_000).allowed).toBe(false);
     }
     clock.advance(1_000);
-    expect(counter.hitNow('long', 2, 10_000).allowed).toBe(true);
+    expect(counter.hitNow('s', 'long', 2, 10_000).allowed).toBe(true);
   });
 
   describe('bounded memory (RATE_LIMIT_MEMORY_WINDOWS)', () => {
@@ -66,8 +81,18 @@ describe(InMemoryRateCounter.name, () => {
       const { counter } = counterAt(undefined, 1_000);
       let most = 0;
       for (let i = 0; i < 20_000; i++) {
-        expect(counter.hitNow(`k:${i}`, 5, WINDOW_MS).remaining).toBe(4);
-        most = Math.max(most, counter.bucketsHeld);
+        expect(counter.hitNow('s', `k:${i}`, 5, WINDOW_MS).remaining).toBe(4);
+        most = Math.max(most, counter.windowsHeld);
+      }
+      expect(most).toBe(1_000);
+    });
+
+    it('bounds the windows of every scope together', () => {
+      const { counter } = counterAt(undefined, 1_000);
+      let most = 0;
+      for (let i = 0; i < 6_000; i++) {
+        expect(counter.hitNow(['validate', 'analytics', 'models'][i % 3], `k:${i}`, 5, WINDOW_MS).remaining).toBe(4);
+        most = Math.max(most, counter.windowsHeld);
       }
       expect(most).toBe(1_000);
     });
@@ -76,20 +101,20 @@ describe(InMemoryRateCounter.name, () => {
       const { counter } = counterAt(undefined, 1_000);
       const remaining: number[] = [];
       for (let i = 0; i < 10_000; i++) {
-        counter.hitNow(`other:${i}`, 5, WINDOW_MS);
-        if (i % 400 === 0) remaining.push(counter.hitNow('steady', 1_000, WINDOW_MS).remaining);
+        counter.hitNow('s', `other:${i}`, 5, WINDOW_MS);
+        if (i % 400 === 0) remaining.push(counter.hitNow('s', 'steady', 1_000, WINDOW_MS).remaining);
       }
       expect(remaining).toEqual(Array.from({ length: 25 }, (_, n) => 999 - n));
     });
 
     it('forgets first the window not hit for longest: that caller starts a new window', () => {
       const { clock, counter, start } = counterAt(undefined, 4);
-      counter.hitNow('idle', 2, WINDOW_MS);
-      counter.hitNow('idle', 2, WINDOW_MS);
-      expect(counter.hitNow('idle', 2, WINDOW_MS).allowed).toBe(false);
+      counter.hitNow('s', 'idle', 2, WINDOW_MS);
+      counter.hitNow('s', 'idle', 2, WINDOW_MS);
+      expect(counter.hitNow('s', 'idle', 2, WINDOW_MS).allowed).toBe(false);
       clock.advance(1_000);
-      for (const caller of ['a', 'b', 'c', 'd']) counter.hitNow(caller, 2, WINDOW_MS); // two early rotations
-      expect(counter.hitNow('idle', 2, WINDOW_MS)).toEqual({
+      for (const caller of ['a', 'b', 'c', 'd']) counter.hitNow('s', caller, 2, WINDOW_MS); // two early rotations
+      expect(counter.hitNow('s', 'idle', 2, WINDOW_MS)).toEqual({
         allowed: true,
         remaining: 1,
         resetAtMs: start + 1_000 + WINDOW_MS,
@@ -99,9 +124,9 @@ describe(InMemoryRateCounter.name, () => {
 
     it('below the bound nothing is forgotten early', () => {
       const { clock, counter } = counterAt(undefined, 2_000);
-      for (let i = 0; i < 999; i++) counter.hitNow(`k:${i}`, 1, WINDOW_MS);
+      for (let i = 0; i < 999; i++) counter.hitNow('s', `k:${i}`, 1, WINDOW_MS);
       clock.advance(WINDOW_MS - 1);
-      for (let i = 0; i < 999; i++) expect(counter.hitNow(`k:${i}`, 1, WINDOW_MS).allowed).toBe(false);
+      for (let i = 0; i < 999; i++) expect(counter.hitNow('s', `k:${i}`, 1, WINDOW_MS).allowed).toBe(false);
     });
 
     it('refuses a bound below two', () => {

@@ -6,6 +6,9 @@ interface Window {
   resetAtMs: number;
 }
 
+/** One generation's windows: per scope, by caller. */
+type Generation = Map<string, Map<string, Window>>;
+
 /**
  * Counters in this process's memory, on the injected clock.
  *
@@ -17,6 +20,12 @@ interface Window {
  * million keys validated within a minute, that walk stalled one request
  * for tens of milliseconds; docs/PERFORMANCE.md).
  *
+ * A generation holds one Map per scope, keyed by the caller string as given
+ * (a key digest or an address): no key is built per request, and a window
+ * costs its caller string, its slot and its two numbers (about 170 bytes
+ * against about 250 with one `scope:caller` string key per window;
+ * docs/PERFORMANCE.md, issue 25).
+ *
  * Memory is bounded: when the current generation holds half of `maxWindows`,
  * it rotates early, so at most `maxWindows` windows are held, whatever the
  * number of callers in a minute (each well-formed key presented is a caller,
@@ -27,8 +36,10 @@ interface Window {
  * early.
  */
 export class InMemoryRateCounter extends RateCounter {
-  private current = new Map<string, Window>();
-  private previous = new Map<string, Window>();
+  private current: Generation = new Map();
+  private previous: Generation = new Map();
+  private currentWindows = 0;
+  private previousWindows = 0;
   private rotateAtMs = 0;
   /** The longest window seen: a generation must outlive every window created in it. */
   private generationMs = 0;
@@ -45,29 +56,41 @@ export class InMemoryRateCounter extends RateCounter {
     this.generationWindows = Math.floor(maxWindows / 2);
   }
 
-  async hit(bucket: string, limit: number, windowMs: number): Promise<RateVerdict> {
-    return this.hitNow(bucket, limit, windowMs);
+  async hit(scope: string, caller: string, limit: number, windowMs: number): Promise<RateVerdict> {
+    return this.hitNow(scope, caller, limit, windowMs);
   }
 
-  hitNow(bucket: string, limit: number, windowMs: number): RateVerdict {
+  hitNow(scope: string, caller: string, limit: number, windowMs: number): RateVerdict {
     const now = this.clock.now().getTime();
     if (windowMs > this.generationMs) this.generationMs = windowMs;
-    if (now >= this.rotateAtMs || this.current.size >= this.generationWindows) {
+    if (now >= this.rotateAtMs || this.currentWindows >= this.generationWindows) {
       this.previous = this.current;
+      this.previousWindows = this.currentWindows;
       this.current = new Map();
+      this.currentWindows = 0;
       this.rotateAtMs = now + this.generationMs;
     }
-    let window = this.current.get(bucket);
-    if (window === undefined) {
-      window = this.previous.get(bucket);
-      if (window !== undefined) {
-        this.previous.delete(bucket);
-        this.current.set(bucket, window);
-      }
+    let callers = this.current.get(scope);
+    if (callers === undefined) {
+      callers = new Map();
+      this.current.set(scope, callers);
     }
-    if (window === undefined || window.resetAtMs <= now) {
-      window = { count: 0, resetAtMs: now + windowMs };
-      this.current.set(bucket, window);
+    let window = callers.get(caller);
+    if (window === undefined) {
+      const earlier = this.previous.get(scope);
+      window = earlier?.get(caller);
+      if (window !== undefined) {
+        earlier!.delete(caller);
+        this.previousWindows -= 1;
+      } else {
+        window = { count: 0, resetAtMs: now + windowMs };
+      }
+      callers.set(caller, window);
+      this.currentWindows += 1;
+    }
+    if (window.resetAtMs <= now) {
+      window.count = 0;
+      window.resetAtMs = now + windowMs;
     }
     const retryAfterSeconds = secondsUntil(window.resetAtMs, now);
     if (window.count >= limit) return { allowed: false, remaining: 0, resetAtMs: window.resetAtMs, retryAfterSeconds };
@@ -75,9 +98,9 @@ export class InMemoryRateCounter extends RateCounter {
     return { allowed: true, remaining: limit - window.count, resetAtMs: window.resetAtMs, retryAfterSeconds };
   }
 
-  /** Buckets held in memory, ended windows not yet dropped included. */
-  get bucketsHeld(): number {
-    return this.current.size + this.previous.size;
+  /** Windows held in memory, ended windows not yet dropped included. */
+  get windowsHeld(): number {
+    return this.currentWindows + this.previousWindows;
   }
 
   mode(): RateCounterMode {

@@ -33,18 +33,18 @@ async function until(check: () => boolean): Promise<void> {
 
   it('a command that fails on an open connection falls back per instance, then shares again by itself, with no traffic', async () => {
     await until(() => counter.mode() === 'shared');
-    expect(await counter.hit('b', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 4 });
-    expect(await redis.get(`${prefix}b`)).toBe('1');
+    expect(await counter.hit('s', 'b', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 4 });
+    expect(await redis.get(`${prefix}s:b`)).toBe('1');
 
     // the script fails on this bucket (a hash where it reads a count): an error answer, the connection stays open
-    await redis.hset(`${prefix}broken`, 'field', 'value');
-    expect(await counter.hit('broken', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 4 });
+    await redis.hset(`${prefix}s:broken`, 'field', 'value');
+    expect(await counter.hit('s', 'broken', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 4 });
     expect(counter.mode()).toBe('per-instance');
-    await redis.del(`${prefix}broken`);
+    await redis.del(`${prefix}s:broken`);
 
     // no reconnection will announce it: the counter asks Redis again after RETRY_MS, with no traffic
     await until(() => counter.mode() === 'shared');
-    expect(await counter.hit('b', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 3 });
-    expect(await redis.get(`${prefix}b`)).toBe('2');
+    expect(await counter.hit('s', 'b', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 3 });
+    expect(await redis.get(`${prefix}s:b`)).toBe('2');
   });
 });

@@ -64,10 +64,11 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
     this.redis.on('close', () => this.degrade());
   }
 
-  async hit(bucket: string, limit: number, windowMs: number): Promise<RateVerdict> {
+  /** The window is the Redis key `<prefix><scope>:<caller>`. */
+  async hit(scope: string, caller: string, limit: number, windowMs: number): Promise<RateVerdict> {
     if (this.state === 'shared') {
       try {
-        const [allowed, count, ttl] = await this.redis.rateHit(this.keyPrefix + bucket, limit, windowMs);
+        const [allowed, count, ttl] = await this.redis.rateHit(`${this.keyPrefix}${scope}:${caller}`, limit, windowMs);
         const now = Date.now();
         const resetAtMs = now + Math.max(0, ttl);
         return {
@@ -80,7 +81,7 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
         this.degrade();
       }
     }
-    return this.fallback.hitNow(bucket, limit, windowMs);
+    return this.fallback.hitNow(scope, caller, limit, windowMs);
   }
 
   mode(): RateCounterMode {
