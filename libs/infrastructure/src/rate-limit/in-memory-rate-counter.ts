@@ -22,8 +22,8 @@ type Generation = Map<string, Map<string, Window>>;
  *
  * A generation holds one Map per scope, keyed by the caller string as given
  * (a key digest or an address): no key is built per request, and a window
- * costs its caller string, its slot and its two numbers (about 170 bytes
- * against about 250 with one `scope:caller` string key per window;
+ * costs its caller string, its slot and its two numbers (about 184 bytes
+ * against about 280 with one `scope:caller` string key per window;
  * docs/PERFORMANCE.md, issue 25).
  *
  * Memory is bounded: when the current generation holds half of `maxWindows`,
