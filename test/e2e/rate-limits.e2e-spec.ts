@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
@@ -229,6 +230,23 @@ describe('Brute-force guard (AUTH_FAILURE_LIMIT_PER_MINUTE)', () => {
     const after = await t.post('/v1/auth/validate', { api_key: `svc_live_${'a'.repeat(48)}` });
     expect(after.status).toBe(401);
     expect(after.body.code).toBe('INVALID_KEY');
+  });
+});
+
+describe('Key callers and address callers never share a window (TRUST_PROXY)', () => {
+  it("an X-Forwarded-For address written as a key's digest counts apart from that key", async () => {
+    const t = await TestApp.start({ env: { ...SPEC_LIMITS, TRUST_PROXY: 'true' } });
+    try {
+      const key = await t.issueKey();
+      const digest = createHash('sha256').update(key.api_key, 'utf8').digest('hex');
+      for (let i = 0; i < 10; i++) expect((await t.post('/v1/auth/refresh', {}, { 'x-forwarded-for': digest })).status).toBe(400);
+      expect((await t.post('/v1/auth/refresh', {}, { 'x-forwarded-for': digest })).status).toBe(429);
+      const own = await t.post('/v1/auth/refresh', { api_key: key.api_key });
+      expect(own.status).toBe(200);
+      expect(own.headers.get('x-ratelimit-remaining')).toBe('9');
+    } finally {
+      await t.close();
+    }
   });
 });
 

@@ -55,7 +55,7 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
     expect(Number(overA.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const keys = await redis.keys(`${namespace}refresh:*`);
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatch(new RegExp(`^${namespace}refresh:[0-9a-f]{64}$`)); // the key's digest, never the key
+    expect(keys[0]).toMatch(new RegExp(`^${namespace}refresh:k:[0-9a-f]{64}$`)); // the key's digest, never the key
     expect(keys[0]).not.toContain(key.api_key);
     expect(await redis.get(keys[0])).toBe('10');
   });

@@ -22,6 +22,9 @@ interface RouteThrottle {
   readonly limit: number;
   readonly ttl: number;
   readonly sources: readonly KeySource[];
+  /** Where this limit counts key callers and address callers, apart (made once: nothing is concatenated per request). */
+  readonly keyScope: string;
+  readonly addressScope: string;
   /** The library's view of the throttler, built once. */
   readonly throttler: { readonly name: string; readonly limit: number; readonly ttl: number };
 }
@@ -39,12 +42,14 @@ const NO_SOURCES: readonly KeySource[] = [];
  *   counted;
  * - the counter is keyed by throttler and caller, not by handler, so the
  *   unversioned aliases and GET /v1/models/{name} and its download share
- *   their endpoint's counter: the storage gets the caller as the key and the
- *   throttler's name apart (no `name:caller` string is built per request);
- * - the caller is the key's digest (64 hex digits) when a well-formed key is
- *   presented where the route reads it (`@ApiKeyAuth`), else the client
- *   address (no IPv6 grouping), which always holds a `.` or a `:`, so the two
- *   never meet;
+ *   their endpoint's counter;
+ * - the caller is the key's digest when a well-formed key is presented where
+ *   the route reads it (`@ApiKeyAuth`), else the client address (no IPv6
+ *   grouping), each counted in a scope of its own (`<name>:k`, `<name>:a`,
+ *   made once per route), so no address (with TRUST_PROXY, whatever
+ *   X-Forwarded-For says) can count against a key's window; the storage gets
+ *   the caller as the key and the scope apart, and no string is built per
+ *   request;
  * - `X-RateLimit-Limit`, `-Remaining` and `-Reset` (Unix seconds) on every
  *   answer, 429 and key errors included; 429 is the JSON envelope with
  *   `Retry-After` >= 1; a blocked caller is not counted further (the storage).
@@ -93,7 +98,8 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
     const found = getTracker(http.getRequest(), context);
     const tracker = typeof found === 'string' ? found : await found;
     const key = generateKey(context, tracker, throttler.name ?? 'default');
-    const record = (await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default')) as EndpointRateRecord;
+    const scope = this.scopeOf(http.getRequest(), context) ?? throttler.name ?? 'default';
+    const record = (await this.storageService.increment(key, ttl, limit, blockDuration, scope)) as EndpointRateRecord;
     const resetAtMs = record.resetAtMs ?? Date.now() + record.timeToExpire * 1000;
     void http.getResponse<FastifyReply>().headers({
       'x-ratelimit-limit': String(limit),
@@ -109,12 +115,23 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
   }
 
   private trackerOf(request: Record<string, unknown>, context?: ExecutionContext): string {
-    const sources = context ? (this.routeOf(context)?.sources ?? NO_SOURCES) : NO_SOURCES;
-    const digest = sources.length > 0 ? this.presented.of(request as unknown as FastifyRequest, sources).digest : null;
-    return digest ?? (request as unknown as FastifyRequest).ip;
+    return this.digestOf(request, context ? this.routeOf(context) : null) ?? (request as unknown as FastifyRequest).ip;
   }
 
-  /** The caller itself: the storage counts it within the throttler's name. */
+  /** The route's scope for this request's caller: its key callers', or its address callers'. */
+  private scopeOf(request: Record<string, unknown>, context: ExecutionContext): string | null {
+    const route = this.routeOf(context);
+    if (route === null) return null;
+    return this.digestOf(request, route) !== null ? route.keyScope : route.addressScope;
+  }
+
+  /** The digest of the well-formed key presented where the route reads it (judged once per request), or null. */
+  private digestOf(request: Record<string, unknown>, route: RouteThrottle | null): string | null {
+    const sources = route?.sources ?? NO_SOURCES;
+    return sources.length > 0 ? this.presented.of(request as unknown as FastifyRequest, sources).digest : null;
+  }
+
+  /** The caller itself: the storage counts it within the route's scope for its kind. */
   protected override generateKey(_context: ExecutionContext, tracker: string): string {
     return tracker;
   }
@@ -144,6 +161,14 @@ export class EndpointThrottlerGuard extends ThrottlerGuard {
       const where = `${(controller as { name?: string }).name}.${(handler as { name?: string }).name}`;
       throw new Error(`${where}: throttler "${name}" needs a numeric limit and ttl, on the route or in RateLimitModule`);
     }
-    return { name, limit, ttl, sources: keyRoute.sources, throttler: { name, limit, ttl } };
+    return {
+      name,
+      limit,
+      ttl,
+      sources: keyRoute.sources,
+      keyScope: `${name}:k`,
+      addressScope: `${name}:a`,
+      throttler: { name, limit, ttl },
+    };
   }
 }
