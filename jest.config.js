@@ -25,22 +25,29 @@ if (!withPostgres) console.warn('PostgreSQL is not reachable on 127.0.0.1:5432: 
 const withMySql = process.env.CI === 'true' || reachable(3306);
 if (!withMySql) console.warn('MySQL / MariaDB is not reachable on 127.0.0.1:3306: the e2e-mysql project is skipped');
 
-// The CLI's own tests drive the built CLI on a SQLite file of their own; the bench's smoke run is
-// SQLite by definition (its server modes are `npm run bench -- --pg` / `--mysql`); the schema-drift
-// test migrates all three databases itself, once; the console's browser test drives the built
-// service on a SQLite file of its own (what it tests is the browser app, not the database).
-const serverRunIgnores = [
-  '/node_modules/',
-  '/test/e2e/cli[^/]*\\.e2e-spec\\.ts$',
-  '/test/e2e/console\\.browser\\.e2e-spec\\.ts$',
-  '/test/e2e/bench-smoke\\.e2e-spec\\.ts$',
-  '/test/e2e/schema-drift\\.e2e-spec\\.ts$',
+// Suites whose subject does not depend on the database run once, on SQLite: the bench's smoke run
+// (its server modes are `npm run bench -- --pg` / `--mysql`); the schema-drift test, which migrates
+// all three databases itself; the console's browser test and the console's serving (the browser app,
+// not the database); the OpenAPI document, the security headers, the deployment manifests, and
+// large model files (streamed between the object store and HTTP; the database holds one row).
+const databaseIndependent = [
+  'cli[^/]*',
+  'bench-smoke',
+  'schema-drift',
+  'console\\.browser',
+  'console',
+  'openapi',
+  'security-headers',
+  'deploy',
+  'model-files\\.large',
 ];
+const serverRunIgnores = ['/node_modules/', ...databaseIndependent.map((name) => `/test/e2e/${name}\\.e2e-spec\\.ts$`)];
 
 const e2e = {
   ...common,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/test/harness/global-setup.ts',
+  globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
 };
 
 /**
@@ -54,9 +61,18 @@ const workers = Math.max(2, Math.min(4, require('os').availableParallelism() - 1
 
 module.exports = {
   testTimeout: 30000,
+  // `npm run test:timings` sets TEST_TIMINGS_FILE: each file's time, per project, into test/timings.json
+  reporters: ['default', ...(process.env.TEST_TIMINGS_FILE ? ['<rootDir>/test/harness/timing-reporter.js'] : [])],
   maxWorkers: workers,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
+      // the persistence contract suites copy migrated template databases, as the e2e suites do
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+    },
     { ...e2e, displayName: 'e2e' },
     ...(withPostgres
       ? [

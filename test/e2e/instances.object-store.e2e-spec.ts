@@ -68,7 +68,7 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'svc-instances-s3-'));
     s3 = await S3TestServer.start();
-    database = await createTestDatabase(folder);
+    database = await createTestDatabase(folder, undefined, { empty: true }); // the first instance migrates it
     env = {
       DATABASE_URL: database.url,
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,

@@ -26,7 +26,7 @@ describe('migration 1764200000000: the audit log keeps its order and continues i
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'svc-migration-'));
-    database = await createTestDatabase(folder);
+    database = await createTestDatabase(folder, undefined, { empty: true });
     const old = await openWithout(database.url, '1764200000000');
     try {
       // times as the service writes them (on SQLite, UTC text to the millisecond)

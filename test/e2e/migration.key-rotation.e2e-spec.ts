@@ -24,7 +24,7 @@ describe('migration 1764000000000: existing keys become licenses of their own', 
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'svc-migration-'));
-    database = await createTestDatabase(folder);
+    database = await createTestDatabase(folder, undefined, { empty: true });
     const old = await openWithout(database.url, '1764000000000');
     try {
       const when = '2026-01-05 10:00:00';

@@ -277,7 +277,7 @@ const DESCRIBE: Record<Engine, (ds: DataSource) => Promise<SchemaDescription>> =
 };
 
 async function migrateAndDescribe(engine: Engine, folder: string): Promise<SchemaDescription> {
-  const database: TestDatabase = await createTestDatabase(folder, engine);
+  const database: TestDatabase = await createTestDatabase(folder, engine, { empty: true });
   try {
     expect(database.url.startsWith(engine === 'postgres' ? 'postgres' : engine)).toBe(true);
     const ds = await new DataSource(productionOptions(database.url)).initialize();

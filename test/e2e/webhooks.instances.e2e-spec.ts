@@ -25,7 +25,7 @@ describe('webhooks across service instances', () => {
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'svc-hooks-'));
-    database = await createTestDatabase(folder);
+    database = await createTestDatabase(folder, undefined, { empty: true }); // the first instance migrates it
     receiver = await WebhookReceiver.start();
     env = {
       ...GENEROUS_LIMITS,

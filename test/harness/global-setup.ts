@@ -1,4 +1,5 @@
-import { TEST_MYSQL_ADMIN_URL, TEST_POSTGRES_ADMIN_URL } from './test-database';
+import { randomBytes } from 'node:crypto';
+import { TEST_MYSQL_ADMIN_URL, TEST_POSTGRES_ADMIN_URL } from './test-servers';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -9,8 +10,13 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * its connections: so the servers the harness reads (TEST_POSTGRES_ADMIN_URL,
  * TEST_MYSQL_ADMIN_URL; test/harness/test-database.ts) must be on this machine, and of the
  * driver's kind.
+ *
+ * It also names this run (TEST_RUN_ID, inherited by every worker): the template databases that
+ * test-database.ts migrates once and copies for each test carry the name, and global-teardown.ts
+ * drops them when the run ends. Jest calls this once per project; the first call names the run.
  */
 export default async function globalSetup(): Promise<void> {
+  process.env.TEST_RUN_ID ??= randomBytes(5).toString('hex');
   const servers = [
     { variable: 'TEST_POSTGRES_ADMIN_URL', url: TEST_POSTGRES_ADMIN_URL, protocols: ['postgres:', 'postgresql:'] },
     { variable: 'TEST_MYSQL_ADMIN_URL', url: TEST_MYSQL_ADMIN_URL, protocols: ['mysql:'] },
