@@ -130,6 +130,8 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       const config = loadConfig({ ...data, DATABASE_URL: 'postgres://svc:secret@postgres:5432/svc', ADMIN_TOKEN: 'x'.repeat(32) }, ROOT);
       expect(config.http.port).toBe(3000);
       expect(config.metrics).toEqual({ enabled: true, port: 9464 });
+      // behind the ingress: a hop count, never `true` (every hop trusted, a client-written address believed)
+      expect(config.http.trustProxy).toBe(1);
     });
 
     it('the Deployment reads the secrets from Secrets, the rest from the ConfigMap, and names only known variables', () => {

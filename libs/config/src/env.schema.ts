@@ -278,8 +278,9 @@ export class EnvSchema {
   @IsIn(BOOLEAN_WORDS, { message: 'LEGACY_ROUTES must be true or false' })
   LEGACY_ROUTES?: string;
 
+  /** A hop count or proxy addresses and ranges; read (and `true` refused) by trustProxyOf. */
   @IsOptional()
-  @IsIn(BOOLEAN_WORDS, { message: 'TRUST_PROXY must be true or false' })
+  @IsString()
   TRUST_PROXY?: string;
 
   @IsOptional()

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './config.error';
 import { loadConfig } from './load-config';
+import { TRUST_PROXY_TRUE } from './trust-proxy';
 
 /** The repository root: the default TIERS_FILE (config/tiers.json) is relative to it. */
 const ROOT = resolve(__dirname, '../../..');
@@ -109,11 +110,11 @@ describe(loadConfig.name, () => {
         INSTALLER_GITHUB_TOKEN_EXPIRES_AT: '2027-01-01T00:00:00Z',
         AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
         LEGACY_ROUTES: 'false',
-        TRUST_PROXY: 'yes',
+        TRUST_PROXY: '2',
         LOG_LEVEL: 'debug',
       });
 
-      expect(config.http).toMatchObject({ port: 8080, legacyRoutes: false, trustProxy: true });
+      expect(config.http).toMatchObject({ port: 8080, legacyRoutes: false, trustProxy: 2 });
       expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://svc:pw@127.0.0.1:5432/svc_test' });
       expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
       expect(config.adminToken).toBe('a-long-admin-token-0123456789');
@@ -214,6 +215,23 @@ describe(loadConfig.name, () => {
     });
   });
 
+  describe("TRUST_PROXY: a hop count or the proxies' addresses, as Fastify takes them", () => {
+    it.each([
+      ['1', 1],
+      ['2', 2],
+      ['32', 32],
+      ['0', false],
+      ['false', false],
+      ['No', false],
+      ['10.0.0.0/8', ['10.0.0.0/8']],
+      ['10.0.0.0/8, 127.0.0.1 ,fd00::/8', ['10.0.0.0/8', '127.0.0.1', 'fd00::/8']],
+      ['loopback,uniquelocal,linklocal', ['loopback', 'uniquelocal', 'linklocal']],
+      ['::1', ['::1']],
+    ])('%j', (value, expected) => {
+      expect(load({ TRUST_PROXY: value }).http.trustProxy).toEqual(expected);
+    });
+  });
+
   describe('empty strings count as unset', () => {
     it.each([
       ['PORT', (c: ReturnType<typeof load>) => c.http.port, 3000],
@@ -310,6 +328,14 @@ describe(loadConfig.name, () => {
       ['RATE_LIMIT_MEMORY_WINDOWS', 'lots'],
       ['LEGACY_ROUTES', 'perhaps'],
       ['TRUST_PROXY', 'sometimes'],
+      ['TRUST_PROXY', '33'],
+      ['TRUST_PROXY', '-1'],
+      ['TRUST_PROXY', '1.5'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', '10.0.0.0/8,,127.0.0.1'],
+      ['TRUST_PROXY', '999.0.0.1'],
+      ['TRUST_PROXY', 'fd00::/129'],
+      ['TRUST_PROXY', 'proxy.internal'],
       ['SHUTDOWN_TIMEOUT_MS', '9999999'],
       ['LOG_LEVEL', 'chatty'],
       ['METRICS_ENABLED', 'maybe'],
@@ -331,6 +357,16 @@ describe(loadConfig.name, () => {
       expect(error.message).not.toContain(value);
       expect(error.message).toContain(name);
     });
+
+    it.each(['true', 'TRUE', 'yes'])(
+      'TRUST_PROXY=%s (every hop trusted: a forgeable address) stops start-up, saying what to write',
+      (value) => {
+        const error = configErrorOf({ TRUST_PROXY: value });
+        expect(error.problems).toEqual([TRUST_PROXY_TRUE]);
+        expect(TRUST_PROXY_TRUE).toContain('TRUST_PROXY=1');
+        expect(TRUST_PROXY_TRUE).toContain('TRUST_PROXY=10.0.0.0/8');
+      },
+    );
 
     it.each([
       ['GITHUB_APP_ID', 'app-s3cret'],
