@@ -236,6 +236,53 @@ describe('Brute-force guard (AUTH_FAILURE_LIMIT_PER_MINUTE)', () => {
   });
 });
 
+describe('Brute-force guard on the admin API: a blocked address is refused whatever token it brings', () => {
+  let t: TestApp;
+  const clock = new FixedClock(START);
+  beforeAll(async () => {
+    t = await TestApp.start({ clock, env: { ...SPEC_LIMITS, AUTH_FAILURE_LIMIT_PER_MINUTE: '60' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('after 60 wrong tokens, ADMIN_TOKEN, an operator token and no token all get the same 429 until the window ends', async () => {
+    const operator = await t.admin('POST', '/admin/v1/operators', { name: 'Grace', role: 'viewer' });
+    expect(operator.status).toBe(201);
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const key = await t.issueKey();
+    for (let i = 0; i < 60; i++) {
+      expect((await t.get('/admin/v1/keys', bearer(`wrong-admin-token-${i}`))).status).toBe(401);
+    }
+    clock.advance(10_000);
+    const refused = [
+      await t.get('/admin/v1/keys', bearer('wrong-admin-token-60')),
+      await t.admin('GET', '/admin/v1/me'),
+      await t.admin('POST', '/admin/v1/keys', { email: 'blocked@example.org', license_type: 'free' }),
+      await t.get('/admin/v1/me', bearer(operator.body.token)),
+      await t.get('/admin/v1/keys'),
+    ];
+    for (const res of refused) {
+      expect({ status: res.status, body: res.body, retryAfter: res.headers.get('retry-after') }).toEqual({
+        status: 429,
+        body: { error: 'Too many requests', code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded; retry in 50 seconds' },
+        retryAfter: '50',
+      });
+    }
+    // a valid API key from the same address still passes (CONTRACT 8)
+    expect((await t.post('/v1/auth/validate', { api_key: key.api_key })).status).toBe(200);
+    clock.advance(50_000);
+    expect((await t.admin('GET', '/admin/v1/me')).status).toBe(200);
+    expect((await t.get('/admin/v1/me', bearer(operator.body.token))).status).toBe(200);
+    // the refused POST issued nothing
+    const keys = await t.admin('GET', '/admin/v1/keys?email=blocked@example.org');
+    expect(keys.status).toBe(200);
+    expect(keys.body.keys).toEqual([]);
+    // the refusals were not counted: a new window, its whole allowance
+    expect((await t.get('/admin/v1/keys', bearer('wrong-admin-token-61'))).status).toBe(401);
+  });
+});
+
 describe('Key callers and address callers never share a window (TRUST_PROXY)', () => {
   it("an X-Forwarded-For address written as a key's digest counts apart from that key", async () => {
     const t = await TestApp.start({ env: { ...SPEC_LIMITS, TRUST_PROXY: '1' } });

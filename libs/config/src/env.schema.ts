@@ -62,7 +62,7 @@ export class EnvSchema {
 
   @IsOptional()
   @IsString()
-  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  @MinLength(32, { message: 'ADMIN_TOKEN must be at least 32 characters (make one with: openssl rand -hex 32)' })
   ADMIN_TOKEN?: string;
 
   @IsOptional()

@@ -102,7 +102,7 @@ describe(loadConfig.name, () => {
         PORT: '8080',
         DATABASE_URL: 'postgres://svc:pw@127.0.0.1:5432/svc_test',
         REDIS_URL: 'redis://127.0.0.1:6379',
-        ADMIN_TOKEN: 'a-long-admin-token-0123456789',
+        ADMIN_TOKEN: 'a-long-admin-token-0123456789abcdef',
         KEY_PREFIX: 'acme',
         KEY_DIGEST_PEPPER: 'pepper-0123456789abcdef',
         MODEL_HOST: 'https://cdn.example.org/models///',
@@ -117,7 +117,7 @@ describe(loadConfig.name, () => {
       expect(config.http).toMatchObject({ port: 8080, legacyRoutes: false, trustProxy: 2 });
       expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://svc:pw@127.0.0.1:5432/svc_test' });
       expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
-      expect(config.adminToken).toBe('a-long-admin-token-0123456789');
+      expect(config.adminToken).toBe('a-long-admin-token-0123456789abcdef');
       expect(config.keys).toEqual({ prefix: 'acme', digestPepper: 'pepper-0123456789abcdef' });
       expect(config.models.host).toBe('https://cdn.example.org/models');
       expect(config.installer.staticToken).toBe('ghp_static');
@@ -185,7 +185,7 @@ describe(loadConfig.name, () => {
     });
 
     it('serves the console unless CONSOLE_ENABLED=false (while the admin API exists: with an admin token or an operator)', () => {
-      const token = 'a'.repeat(16);
+      const token = 'a'.repeat(32);
       expect(load({ ADMIN_TOKEN: token }).console).toEqual({ enabled: true, dir: join(ROOT, 'dist/console') });
       expect(load({ ADMIN_TOKEN: token, CONSOLE_ENABLED: 'false' }).console.enabled).toBe(false);
       expect(load({}).console.enabled).toBe(true);
@@ -294,6 +294,7 @@ describe(loadConfig.name, () => {
       ['SQLITE_CACHE_MB', 'plenty'],
       ['REDIS_URL', 'http://:redis-s3cret-pass@cache.internal:6379'],
       ['ADMIN_TOKEN', 'sk-short-s3cret'],
+      ['ADMIN_TOKEN', 'x'.repeat(31)],
       ['KEY_PREFIX', 'svc_live'],
       ['KEY_PREFIX', 'averyveryverylongprefix'],
       ['KEY_DIGEST_PEPPER', 'pepper-s3cret'],
@@ -382,7 +383,7 @@ describe(loadConfig.name, () => {
     it('names every bad variable, one line each', () => {
       const error = configErrorOf({ PORT: 'x-port', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short-secret-1' });
       expect([...error.problems].sort()).toEqual([
-        'ADMIN_TOKEN must be at least 16 characters',
+        'ADMIN_TOKEN must be at least 32 characters (make one with: openssl rand -hex 32)',
         'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
         'PORT must be an integer number',
       ]);
