@@ -30,7 +30,9 @@ export class ForwardingProxy {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
   private forward(target: URL, incoming: IncomingMessage, outgoing: ServerResponse): void {
