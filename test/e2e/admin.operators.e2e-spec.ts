@@ -394,7 +394,7 @@ describe('Failed admin authentications are limited per client address (CONTRACT 
     await t?.close();
   });
 
-  it('past the allowance a wrong token answers 429 with Retry-After; a valid token still passes', async () => {
+  it('past the allowance a wrong token answers 429 with Retry-After, and so does every token, valid ones too', async () => {
     const op = (await t.admin('POST', '/admin/v1/operators', { name: 'Viewer', role: 'viewer' })).body;
     const wrong = [bearer('svc_admin_' + 'f'.repeat(48)), bearer('not-a-token'), {}];
     for (const headers of wrong) expect((await t.get('/admin/v1/keys', headers)).status).toBe(401);
@@ -402,8 +402,9 @@ describe('Failed admin authentications are limited per client address (CONTRACT 
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect((await t.get('/admin/v1/keys', bearer(op.token))).status).toBe(200);
-    expect((await t.admin('GET', '/admin/v1/me')).status).toBe(200);
+    // while the address is blocked the right answer is refused too: a guess that is right looks like a wrong one
+    expect((await t.get('/admin/v1/keys', bearer(op.token))).status).toBe(429);
+    expect((await t.admin('GET', '/admin/v1/me')).status).toBe(429);
     // the allowance is shared with failed key checks: a bad key from the same address is limited too
     expect((await t.post('/v1/auth/validate', { api_key: 'svc_live_' + '0'.repeat(48) })).status).toBe(429);
   });

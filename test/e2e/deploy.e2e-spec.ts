@@ -1,5 +1,7 @@
 import 'reflect-metadata';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { loadConfig } from '@svc/config';
@@ -130,6 +132,8 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       const config = loadConfig({ ...data, DATABASE_URL: 'postgres://svc:secret@postgres:5432/svc', ADMIN_TOKEN: 'x'.repeat(32) }, ROOT);
       expect(config.http.port).toBe(3000);
       expect(config.metrics).toEqual({ enabled: true, port: 9464 });
+      // behind the ingress: a hop count, never `true` (every hop trusted, a client-written address believed)
+      expect(config.http.trustProxy).toBe(1);
     });
 
     it('the Deployment reads the secrets from Secrets, the rest from the ConfigMap, and names only known variables', () => {
@@ -291,6 +295,51 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
   });
 
   describe('The built service', () => {
+    /** Starts the built service with `env` on a SQLite file of its own; it is expected to exit at once. */
+    function startRefused(env: Record<string, string>): { status: number | null; lines: string[] } {
+      const folder = mkdtempSync(join(tmpdir(), 'svc-deploy-'));
+      try {
+        const ran = spawnSync(process.execPath, [join(ROOT, entryOf('start:built'))], {
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOST: '127.0.0.1',
+            PORT: '0',
+            DATABASE_URL: `sqlite:${join(folder, 'service.db')}`,
+            MODEL_STORE_DIR: join(folder, 'models'),
+            ...env,
+          },
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        return { status: ran.status, lines: `${ran.stdout}${ran.stderr}`.split('\n').filter((line) => line.trim() !== '') };
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    }
+
+    it('refuses TRUST_PROXY=true (every hop trusted) at start-up, saying what to write instead', () => {
+      for (const value of ['true', 'yes']) {
+        expect(startRefused({ TRUST_PROXY: value })).toEqual({
+          status: 1,
+          lines: [
+            expect.stringMatching(
+              /^Invalid configuration: TRUST_PROXY=true trusts every hop, .*TRUST_PROXY=1 .*TRUST_PROXY=10\.0\.0\.0\/8/,
+            ),
+          ],
+        });
+      }
+    });
+
+    it('refuses an ADMIN_TOKEN shorter than 32 characters at start-up, naming it and how to make one, never echoing it', () => {
+      const short = 'a-31-character-admin-token-0123';
+      expect(short).toHaveLength(31);
+      const refused = startRefused({ ADMIN_TOKEN: short });
+      expect(refused).toEqual({
+        status: 1,
+        lines: ['Invalid configuration: ADMIN_TOKEN must be at least 32 characters (make one with: openssl rand -hex 32)'],
+      });
+    });
+
     it('is Latin-1 text, so V8 keeps its source at one byte a character (one character beyond doubles it; docs/PERFORMANCE.md, issue 25)', () => {
       const bundle = readFileSync(join(ROOT, 'dist', 'apps', 'api', 'main.js'), 'utf8');
       const wide = /[^\t\n\r\u0020-\u00ff]/.exec(bundle);

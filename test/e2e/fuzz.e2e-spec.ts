@@ -1,4 +1,7 @@
 import fc from 'fast-check';
+import { ERROR_STATUS } from '../../apps/api/src/http/error-status.map';
+import { JSON_TOO_DEEP, MAX_JSON_DEPTH } from '../../apps/api/src/http/json-depth';
+import { RouteTable } from '../../apps/api/src/http/route-table';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
 import { rawRequest } from '../harness/raw-http';
@@ -426,6 +429,130 @@ describe('fuzz: every route, any body, any media type', () => {
           },
         ),
         { numRuns: 40 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  // ---- deep nesting, on every route ----------------------------------------
+
+  /** Methods whose bodies Fastify parses (GET and HEAD bodies are never read). */
+  const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+  /**
+   * Every route the service registered (its own table: controllers, the
+   * console, the docs, metrics, model files), as a request path with sample
+   * parameters, and the unversioned alias of each /v1 route. HEAD routes are
+   * GET's own.
+   */
+  function everyRoute(): Array<{ method: string; path: string }> {
+    const routes = t.app
+      .get(RouteTable)
+      .list()
+      .filter((route) => route.method !== 'HEAD')
+      .map((route) => ({ method: route.method, path: route.url.replace(/:[A-Za-z_]+/g, 'fuzz_param').replace(/\*/g, 'x') }));
+    const aliases = routes.filter((route) => route.path.startsWith('/v1/')).map((route) => ({ ...route, path: route.path.slice(3) }));
+    return [...routes, ...aliases];
+  }
+
+  /** JSON text nested `depth` levels (arrays, objects or both, alternating), around a scalar. */
+  const nestedText = (depth: number, kind: 'arrays' | 'objects' | 'mixed'): string => {
+    if (kind === 'arrays') return '['.repeat(depth) + '1' + ']'.repeat(depth);
+    if (kind === 'objects') return '{"k":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const pairs = Math.floor(depth / 2);
+    const odd = depth % 2 === 1;
+    return '{"k":['.repeat(pairs) + (odd ? '{"k":1}' : '1') + ']}'.repeat(pairs);
+  };
+
+  /**
+   * A body nested `depth` levels in all: the nesting as the whole body, or in a
+   * field beside other fields (strings with brackets in them among them).
+   */
+  const nestedBody = (depth: number, kind: 'arrays' | 'objects' | 'mixed', inField: boolean): string =>
+    inField ? `{"api_key":"svc_live_${'0'.repeat(48)}","note":"[{\\"[{","x":${nestedText(depth - 1, kind)}}` : nestedText(depth, kind);
+
+  /** Deep enough to be refused, small enough for the 64 KiB limit (6 characters a level for objects). */
+  const deep = fc.record({
+    kind: fc.constantFrom<'arrays' | 'objects' | 'mixed'>('arrays', 'objects', 'mixed'),
+    depth: fc.oneof(fc.integer({ min: MAX_JSON_DEPTH + 1, max: MAX_JSON_DEPTH + 8 }), fc.integer({ min: MAX_JSON_DEPTH + 1, max: 9_000 })),
+    inField: fc.boolean(),
+    withToken: fc.boolean(),
+  });
+
+  function deepRequest(route: { method: string; path: string }, body: string, withToken: boolean): FuzzRequest {
+    return {
+      method: route.method,
+      path: route.path,
+      headers: { 'content-type': 'application/json', ...(withToken ? { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } : {}) },
+      body,
+    };
+  }
+
+  /** A body nested too deep: 400 INVALID_REQUEST saying so wherever a body is read, and no 5xx anywhere. */
+  async function checkTooDeep(request: FuzzRequest): Promise<void> {
+    const res = await send(request);
+    if (!BODY_METHODS.has(request.method)) return judgeAnyCode(request, res);
+    if (res.status !== 400 || res.body?.code !== 'INVALID_REQUEST' || res.body?.message !== JSON_TOO_DEEP) {
+      const seen = { request: describeRequest(request), status: res.status, text: res.text.slice(0, 300) };
+      throw new Error(`a body nested too deep was not refused as such: ${JSON.stringify(seen)}`);
+    }
+  }
+
+  /** No 5xx; an error is the envelope with one of the service's codes, at its status. */
+  function judgeAnyCode(request: FuzzRequest, res: HttpAnswer): void {
+    const seen = { request: describeRequest(request), status: res.status, text: res.text.slice(0, 300) };
+    if (res.status >= 500) throw new Error(`5xx answer: ${JSON.stringify(seen)}`);
+    if (res.status < 400) return;
+    const code = res.body?.code as keyof typeof ERROR_STATUS | undefined;
+    if (typeof res.body?.error !== 'string' || code === undefined || ERROR_STATUS[code] !== res.status) {
+      throw new Error(`not the error envelope: ${JSON.stringify(seen)}`);
+    }
+  }
+
+  it('every route, with a body nested 30,000 deep (or 9,000 objects): 400 INVALID_REQUEST wherever the body is read', async () => {
+    const routes = everyRoute();
+    expect(routes.filter((route) => BODY_METHODS.has(route.method)).length).toBeGreaterThanOrEqual(29);
+    for (const route of routes) {
+      for (const body of [nestedText(30_000, 'arrays'), nestedBody(9_000, 'objects', true)]) {
+        await checkTooDeep(deepRequest(route, body, true));
+      }
+    }
+  }, 120_000);
+
+  it(
+    'any route, nesting of any kind deeper than 32, whole or in a field, with or without the admin token',
+    async () => {
+      const routes = everyRoute();
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...routes), deep, async (route, { kind, depth, inField, withToken }) =>
+          checkTooDeep(deepRequest(route, nestedBody(depth, kind, inField), withToken)),
+        ),
+        { numRuns: NUM_RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    'any route, nesting of 32 levels or fewer: never refused as too deep, never a 5xx',
+    async () => {
+      const routes = everyRoute();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...routes),
+          fc.integer({ min: 2, max: MAX_JSON_DEPTH }),
+          fc.constantFrom<'arrays' | 'objects' | 'mixed'>('arrays', 'objects', 'mixed'),
+          fc.boolean(),
+          async (route, depth, kind, withToken) => {
+            const request = deepRequest(route, nestedBody(depth, kind, true), withToken);
+            const res = await send(request);
+            judgeAnyCode(request, res);
+            if (res.body?.message === JSON_TOO_DEEP) {
+              throw new Error(`refused as too deep at ${depth} levels: ${JSON.stringify(describeRequest(request))}`);
+            }
+          },
+        ),
+        { numRuns: NUM_RUNS },
       );
     },
     PROPERTY_TIMEOUT_MS,

@@ -38,6 +38,18 @@ describe('Structured logs', () => {
     const keyId: string = issued.body.key_id;
     const other = await t.issueKey({ licenseType: 'commercial' });
     secrets.push(key, key.slice(9), other.api_key, other.api_key.slice(9));
+    // an operator's own changes, with its own token
+    const operator = await call(t.admin('POST', '/admin/v1/operators', { name: 'Logs Operator', role: 'admin' }));
+    expect(operator.status).toBe(201);
+    secrets.push(operator.body.token, operator.body.token.slice('svc_admin_'.length));
+    const byOperator = await call(
+      t.request('POST', '/admin/v1/keys', {
+        json: { email: 'operator-issued@example.org', license_type: 'free' },
+        headers: { authorization: `Bearer ${operator.body.token}` },
+      }),
+    );
+    expect(byOperator.status).toBe(201);
+    secrets.push(byOperator.body.api_key, byOperator.body.api_key.slice(9));
     const header = { 'x-api-key': key };
 
     const expectations: Array<[Promise<HttpAnswer>, number]> = [
@@ -171,6 +183,36 @@ describe('Structured logs', () => {
       (record) => record.action === 'key.revoked' && record.details && (record.details as { by: string }).by === 'holder',
     );
     expect(revocation?.reason).toBe('rotated; old key was [REDACTED]');
+  });
+
+  it('audit lines name the actor, as the database and GET /admin/v1/audit carry it', async () => {
+    const shown = new Map<string, unknown>();
+    let cursor: string | null = null;
+    do {
+      const page: HttpAnswer = await t.admin('GET', `/admin/v1/audit?limit=200${cursor === null ? '' : `&cursor=${cursor}`}`);
+      expect(page.status).toBe(200);
+      for (const entry of page.body.entries as Array<{ id: string; actor: unknown }>) shown.set(entry.id, entry.actor);
+      cursor = page.body.next_cursor;
+    } while (cursor !== null);
+    const audits = t.logger.records.filter((record) => record.event === 'audit');
+    expect(audits.length).toBeGreaterThan(0);
+    for (const record of audits) {
+      const id = record.audit_id as string;
+      expect({ id, action: record.action, actor: record.actor }).toEqual({ id, action: record.action, actor: shown.get(id) });
+    }
+    const actors = audits.map((record) => record.actor as { type: string; name?: string });
+    expect(actors).toEqual(
+      expect.arrayContaining([
+        { type: 'bootstrap' },
+        { type: 'operator', operator_id: expect.stringMatching(/^opr_/), name: 'Logs Operator' },
+        { type: 'key', key_id: expect.stringMatching(/^key_/) },
+      ]),
+    );
+    // the operator's key issuance is logged as the operator's
+    const issuedByOperator = audits.find(
+      (record) => record.action === 'key.issued' && (record.actor as { type: string }).type === 'operator',
+    );
+    expect(issuedByOperator).toBeDefined();
   });
 
   describe('request ids', () => {

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
+import { ForwardingProxy } from '../harness/forwarding-proxy';
 import { type HttpAnswer } from '../harness/http';
+import { rawRequest } from '../harness/raw-http';
+import { eventually } from '../harness/services';
 
 /** The SPEC 8 limits, set explicitly (the harness raises them for other tests). */
 const SPEC_LIMITS = {
@@ -233,9 +236,56 @@ describe('Brute-force guard (AUTH_FAILURE_LIMIT_PER_MINUTE)', () => {
   });
 });
 
+describe('Brute-force guard on the admin API: a blocked address is refused whatever token it brings', () => {
+  let t: TestApp;
+  const clock = new FixedClock(START);
+  beforeAll(async () => {
+    t = await TestApp.start({ clock, env: { ...SPEC_LIMITS, AUTH_FAILURE_LIMIT_PER_MINUTE: '60' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('after 60 wrong tokens, ADMIN_TOKEN, an operator token and no token all get the same 429 until the window ends', async () => {
+    const operator = await t.admin('POST', '/admin/v1/operators', { name: 'Grace', role: 'viewer' });
+    expect(operator.status).toBe(201);
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const key = await t.issueKey();
+    for (let i = 0; i < 60; i++) {
+      expect((await t.get('/admin/v1/keys', bearer(`wrong-admin-token-${i}`))).status).toBe(401);
+    }
+    clock.advance(10_000);
+    const refused = [
+      await t.get('/admin/v1/keys', bearer('wrong-admin-token-60')),
+      await t.admin('GET', '/admin/v1/me'),
+      await t.admin('POST', '/admin/v1/keys', { email: 'blocked@example.org', license_type: 'free' }),
+      await t.get('/admin/v1/me', bearer(operator.body.token)),
+      await t.get('/admin/v1/keys'),
+    ];
+    for (const res of refused) {
+      expect({ status: res.status, body: res.body, retryAfter: res.headers.get('retry-after') }).toEqual({
+        status: 429,
+        body: { error: 'Too many requests', code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded; retry in 50 seconds' },
+        retryAfter: '50',
+      });
+    }
+    // a valid API key from the same address still passes (CONTRACT 8)
+    expect((await t.post('/v1/auth/validate', { api_key: key.api_key })).status).toBe(200);
+    clock.advance(50_000);
+    expect((await t.admin('GET', '/admin/v1/me')).status).toBe(200);
+    expect((await t.get('/admin/v1/me', bearer(operator.body.token))).status).toBe(200);
+    // the refused POST issued nothing
+    const keys = await t.admin('GET', '/admin/v1/keys?email=blocked@example.org');
+    expect(keys.status).toBe(200);
+    expect(keys.body.keys).toEqual([]);
+    // the refusals were not counted: a new window, its whole allowance
+    expect((await t.get('/admin/v1/keys', bearer('wrong-admin-token-61'))).status).toBe(401);
+  });
+});
+
 describe('Key callers and address callers never share a window (TRUST_PROXY)', () => {
   it("an X-Forwarded-For address written as a key's digest counts apart from that key", async () => {
-    const t = await TestApp.start({ env: { ...SPEC_LIMITS, TRUST_PROXY: 'true' } });
+    const t = await TestApp.start({ env: { ...SPEC_LIMITS, TRUST_PROXY: '1' } });
     try {
       const key = await t.issueKey();
       const digest = createHash('sha256').update(key.api_key, 'utf8').digest('hex');
@@ -247,6 +297,59 @@ describe('Key callers and address callers never share a window (TRUST_PROXY)', (
     } finally {
       await t.close();
     }
+  });
+});
+
+/**
+ * Behind a proxy that appends the address it was reached from to the client's
+ * own X-Forwarded-For (a load balancer, an ingress), the client writes the
+ * leftmost entries: only the entries the trusted hops added count. The client
+ * connects from 127.0.0.2, the proxy from 127.0.0.1, so the logged address
+ * tells the client, the proxy and a forged entry apart.
+ */
+describe.each([
+  ['a hop count', '1'],
+  ["the proxy's address", '127.0.0.1/32, ::1'],
+])('Behind an appending proxy, TRUST_PROXY as %s', (_form, trustProxy) => {
+  const CLIENT = '127.0.0.2';
+  let t: TestApp;
+  let proxy: ForwardingProxy;
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { ...SPEC_LIMITS, AUTH_FAILURE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: trustProxy } });
+    proxy = await new ForwardingProxy(t.baseUrl).start();
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await t?.close();
+  });
+
+  it('the brute-force guard counts the real client, whatever first entry it forges, and the log names the real client', async () => {
+    const statuses: number[] = [];
+    const ids: string[] = [];
+    for (let i = 0; i < 65; i++) {
+      const res = await rawRequest(proxy.baseUrl, 'GET', '/admin/v1/keys', {
+        headers: { authorization: `Bearer wrong-admin-token-${i}`, 'x-forwarded-for': `203.0.113.${i + 1}` },
+        localAddress: CLIENT,
+      });
+      statuses.push(res.status);
+      ids.push(res.headers.get('x-request-id')!);
+    }
+    expect(statuses.slice(0, 60)).toEqual(Array(60).fill(401));
+    expect(statuses.slice(60)).toEqual(Array(5).fill(429));
+    // another client (the test itself, straight from 127.0.0.1) is not blocked by them
+    expect((await t.get('/admin/v1/keys', { authorization: 'Bearer wrong-admin-token' })).status).toBe(401);
+    await eventually(() => ids.every((id) => t.logger.requestLines().some((line) => line.req_id === id)));
+    const lines = t.logger.requestLines().filter((line) => ids.includes(line.req_id as string));
+    expect(new Set(lines.map((line) => line.ip))).toEqual(new Set([CLIENT]));
+    expect(t.logger.lines.filter((line) => line.includes('203.0.113.'))).toEqual([]);
+  });
+
+  it('a request arriving without X-Forwarded-For is counted by its peer address', async () => {
+    const res = await rawRequest(t.baseUrl, 'GET', '/api/health/live', { localAddress: CLIENT });
+    expect(res.status).toBe(200);
+    const id = res.headers.get('x-request-id');
+    await eventually(() => t.logger.requestLines().some((line) => line.req_id === id));
+    expect(t.logger.requestLines().find((line) => line.req_id === id)?.ip).toBe(CLIENT);
   });
 });
 

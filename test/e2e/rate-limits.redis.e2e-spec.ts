@@ -111,3 +111,54 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
     expect((await b.post('/v1/auth/refresh', { api_key: fresh.api_key })).status).toBe(429);
   });
 });
+
+/**
+ * The brute-force guard's block is shared too: failures counted through one
+ * instance block the address on the other, for every admin authentication
+ * (the right ADMIN_TOKEN and an operator's token included), until the window ends.
+ */
+(redisUp ? describe : describe.skip)('Brute-force guard shared through Redis: a blocked address is refused on every instance', () => {
+  const namespace = `svc-test:${randomBytes(6).toString('hex')}:`;
+  let a: TestApp;
+  let b: TestApp;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    const env = { REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`, REDIS_KEY_PREFIX: namespace, AUTH_FAILURE_LIMIT_PER_MINUTE: '5' };
+    a = await TestApp.start({ env });
+    b = await TestApp.start({ env: { ...env, DATABASE_URL: a.databaseUrl } });
+    redis = new Redis(REDIS_PORT, '127.0.0.1');
+    await eventually(async () => (await a.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
+    await eventually(async () => (await b.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    if (redis) {
+      const keys = await redis.keys(`${namespace}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+    }
+  });
+
+  it('five wrong tokens through one instance: ADMIN_TOKEN and an operator token get 429 on the other; the window ends, they pass', async () => {
+    const operator = await a.admin('POST', '/admin/v1/operators', { name: 'Grace', role: 'viewer' });
+    expect(operator.status).toBe(201);
+    for (let i = 0; i < 5; i++) {
+      expect((await a.get('/admin/v1/keys', { authorization: `Bearer wrong-admin-token-${i}` })).status).toBe(401);
+    }
+    const refused = [await b.admin('GET', '/admin/v1/me'), await b.get('/admin/v1/me', { authorization: `Bearer ${operator.body.token}` })];
+    for (const res of refused) {
+      expect(res.status).toBe(429);
+      expect(res.body.code).toBe('RATE_LIMIT_EXCEEDED');
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    const window = `${namespace}auth-failures:127.0.0.1`;
+    expect(await redis.get(window)).toBe('5'); // the refusals were not counted
+    // the window ends (its Redis key expires): every instance lets the right tokens through again
+    await redis.del(window);
+    expect((await b.admin('GET', '/admin/v1/me')).status).toBe(200);
+    expect((await a.get('/admin/v1/me', { authorization: `Bearer ${operator.body.token}` })).status).toBe(200);
+  });
+});

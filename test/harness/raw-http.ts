@@ -6,6 +6,8 @@ export interface RawHttpOptions {
   readonly body?: string | Uint8Array;
   /** Sent exactly as given (a Content-Length is added when there is a body and none is given). */
   readonly headers?: Record<string, string>;
+  /** The local address to connect from (any 127.x.y.z on Linux): a client of its own address. */
+  readonly localAddress?: string;
 }
 
 /**
@@ -21,26 +23,29 @@ export function rawRequest(baseUrl: string, method: string, path: string, option
     headers['content-length'] = String(body.length);
   }
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value === undefined) continue;
-          for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, one);
-        }
-        let parsed: unknown;
-        try {
-          parsed = text === '' ? undefined : JSON.parse(text);
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text, body: parsed as any });
-      });
-    });
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, method, path, headers, agent: false, localAddress: options.localAddress },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value === undefined) continue;
+            for (const one of Array.isArray(value) ? value : [value]) answerHeaders.append(name, one);
+          }
+          let parsed: unknown;
+          try {
+            parsed = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text, body: parsed as any });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

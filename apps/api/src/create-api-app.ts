@@ -41,7 +41,8 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const log = createServiceLogger(options.logger === false ? 'silent' : config.logLevel, options.logDestination);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.http.trustProxy,
+    // false, a hop count, or the proxies' addresses (never `true`: loadConfig refuses it); a copy, the config is frozen
+    trustProxy: typeof config.http.trustProxy === 'object' ? [...config.http.trustProxy] : config.http.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     rewriteUrl: config.http.legacyRoutes ? (request: IncomingMessage) => rewriteLegacyUrl(request.url ?? '/') : undefined,

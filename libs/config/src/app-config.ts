@@ -1,4 +1,5 @@
 /* The validated, typed configuration (CONTRACT 13). Built once at start-up by `loadConfig`. */
+import { type TrustProxy } from './trust-proxy';
 
 /** SQLite, the embedded default: a file, or `:memory:`. */
 export interface SqliteDatabaseConfig {
@@ -65,7 +66,8 @@ export class AppConfig {
   readonly http!: {
     readonly port: number;
     readonly host: string;
-    readonly trustProxy: boolean;
+    /** TRUST_PROXY: no proxy trusted (false), a hop count, or the trusted proxies' addresses and ranges. */
+    readonly trustProxy: TrustProxy;
     readonly legacyRoutes: boolean;
     readonly shutdownTimeoutMs: number;
   };

@@ -62,7 +62,7 @@ export class EnvSchema {
 
   @IsOptional()
   @IsString()
-  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  @MinLength(32, { message: 'ADMIN_TOKEN must be at least 32 characters (make one with: openssl rand -hex 32)' })
   ADMIN_TOKEN?: string;
 
   @IsOptional()
@@ -278,8 +278,9 @@ export class EnvSchema {
   @IsIn(BOOLEAN_WORDS, { message: 'LEGACY_ROUTES must be true or false' })
   LEGACY_ROUTES?: string;
 
+  /** A hop count or proxy addresses and ranges; read (and `true` refused) by trustProxyOf. */
   @IsOptional()
-  @IsIn(BOOLEAN_WORDS, { message: 'TRUST_PROXY must be true or false' })
+  @IsString()
   TRUST_PROXY?: string;
 
   @IsOptional()

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './config.error';
 import { loadConfig } from './load-config';
+import { TRUST_PROXY_TRUE } from './trust-proxy';
 
 /** The repository root: the default TIERS_FILE (config/tiers.json) is relative to it. */
 const ROOT = resolve(__dirname, '../../..');
@@ -101,7 +102,7 @@ describe(loadConfig.name, () => {
         PORT: '8080',
         DATABASE_URL: 'postgres://svc:pw@127.0.0.1:5432/svc_test',
         REDIS_URL: 'redis://127.0.0.1:6379',
-        ADMIN_TOKEN: 'a-long-admin-token-0123456789',
+        ADMIN_TOKEN: 'a-long-admin-token-0123456789abcdef',
         KEY_PREFIX: 'acme',
         KEY_DIGEST_PEPPER: 'pepper-0123456789abcdef',
         MODEL_HOST: 'https://cdn.example.org/models///',
@@ -109,14 +110,14 @@ describe(loadConfig.name, () => {
         INSTALLER_GITHUB_TOKEN_EXPIRES_AT: '2027-01-01T00:00:00Z',
         AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
         LEGACY_ROUTES: 'false',
-        TRUST_PROXY: 'yes',
+        TRUST_PROXY: '2',
         LOG_LEVEL: 'debug',
       });
 
-      expect(config.http).toMatchObject({ port: 8080, legacyRoutes: false, trustProxy: true });
+      expect(config.http).toMatchObject({ port: 8080, legacyRoutes: false, trustProxy: 2 });
       expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://svc:pw@127.0.0.1:5432/svc_test' });
       expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
-      expect(config.adminToken).toBe('a-long-admin-token-0123456789');
+      expect(config.adminToken).toBe('a-long-admin-token-0123456789abcdef');
       expect(config.keys).toEqual({ prefix: 'acme', digestPepper: 'pepper-0123456789abcdef' });
       expect(config.models.host).toBe('https://cdn.example.org/models');
       expect(config.installer.staticToken).toBe('ghp_static');
@@ -184,7 +185,7 @@ describe(loadConfig.name, () => {
     });
 
     it('serves the console unless CONSOLE_ENABLED=false (while the admin API exists: with an admin token or an operator)', () => {
-      const token = 'a'.repeat(16);
+      const token = 'a'.repeat(32);
       expect(load({ ADMIN_TOKEN: token }).console).toEqual({ enabled: true, dir: join(ROOT, 'dist/console') });
       expect(load({ ADMIN_TOKEN: token, CONSOLE_ENABLED: 'false' }).console.enabled).toBe(false);
       expect(load({}).console.enabled).toBe(true);
@@ -211,6 +212,23 @@ describe(loadConfig.name, () => {
 
     it('resolves a relative SQLite path against the working folder', () => {
       expect(loadConfig({ DATABASE_URL: 'sqlite:db/x.sqlite' }, ROOT).database).toMatchObject({ path: join(ROOT, 'db/x.sqlite') });
+    });
+  });
+
+  describe("TRUST_PROXY: a hop count or the proxies' addresses, as Fastify takes them", () => {
+    it.each([
+      ['1', 1],
+      ['2', 2],
+      ['32', 32],
+      ['0', false],
+      ['false', false],
+      ['No', false],
+      ['10.0.0.0/8', ['10.0.0.0/8']],
+      ['10.0.0.0/8, 127.0.0.1 ,fd00::/8', ['10.0.0.0/8', '127.0.0.1', 'fd00::/8']],
+      ['loopback,uniquelocal,linklocal', ['loopback', 'uniquelocal', 'linklocal']],
+      ['::1', ['::1']],
+    ])('%j', (value, expected) => {
+      expect(load({ TRUST_PROXY: value }).http.trustProxy).toEqual(expected);
     });
   });
 
@@ -276,6 +294,7 @@ describe(loadConfig.name, () => {
       ['SQLITE_CACHE_MB', 'plenty'],
       ['REDIS_URL', 'http://:redis-s3cret-pass@cache.internal:6379'],
       ['ADMIN_TOKEN', 'sk-short-s3cret'],
+      ['ADMIN_TOKEN', 'x'.repeat(31)],
       ['KEY_PREFIX', 'svc_live'],
       ['KEY_PREFIX', 'averyveryverylongprefix'],
       ['KEY_DIGEST_PEPPER', 'pepper-s3cret'],
@@ -310,6 +329,14 @@ describe(loadConfig.name, () => {
       ['RATE_LIMIT_MEMORY_WINDOWS', 'lots'],
       ['LEGACY_ROUTES', 'perhaps'],
       ['TRUST_PROXY', 'sometimes'],
+      ['TRUST_PROXY', '33'],
+      ['TRUST_PROXY', '-1'],
+      ['TRUST_PROXY', '1.5'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', '10.0.0.0/8,,127.0.0.1'],
+      ['TRUST_PROXY', '999.0.0.1'],
+      ['TRUST_PROXY', 'fd00::/129'],
+      ['TRUST_PROXY', 'proxy.internal'],
       ['SHUTDOWN_TIMEOUT_MS', '9999999'],
       ['LOG_LEVEL', 'chatty'],
       ['METRICS_ENABLED', 'maybe'],
@@ -332,6 +359,16 @@ describe(loadConfig.name, () => {
       expect(error.message).toContain(name);
     });
 
+    it.each(['true', 'TRUE', 'yes'])(
+      'TRUST_PROXY=%s (every hop trusted: a forgeable address) stops start-up, saying what to write',
+      (value) => {
+        const error = configErrorOf({ TRUST_PROXY: value });
+        expect(error.problems).toEqual([TRUST_PROXY_TRUE]);
+        expect(TRUST_PROXY_TRUE).toContain('TRUST_PROXY=1');
+        expect(TRUST_PROXY_TRUE).toContain('TRUST_PROXY=10.0.0.0/8');
+      },
+    );
+
     it.each([
       ['GITHUB_APP_ID', 'app-s3cret'],
       ['GITHUB_APP_INSTALLATION_ID', 'inst-s3cret'],
@@ -346,7 +383,7 @@ describe(loadConfig.name, () => {
     it('names every bad variable, one line each', () => {
       const error = configErrorOf({ PORT: 'x-port', LOG_LEVEL: 'loud', ADMIN_TOKEN: 'short-secret-1' });
       expect([...error.problems].sort()).toEqual([
-        'ADMIN_TOKEN must be at least 16 characters',
+        'ADMIN_TOKEN must be at least 32 characters (make one with: openssl rand -hex 32)',
         'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
         'PORT must be an integer number',
       ]);

@@ -13,6 +13,7 @@ import {
 } from './app-config';
 import { ConfigError } from './config.error';
 import { EnvSchema } from './env.schema';
+import { trustProxyOf } from './trust-proxy';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -66,6 +67,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   ) {
     problems.push(expiresAtProblem);
   }
+  const trustProxy = trustProxyOf(schema.TRUST_PROXY);
+  if ('problem' in trustProxy) problems.push(trustProxy.problem);
   if (schema.MODEL_STORE_URL !== undefined && schema.MODEL_STORE_DIR !== undefined) {
     problems.push('MODEL_STORE_URL and MODEL_STORE_DIR exclude each other: set one (the object store, or the local folder)');
   }
@@ -76,7 +79,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     http: {
       port: schema.PORT ?? DEFAULTS.PORT,
       host: schema.HOST ?? DEFAULTS.HOST,
-      trustProxy: isTrue(schema.TRUST_PROXY, false),
+      trustProxy: 'value' in trustProxy ? trustProxy.value : false,
       legacyRoutes: isTrue(schema.LEGACY_ROUTES, true),
       shutdownTimeoutMs: schema.SHUTDOWN_TIMEOUT_MS ?? DEFAULTS.SHUTDOWN_TIMEOUT_MS,
     },

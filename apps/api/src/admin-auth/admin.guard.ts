@@ -20,8 +20,10 @@ export const ADMIN_PERMISSION = 'svc:admin-permission';
  * over digests: the bootstrap owner) or an enabled operator's current token
  * (read from the database on every request, so a disabled operator or a
  * replaced token is refused at once on every instance); failures go through
- * the brute-force limiter shared with key checks (429 past the allowance);
- * then the route's permission (403 FORBIDDEN naming the role needed).
+ * the brute-force limiter shared with key checks (429 past the allowance),
+ * and while the client's address is blocked every admin authentication from
+ * it is refused with that 429, the right token's too, before any token is
+ * looked at; then the route's permission (403 FORBIDDEN naming the role needed).
  */
 @Injectable()
 export class AdminGuard implements CanActivate {
@@ -42,6 +44,7 @@ export class AdminGuard implements CanActivate {
     const permission = this.permissionOf(context);
     if (!(await this.presence.exists())) throw new HttpEdgeError('NOT_FOUND', 'Not found', 'No such endpoint');
     const request = context.switchToHttp().getRequest<FastifyRequest>();
+    await this.failures.refuseWhileBlocked(request.ip);
     const principal = await this.failures
       .watch(request.ip, () => this.authenticate(request))
       .catch((error: unknown) => {

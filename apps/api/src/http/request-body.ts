@@ -3,11 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import { BODY_LIMIT_BYTES, JSON_BODIES_ONLY } from './body-limit';
 import { HttpEdgeError } from './http-error';
+import { JSON_TOO_DEEP, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { acceptStreamedUploads } from './streamed-upload';
 
 /**
  * Bodies: JSON objects only. `application/json` (any parameters) is parsed
- * safely (no prototype poisoning) and must be an object; an empty body counts
+ * safely (no prototype poisoning), no deeper than MAX_JSON_DEPTH (checked on
+ * the text, before parsing), and must be an object; an empty body counts
  * as no body. Any other media type with a body answers 415, after the size
  * check (413 wins). Requests without a body need no Content-Type.
  * An unmatched request (unknown path or wrong method) is answered 404/405
@@ -22,6 +24,8 @@ export function acceptJsonObjectBodies(instance: FastifyInstance): void {
   instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, text, done) => {
     const source = String(text);
     if (source.trim() === '') return done(null, undefined);
+    if (nestsDeeperThan(source, MAX_JSON_DEPTH))
+      return done(new HttpEdgeError('INVALID_REQUEST', 'Invalid request', JSON_TOO_DEEP), undefined);
     let parsed: unknown;
     try {
       parsed = sjson.parse(source, undefined, { protoAction: 'error', constructorAction: 'error' });

@@ -33,6 +33,7 @@ import {
   readModelFilter,
 } from '@svc/domain';
 import { BODY_LIMIT_BYTES, BODY_LIMIT_HINT, JSON_BODIES_ONLY } from '../http/body-limit';
+import { MAX_JSON_DEPTH } from '../http/json-depth';
 import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelope, errorEnvelope } from '../http/error-envelope';
 import { ERROR_STATUS, type ErrorEnvelope, type HttpErrorCode } from '../http/error-status.map';
 import { HttpEdgeError } from '../http/http-error';
@@ -69,7 +70,7 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: new InvalidFormatError(),
   },
   INVALID_REQUEST: {
-    when: 'the body is not a JSON object, or a field has the wrong type or is out of range (`message` names it)',
+    when: `the body is not a JSON object, is nested deeper than ${MAX_JSON_DEPTH} levels (the body itself is level 1), or a field has the wrong type or is out of range (\`message\` names it)`,
     example: new InvalidRequestError('duration_ms must be a number >= 0'),
   },
   MISSING_EVENT_TYPE: { when: '`event_type` absent, `null` or empty', example: new MissingEventTypeError() },

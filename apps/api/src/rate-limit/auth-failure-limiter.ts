@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
+import { RateCounter } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { AdminUnauthorizedError, DomainError, type DomainErrorCode, KEY_CHECK_CODES } from '@svc/domain';
 import { rateLimitExceeded } from './rate-limit-exceeded';
@@ -16,14 +16,20 @@ const FAILED_CHECKS: ReadonlySet<DomainErrorCode> = new Set<DomainErrorCode>([
   new AdminUnauthorizedError().code,
 ]);
 
+/** The window of failures per client address, on the rate limiter's counters (Redis when configured). */
+const SCOPE = 'auth-failures';
+
 /**
  * Brute-force guard: failed key checks and admin authentications from one
- * client address are limited together
- * per window, on the rate limiter's storage. Within the allowance a failure
- * answers its own error; past it, 429 RATE_LIMIT_EXCEEDED until the window
- * ends. Successful checks are never counted, so a valid key (or admin token)
- * from the same address still passes. (@nestjs/throttler counts every request it sees; it
- * cannot count only failures, so this is a piece of its own.)
+ * client address are limited together per window, on the rate limiter's
+ * counters (shared through Redis when REDIS_URL is set). Within the allowance
+ * a failure answers its own error; past it, 429 RATE_LIMIT_EXCEEDED until the
+ * window ends. Successful checks are never counted, so a valid key from the
+ * same address still passes (CONTRACT 8); an admin authentication, though, is
+ * refused from a blocked address whatever token it brings (`refuseWhileBlocked`),
+ * so guessing the admin token is not answered by a 200 for the right one.
+ * (@nestjs/throttler counts every request it sees; it cannot count only
+ * failures, so this is a piece of its own.)
  */
 @Injectable()
 export class AuthFailureLimiter {
@@ -31,7 +37,7 @@ export class AuthFailureLimiter {
   private readonly windowMs: number;
 
   constructor(
-    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly counter: RateCounter,
     config: AppConfig,
   ) {
     this.limit = config.rateLimit.authFailuresPerMinute;
@@ -44,10 +50,21 @@ export class AuthFailureLimiter {
       return await check();
     } catch (error) {
       if (this.limit > 0 && error instanceof DomainError && FAILED_CHECKS.has(error.code)) {
-        const record = await this.storage.increment(clientAddress, this.windowMs, this.limit, this.windowMs, 'auth-failures');
-        if (record.isBlocked) throw rateLimitExceeded(record.timeToBlockExpire);
+        const verdict = await this.counter.hit(SCOPE, clientAddress, this.limit, this.windowMs);
+        if (!verdict.allowed) throw rateLimitExceeded(verdict.retryAfterSeconds);
       }
       throw error;
     }
+  }
+
+  /**
+   * 429 (with `Retry-After`, the rest of the window) while the address has
+   * used up its failures: nothing is checked or counted. For the admin API,
+   * whose every authentication from a blocked address is refused.
+   */
+  async refuseWhileBlocked(clientAddress: string): Promise<void> {
+    if (this.limit === 0) return;
+    const verdict = await this.counter.peek(SCOPE, clientAddress, this.limit, this.windowMs);
+    if (!verdict.allowed) throw rateLimitExceeded(verdict.retryAfterSeconds);
   }
 }

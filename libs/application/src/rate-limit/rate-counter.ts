@@ -30,6 +30,13 @@ export abstract class RateCounter {
    */
   abstract hit(scope: string, caller: string, limit: number, windowMs: number): Promise<RateVerdict>;
 
+  /**
+   * Where `caller` stands in `scope`'s current window, without counting a
+   * request: not allowed once it is at `limit` (what the next `hit` would
+   * answer). A caller without a window has its whole limit.
+   */
+  abstract peek(scope: string, caller: string, limit: number, windowMs: number): Promise<RateVerdict>;
+
   /** Whether counts are currently shared across instances. */
   abstract mode(): RateCounterMode;
 

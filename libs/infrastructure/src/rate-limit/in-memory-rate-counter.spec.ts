@@ -28,6 +28,42 @@ describe(InMemoryRateCounter.name, () => {
     });
   });
 
+  it('peeks at a window without counting: whole limit when none, refused at the limit, whole limit once it ended', () => {
+    const { clock, counter, start } = counterAt();
+    expect(counter.peekNow('s', 'b', 2, WINDOW_MS)).toEqual({
+      allowed: true,
+      remaining: 2,
+      resetAtMs: start + WINDOW_MS,
+      retryAfterSeconds: 60,
+    });
+    expect(counter.windowsHeld).toBe(0);
+    counter.hitNow('s', 'b', 2, WINDOW_MS);
+    expect(counter.peekNow('s', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(counter.peekNow('s', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 1 });
+    counter.hitNow('s', 'b', 2, WINDOW_MS);
+    clock.advance(15_000);
+    expect(counter.peekNow('s', 'b', 2, WINDOW_MS)).toEqual({
+      allowed: false,
+      remaining: 0,
+      resetAtMs: start + WINDOW_MS,
+      retryAfterSeconds: 45,
+    });
+    expect(counter.peekNow('other-scope', 'b', 2, WINDOW_MS).allowed).toBe(true);
+    clock.advance(45_000);
+    expect(counter.peekNow('s', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 2 });
+    expect(counter.hitNow('s', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('peeks at a window kept in the previous generation', () => {
+    const { clock, counter, start } = counterAt();
+    counter.hitNow('s', 'rotates-the-generations', 10, WINDOW_MS);
+    clock.advance(WINDOW_MS - 10);
+    counter.hitNow('s', 'b', 1, WINDOW_MS);
+    clock.advance(20);
+    counter.hitNow('s', 'another', 1, WINDOW_MS); // rotates: b is in the previous generation now
+    expect(counter.peekNow('s', 'b', 1, WINDOW_MS)).toMatchObject({ allowed: false, resetAtMs: start + 2 * WINDOW_MS - 10 });
+  });
+
   it('counts a caller apart in each scope, and the callers of a scope apart', () => {
     const { counter } = counterAt();
     expect(counter.hitNow('validate', 'c', 2, WINDOW_MS).remaining).toBe(1);

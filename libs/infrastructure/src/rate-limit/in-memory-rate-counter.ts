@@ -98,6 +98,21 @@ export class InMemoryRateCounter extends RateCounter {
     return { allowed: true, remaining: limit - window.count, resetAtMs: window.resetAtMs, retryAfterSeconds };
   }
 
+  async peek(scope: string, caller: string, limit: number, windowMs: number): Promise<RateVerdict> {
+    return this.peekNow(scope, caller, limit, windowMs);
+  }
+
+  /** The caller's window as it stands, read where it is (this generation or the previous one), moved and counted nowhere. */
+  peekNow(scope: string, caller: string, limit: number, windowMs: number): RateVerdict {
+    const now = this.clock.now().getTime();
+    const window = this.current.get(scope)?.get(caller) ?? this.previous.get(scope)?.get(caller);
+    if (window === undefined || window.resetAtMs <= now) {
+      return { allowed: limit > 0, remaining: limit, resetAtMs: now + windowMs, retryAfterSeconds: secondsUntil(now + windowMs, now) };
+    }
+    const retryAfterSeconds = secondsUntil(window.resetAtMs, now);
+    return { allowed: window.count < limit, remaining: Math.max(0, limit - window.count), resetAtMs: window.resetAtMs, retryAfterSeconds };
+  }
+
   /** Windows held in memory, ended windows not yet dropped included. */
   get windowsHeld(): number {
     return this.currentWindows + this.previousWindows;

@@ -31,6 +31,20 @@ async function until(check: () => boolean): Promise<void> {
     redis.disconnect();
   });
 
+  it('peeks at the window hit counts in, without counting', async () => {
+    await until(() => counter.mode() === 'shared');
+    expect(await counter.peek('p', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 2, retryAfterSeconds: 60 });
+    expect(await redis.exists(`${prefix}p:b`)).toBe(0);
+    await counter.hit('p', 'b', 2, WINDOW_MS);
+    expect(await counter.peek('p', 'b', 2, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 1 });
+    await counter.hit('p', 'b', 2, WINDOW_MS);
+    const blocked = await counter.peek('p', 'b', 2, WINDOW_MS);
+    expect(blocked).toMatchObject({ allowed: false, remaining: 0 });
+    expect(blocked.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(blocked.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(await redis.get(`${prefix}p:b`)).toBe('2');
+  });
+
   it('a command that fails on an open connection falls back per instance, then shares again by itself, with no traffic', async () => {
     await until(() => counter.mode() === 'shared');
     expect(await counter.hit('s', 'b', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 4 });

@@ -22,6 +22,12 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2])
 return {1, count, ttl}
 `;
 
+/** Read a window without counting: {count, ttl ms (negative: no window)}. */
+const PEEK_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+return {count, redis.call('PTTL', KEYS[1])}
+`;
+
 /**
  * After a command failed on a connection that stayed open (a command timeout on a busy host, an
  * error answer), Redis is asked again (PING) after this long: no 'ready' event will announce that
@@ -29,7 +35,10 @@ return {1, count, ttl}
  */
 export const REDIS_RETRY_AFTER_FAILED_COMMAND_MS = 1000;
 
-type RedisWithHit = Redis & { rateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]> };
+type RedisWithHit = Redis & {
+  rateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]>;
+  ratePeek(key: string): Promise<[number, number]>;
+};
 
 /**
  * Shared counters in Redis, so any number of instances enforce one limit.
@@ -59,6 +68,7 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
       lazyConnect: false,
     }) as RedisWithHit;
     this.redis.defineCommand('rateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.redis.defineCommand('ratePeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
     this.redis.on('ready', () => this.share());
     this.redis.on('error', () => this.degrade());
     this.redis.on('close', () => this.degrade());
@@ -82,6 +92,28 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
       }
     }
     return this.fallback.hitNow(scope, caller, limit, windowMs);
+  }
+
+  /** The same window as `hit`'s, read without counting; while Redis is away, the per-instance one. */
+  async peek(scope: string, caller: string, limit: number, windowMs: number): Promise<RateVerdict> {
+    if (this.state === 'shared') {
+      try {
+        const [count, ttl] = await this.redis.ratePeek(`${this.keyPrefix}${scope}:${caller}`);
+        const now = Date.now();
+        const live = ttl > 0;
+        const resetAtMs = now + (live ? ttl : windowMs);
+        const used = live ? count : 0;
+        return {
+          allowed: used < limit,
+          remaining: Math.max(0, limit - used),
+          resetAtMs,
+          retryAfterSeconds: secondsUntil(resetAtMs, now),
+        };
+      } catch {
+        this.degrade();
+      }
+    }
+    return this.fallback.peekNow(scope, caller, limit, windowMs);
   }
 
   mode(): RateCounterMode {
