@@ -4,7 +4,7 @@ import { FixedClock, RETRY_DELAYS_MS } from '@svc/domain';
 import { Webhook } from 'standardwebhooks';
 import { TestApp } from '../harness/create-test-app';
 import { eventually } from '../harness/services';
-import { type ReceivedWebhook, WebhookReceiver, ALL_EVENTS } from '../harness/webhook-receiver';
+import { type ReceivedWebhook, WebhookReceiver, ALL_EVENTS, outboxSettled } from '../harness/webhook-receiver';
 
 /**
  * Webhooks (CONTRACT 20) over real HTTP: the service delivers to a receiver on 127.0.0.1
@@ -12,7 +12,7 @@ import { type ReceivedWebhook, WebhookReceiver, ALL_EVENTS } from '../harness/we
  * verifier. Time is the test's clock (the retry schedule, the 5-day disabling).
  */
 
-const INSECURE = { WEBHOOK_ALLOW_INSECURE: 'true', SAMPLE_MODELS: 'false' };
+const INSECURE = { WEBHOOK_ALLOW_INSECURE: 'true', SAMPLE_MODELS: 'false', WEBHOOK_POLL_INTERVAL_MS: '100' };
 const inference = (apiKey: string) => ({
   api_key: apiKey,
   event_type: 'inference',
@@ -137,8 +137,8 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
 
     const expected = [...ALL_EVENTS, 'webhook.test'];
     await eventually(() => expected.every((type) => receiver.ofType(type).length > 0), 15000);
-    // a moment more for anything sent twice to arrive
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // nothing left to send: whatever was sent twice has arrived
+    await outboxSettled(t.baseUrl);
     for (const message of receiver.received) {
       expect(verified(secret, message)).toBeTruthy();
       expect(message.body).not.toContain(key.api_key);
@@ -164,8 +164,8 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
     expect(body('model.deleted').data).toMatchObject({ name: 'hooked_v1' });
     expect(body('key.issued').timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     // key.expiring is sent once per key, however often the check runs
-    await (await t.app.get(ModuleRef).create(DispatchWebhooks)).recordExpiring();
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(await (await t.app.get(ModuleRef).create(DispatchWebhooks)).recordExpiring()).toBe(0);
+    await outboxSettled(t.baseUrl);
     expect(receiver.ofType('key.expiring')).toHaveLength(1);
     const page = await t.admin('GET', `/admin/v1/webhooks/${id}/deliveries?status=succeeded&limit=3`);
     expect(page.status).toBe(200);
@@ -184,8 +184,10 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     const rotations = () => receiver.ofType('key.rotated').filter((r) => r.body.includes(keyId));
     await eventually(() => rotations().length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await outboxSettled(t.baseUrl);
     expect(rotations()).toHaveLength(1);
+    // one event, one delivery row for the endpoint
+    expect((await t.admin('GET', `/admin/v1/webhooks/${id}/deliveries?limit=100`)).body.deliveries).toHaveLength(1);
     await t.admin('DELETE', `/admin/v1/webhooks/${id}`);
   });
 

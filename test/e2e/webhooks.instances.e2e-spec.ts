@@ -7,7 +7,7 @@ import { request } from '../harness/http';
 import { ServiceProcess } from '../harness/service-process';
 import { eventually } from '../harness/services';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
-import { WebhookReceiver } from '../harness/webhook-receiver';
+import { WebhookReceiver, outboxSettled } from '../harness/webhook-receiver';
 
 /**
  * Webhooks across real service processes on one database (CONTRACT 20): quota notices exactly once
@@ -33,6 +33,10 @@ describe('webhooks across service instances', () => {
       ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       SAMPLE_MODELS: 'false',
       WEBHOOK_ALLOW_INSECURE: 'true',
+      // CONTRACT 20's timing shortened (the same rules): a held attempt gives up after 4 s, a claim lasts 6 s
+      WEBHOOK_ATTEMPT_TIMEOUT_MS: '4000',
+      WEBHOOK_DELIVERY_LEASE_MS: '6000',
+      WEBHOOK_POLL_INTERVAL_MS: '200',
       MODEL_STORE_DIR: join(folder, 'models'),
     };
     // the first migrates the database; the others start on it
@@ -72,7 +76,10 @@ describe('webhooks across service instances', () => {
     expect(answers.filter((a) => a.status === 202)).toHaveLength(20);
     const notices = () => receiver.received.filter((r) => r.body.includes(key.key_id));
     await eventually(() => notices().length >= 2, 15_000);
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // anything sent twice would have arrived
+    // nothing left to send on any instance: whatever was sent twice has arrived
+    for (const p of running) await outboxSettled(p.baseUrl);
+    const rows = (await call(running[0], 'GET', `/admin/v1/webhooks/${id}/deliveries?limit=100`)).body.deliveries as unknown[];
+    expect(rows).toHaveLength(2);
     expect(
       notices()
         .map((r) => (JSON.parse(r.body) as { type: string }).type)
@@ -97,8 +104,8 @@ describe('webhooks across service instances', () => {
       const started = Date.now();
       running.push(await ServiceProcess.start(env));
       await eventually(() => held.received.length === 2, 60_000, 250);
-      // not before the dead instance's lease (30 s from its claim) ran out
-      expect(held.received[1].at - held.received[0].at).toBeGreaterThanOrEqual(29_000);
+      // not before the dead instance's lease (WEBHOOK_DELIVERY_LEASE_MS from its claim) ran out
+      expect(held.received[1].at - held.received[0].at).toBeGreaterThanOrEqual(5_500);
       expect(held.received.map((r) => r.headers['webhook-id'])).toEqual([test.body.id, test.body.id]);
       expect(Date.now() - started).toBeLessThan(60_000);
       await eventually(

@@ -1,5 +1,6 @@
 import { type IncomingHttpHeaders, type ServerResponse, createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { request } from './http';
 
 export interface ReceivedWebhook {
   readonly headers: IncomingHttpHeaders;
@@ -82,3 +83,19 @@ export const ALL_EVENTS = [
   'model.published',
   'model.deleted',
 ];
+
+/**
+ * Waits until the service at `baseUrl` has nothing left to send: its outbox depth (the
+ * `svc_webhook_outbox_depth` metric: events not yet fanned out plus deliveries pending) is 0.
+ * After it, what was delivered is final, so an "exactly once" check counts the delivery rows
+ * and the messages received instead of waiting a while for a second copy.
+ */
+export async function outboxSettled(baseUrl: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const metrics = await request(baseUrl, 'GET', '/metrics');
+    if (/^svc_webhook_outbox_depth 0$/m.test(metrics.text)) return;
+    if (Date.now() > deadline) throw new Error(`the webhook outbox at ${baseUrl} did not empty within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

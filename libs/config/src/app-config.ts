@@ -144,6 +144,17 @@ export class AppConfig {
    * Webhooks (CONTRACT 20): `allowInsecure` (WEBHOOK_ALLOW_INSECURE, for development and
    * tests) lets endpoints be `http` and resolve to loopback or private addresses;
    * `retentionDays` (WEBHOOK_RETENTION_DAYS) is how long ended deliveries and their events are kept.
+   * The timing, CONTRACT 20's unless set: how long an attempt waits for an answer
+   * (WEBHOOK_ATTEMPT_TIMEOUT_MS), how long a claim holds a delivery (WEBHOOK_DELIVERY_LEASE_MS,
+   * longer than an attempt), how often an instance looks for work others recorded
+   * (WEBHOOK_POLL_INTERVAL_MS) and the delays between attempts (WEBHOOK_RETRY_DELAYS_MS).
    */
-  readonly webhooks!: { readonly allowInsecure: boolean; readonly retentionDays: number };
+  readonly webhooks!: {
+    readonly allowInsecure: boolean;
+    readonly retentionDays: number;
+    readonly attemptTimeoutMs: number;
+    readonly deliveryLeaseMs: number;
+    readonly pollIntervalMs: number;
+    readonly retryDelaysMs: readonly number[];
+  };
 }

@@ -306,6 +306,34 @@ export class EnvSchema {
   @Max(3650)
   WEBHOOK_RETENTION_DAYS?: number;
 
+  /** CONTRACT 20's delivery timing, settable for operators and for tests that must not wait it out. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  WEBHOOK_ATTEMPT_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(200)
+  @Max(3600000)
+  WEBHOOK_DELIVERY_LEASE_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(60000)
+  WEBHOOK_POLL_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @Matches(/^\s*\d{1,9}\s*(,\s*\d{1,9}\s*){0,19}$/, {
+    message: 'WEBHOOK_RETRY_DELAYS_MS must be 1 to 20 comma-separated whole numbers of milliseconds',
+  })
+  WEBHOOK_RETRY_DELAYS_MS?: string;
+
   @IsOptional()
   @IsIn(BOOLEAN_WORDS, { message: 'METRICS_ENABLED must be true or false' })
   METRICS_ENABLED?: string;

@@ -184,6 +184,28 @@ describe(loadConfig.name, () => {
       expect(load({ WEBHOOK_RETENTION_DAYS: '3650' }).webhooks.retentionDays).toBe(3650);
     });
 
+    it("reads the webhooks' timing, CONTRACT 20's by default, a lease always longer than an attempt", () => {
+      expect(load({}).webhooks).toMatchObject({
+        attemptTimeoutMs: 10_000,
+        deliveryLeaseMs: 30_000,
+        pollIntervalMs: 1000,
+        retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      });
+      const set = load({
+        WEBHOOK_ATTEMPT_TIMEOUT_MS: '500',
+        WEBHOOK_DELIVERY_LEASE_MS: '800',
+        WEBHOOK_POLL_INTERVAL_MS: '20',
+        WEBHOOK_RETRY_DELAYS_MS: '10, 20,30',
+      }).webhooks;
+      expect(set).toMatchObject({ attemptTimeoutMs: 500, deliveryLeaseMs: 800, pollIntervalMs: 20, retryDelaysMs: [10, 20, 30] });
+      expect(() => load({ WEBHOOK_ATTEMPT_TIMEOUT_MS: '5000', WEBHOOK_DELIVERY_LEASE_MS: '5000' })).toThrow(
+        /WEBHOOK_DELIVERY_LEASE_MS must be longer than WEBHOOK_ATTEMPT_TIMEOUT_MS/,
+      );
+      expect(() => load({ WEBHOOK_RETRY_DELAYS_MS: '5s,10s' })).toThrow(/WEBHOOK_RETRY_DELAYS_MS must be 1 to 20/);
+      expect(() => load({ WEBHOOK_RETRY_DELAYS_MS: '10,0' })).toThrow(/WEBHOOK_RETRY_DELAYS_MS must hold positive delays only/);
+      expect(() => load({ WEBHOOK_POLL_INTERVAL_MS: '1' })).toThrow(/WEBHOOK_POLL_INTERVAL_MS/);
+    });
+
     it('serves the console unless CONSOLE_ENABLED=false (while the admin API exists: with an admin token or an operator)', () => {
       const token = 'a'.repeat(32);
       expect(load({ ADMIN_TOKEN: token }).console).toEqual({ enabled: true, dir: join(ROOT, 'dist/console') });

@@ -30,6 +30,10 @@ const DEFAULTS = {
   KEY_ROTATION_GRACE_SECONDS: 86400,
   KEY_ROTATION_RECOMMENDED_DAYS: 90,
   WEBHOOK_RETENTION_DAYS: 30,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS: 10_000,
+  WEBHOOK_DELIVERY_LEASE_MS: 30_000,
+  WEBHOOK_POLL_INTERVAL_MS: 1000,
+  WEBHOOK_RETRY_DELAYS_MS: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
   GITHUB_API_URL: 'https://api.github.com',
   AUTH_FAILURE_LIMIT_PER_MINUTE: 60,
   RATE_LIMIT_MEMORY_WINDOWS: 50_000,
@@ -72,6 +76,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
   if (schema.MODEL_STORE_URL !== undefined && schema.MODEL_STORE_DIR !== undefined) {
     problems.push('MODEL_STORE_URL and MODEL_STORE_DIR exclude each other: set one (the object store, or the local folder)');
   }
+  const attemptTimeoutMs = schema.WEBHOOK_ATTEMPT_TIMEOUT_MS ?? DEFAULTS.WEBHOOK_ATTEMPT_TIMEOUT_MS;
+  const deliveryLeaseMs = schema.WEBHOOK_DELIVERY_LEASE_MS ?? DEFAULTS.WEBHOOK_DELIVERY_LEASE_MS;
+  if (deliveryLeaseMs <= attemptTimeoutMs) {
+    problems.push('WEBHOOK_DELIVERY_LEASE_MS must be longer than WEBHOOK_ATTEMPT_TIMEOUT_MS (a live delivery must never be taken over)');
+  }
+  const retryDelaysMs = schema.WEBHOOK_RETRY_DELAYS_MS?.split(',').map((d) => Number(d.trim())) ?? DEFAULTS.WEBHOOK_RETRY_DELAYS_MS;
+  if (retryDelaysMs.some((d) => !(d > 0))) problems.push('WEBHOOK_RETRY_DELAYS_MS must hold positive delays only');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const storeDir = resolve(cwd, schema.MODEL_STORE_DIR ?? DEFAULTS.MODEL_STORE_DIR);
@@ -138,6 +149,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     webhooks: {
       allowInsecure: isTrue(schema.WEBHOOK_ALLOW_INSECURE, false),
       retentionDays: schema.WEBHOOK_RETENTION_DAYS ?? DEFAULTS.WEBHOOK_RETENTION_DAYS,
+      attemptTimeoutMs,
+      deliveryLeaseMs,
+      pollIntervalMs: schema.WEBHOOK_POLL_INTERVAL_MS ?? DEFAULTS.WEBHOOK_POLL_INTERVAL_MS,
+      retryDelaysMs,
     },
   };
   return deepFreeze(config);

@@ -15,6 +15,7 @@ import {
   ModelLinkSigner,
   ModelStore,
   OfflineLicensePolicy,
+  WebhookDeliverySchedule,
   RandomSource,
   SecretHasher,
   TierCatalog,
@@ -69,7 +70,15 @@ export class InfrastructureModule {
       { provide: Clock, useValue: overrides.clock ?? new SystemClock() },
       // webhooks (CONTRACT 20): where they may go, checked when registered and again when connecting
       { provide: WebhookTargets, useValue: new CheckedWebhookTargets(config.webhooks.allowInsecure) },
-      { provide: WebhookTransport, useValue: new WebhookHttpTransport(config.webhooks.allowInsecure) },
+      { provide: WebhookTransport, useValue: new WebhookHttpTransport(config.webhooks.allowInsecure, config.webhooks.attemptTimeoutMs) },
+      {
+        provide: WebhookDeliverySchedule,
+        useValue: new WebhookDeliverySchedule(
+          config.webhooks.retryDelaysMs,
+          config.webhooks.attemptTimeoutMs,
+          config.webhooks.deliveryLeaseMs,
+        ),
+      },
       {
         provide: RateCounter,
         inject: [Clock],

@@ -4,7 +4,6 @@ import {
   type AttemptRecord,
   type ClaimedDelivery,
   Clock,
-  DELIVERY_LEASE_MS,
   IdGenerator,
   KEY_EXPIRING_NOTICE_MS,
   RandomSource,
@@ -12,10 +11,10 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEvent,
+  WebhookDeliverySchedule,
   WebhookRepository,
   failingTooLong,
   keyExpiringEvent,
-  nextAttemptAfterFailure,
   signingSecretsOf,
   webhookBodyOf,
 } from '@svc/domain';
@@ -36,7 +35,7 @@ const EXPIRING_BATCH = 200;
  * once), and attempt the deliveries that are due, each claimed with a lease
  * so that one instance attempts it at a time (a dead instance's claim is
  * taken over once its lease has run out). A failed attempt is retried on
- * RETRY_DELAYS_MS, then the delivery is failed; an endpoint that has failed
+ * the schedule's retry delays, then the delivery is failed; an endpoint that has failed
  * every delivery for DISABLE_FAILING_AFTER_MS is disabled, audited as the system.
  */
 @Injectable()
@@ -49,6 +48,7 @@ export class DispatchWebhooks {
     private readonly transport: WebhookTransport,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
+    private readonly schedule: WebhookDeliverySchedule,
     random: RandomSource,
   ) {
     this.owner = `dispatcher_${random.hex(8)}`;
@@ -76,7 +76,7 @@ export class DispatchWebhooks {
   /** Claims the deliveries due and attempts them (at once, each with its own timeout); answers what became of each. */
   async deliverDue(): Promise<DeliveryResult[]> {
     const now = this.clock.now();
-    const claimed = await this.webhooks.claimDue(this.owner, now, new Date(now.getTime() + DELIVERY_LEASE_MS), CLAIM_BATCH);
+    const claimed = await this.webhooks.claimDue(this.owner, now, new Date(now.getTime() + this.schedule.leaseMs), CLAIM_BATCH);
     return Promise.all(claimed.map((claim) => this.attempt(claim)));
   }
 
@@ -120,7 +120,7 @@ export class DispatchWebhooks {
   }
 
   private failure(delivery: WebhookDelivery, endpoint: WebhookEndpoint, at: Date, statusCode: number | null, error: string): AttemptRecord {
-    const next = nextAttemptAfterFailure(delivery.attempts + 1, at);
+    const next = this.schedule.nextAttemptAfterFailure(delivery.attempts + 1, at);
     const disable = failingTooLong(endpoint.failingSince, at)
       ? {
           reason: 'every delivery failed for 5 days',

@@ -20,9 +20,9 @@ export function isDeliveryStatus(value: unknown): value is DeliveryStatus {
   return typeof value === 'string' && (DELIVERY_STATUSES as readonly string[]).includes(value);
 }
 
-/** When the next attempt is due after `attempts` attempts failed, the last at `at`; null when none is left. */
-export function nextAttemptAfterFailure(attempts: number, at: Date): Date | null {
-  const delay = RETRY_DELAYS_MS[attempts - 1];
+/** When the next attempt is due after `attempts` attempts failed, the last at `at`, on `delays`; null when none is left. */
+export function nextAttemptAfterFailure(attempts: number, at: Date, delays: readonly number[] = RETRY_DELAYS_MS): Date | null {
+  const delay = delays[attempts - 1];
   return delay === undefined ? null : new Date(at.getTime() + delay);
 }
 
@@ -49,3 +49,33 @@ export type AttemptOutcome =
 
 /** How long a claim holds a delivery: longer than an attempt may take, so a live claimer is never overtaken; a dead one's is taken over after it. */
 export const DELIVERY_LEASE_MS = 30_000;
+
+/**
+ * The delivery's timing, bound once from configuration (WEBHOOK_RETRY_DELAYS_MS,
+ * WEBHOOK_ATTEMPT_TIMEOUT_MS, WEBHOOK_DELIVERY_LEASE_MS): CONTRACT 20's values
+ * unless an operator (or a test) sets others. A lease always outlasts an attempt,
+ * so a live claimer is never overtaken.
+ */
+export class WebhookDeliverySchedule {
+  constructor(
+    readonly retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
+    readonly attemptTimeoutMs: number = ATTEMPT_TIMEOUT_MS,
+    readonly leaseMs: number = DELIVERY_LEASE_MS,
+  ) {
+    if (retryDelaysMs.length === 0 || !retryDelaysMs.every((d) => Number.isSafeInteger(d) && d > 0)) {
+      throw new RangeError('the retry delays are one or more positive whole numbers of milliseconds');
+    }
+    if (!Number.isSafeInteger(attemptTimeoutMs) || attemptTimeoutMs < 1) throw new RangeError('an attempt waits at least 1 ms');
+    if (!Number.isSafeInteger(leaseMs) || leaseMs <= attemptTimeoutMs) throw new RangeError('a delivery lease must outlast an attempt');
+  }
+
+  /** Every attempt a delivery gets: the first and each retry. */
+  get maxAttempts(): number {
+    return this.retryDelaysMs.length + 1;
+  }
+
+  /** When the next attempt is due after `attempts` attempts failed, the last at `at`; null when none is left. */
+  nextAttemptAfterFailure(attempts: number, at: Date): Date | null {
+    return nextAttemptAfterFailure(attempts, at, this.retryDelaysMs);
+  }
+}

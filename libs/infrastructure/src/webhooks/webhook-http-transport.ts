@@ -17,14 +17,17 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * refuses any non-public address when connecting (an IP literal is checked
  * before, as Node makes no lookup for one), unless WEBHOOK_ALLOW_INSECURE.
  * A 2xx answer succeeds; any other, a redirect included (never followed),
- * no answer within ATTEMPT_TIMEOUT_MS, or a refused address fails. Neither
+ * no answer within the attempt timeout (WEBHOOK_ATTEMPT_TIMEOUT_MS), or a refused address fails. Neither
  * the secrets nor the signature are ever logged or put in an error.
  */
 export class WebhookHttpTransport extends WebhookTransport {
   private readonly https: HttpsAgent;
   private readonly http: HttpAgent;
 
-  constructor(private readonly allowInsecure: boolean) {
+  constructor(
+    private readonly allowInsecure: boolean,
+    private readonly timeoutMs: number = ATTEMPT_TIMEOUT_MS,
+  ) {
     super();
     const lookup = allowInsecure ? undefined : (safeLookup as unknown as LookupFunction);
     this.https = new HttpsAgent({ keepAlive: false, lookup });
@@ -89,8 +92,8 @@ export class WebhookHttpTransport extends WebhookTransport {
       });
       const timer = setTimeout(() => {
         req.destroy();
-        settle({ ok: false, statusCode: null, error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` });
-      }, ATTEMPT_TIMEOUT_MS);
+        settle({ ok: false, statusCode: null, error: `no answer within ${this.timeoutMs / 1000} s` });
+      }, this.timeoutMs);
       req.on('error', (error: NodeJS.ErrnoException) => {
         const refused = error instanceof RefusedAddressError || error.code === 'EWEBHOOKADDRESS';
         settle({ ok: false, statusCode: null, error: refused ? error.message : `could not send: ${error.code ?? error.message}` });

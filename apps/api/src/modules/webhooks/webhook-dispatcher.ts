@@ -6,8 +6,6 @@ import { OutboxBell } from '@svc/infrastructure';
 import { Counter, Gauge } from 'prom-client';
 import { ServiceMetrics } from '../../observability/service-metrics';
 
-/** How often an instance looks for work others recorded (its own wakes it at once). */
-export const POLL_INTERVAL_MS = 1000;
 /** How often keys near expiry are looked for. */
 const EXPIRING_INTERVAL_MS = 60_000;
 /** How often the outbox's retention sweep runs (WEBHOOK_RETENTION_DAYS). */
@@ -18,7 +16,7 @@ const DRAIN_TIMEOUT_MS = 12_000;
 /**
  * Runs the dispatcher's steps (DispatchWebhooks) in this instance: at once
  * when a transaction of this instance records events (the outbox's bell),
- * every POLL_INTERVAL_MS for what other instances recorded or what became
+ * every WEBHOOK_POLL_INTERVAL_MS for what other instances recorded or what became
  * due, the `key.expiring` check every minute, and the outbox's retention
  * sweep at start and every hour. One cycle at a time; a failure (the
  * database away) is logged and the next cycle tries again. Deliveries by
@@ -85,7 +83,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     this.unlisten = this.bell.listen(() => this.wake());
-    this.poll = setInterval(() => this.wake(), POLL_INTERVAL_MS);
+    this.poll = setInterval(() => this.wake(), this.config.webhooks.pollIntervalMs);
     this.poll.unref();
     this.expiring = setInterval(() => void this.recordExpiring(), EXPIRING_INTERVAL_MS);
     this.expiring.unref();
