@@ -82,7 +82,7 @@ describe('Rate limits (SPEC 8, CONTRACT 8)', () => {
       const again = await call(t, key.api_key);
       expect(again.status).toBe(ok);
       expectLimitHeaders(again, limit, limit - 1, START_S + 120);
-    });
+    }, 120_000); // analytics stores 1,000 events, one committed transaction each: seconds on a loaded server
   });
 
   describe('POST /v1/auth/revoke', () => {
