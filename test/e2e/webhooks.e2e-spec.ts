@@ -315,6 +315,15 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
   });
 });
 
+/** IPv6 addresses ipaddr.js calls unicast that are not global: IPv4-compatible (::/96, deprecated) and the rest of ::/8. */
+const RESERVED_IPV6: Array<[string, string]> = [
+  ['an IPv4-compatible loopback (::/96)', 'https://[::127.0.0.1]/'],
+  ['an IPv4-compatible metadata address (::/96)', 'https://[::a9fe:a9fe]/'],
+  ['an IPv4-compatible private address (::/96)', 'https://[::10.0.0.1]/hooks'],
+  ['an address in ::/8 outside ::/96', 'https://[::1:0:0:0]/'],
+  ['a reserved block outside 2000::/3', 'https://[4000::1]/'],
+];
+
 describe('webhooks: safe addresses without WEBHOOK_ALLOW_INSECURE (CONTRACT 20)', () => {
   let t: TestApp;
   beforeAll(async () => (t = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } })));
@@ -328,13 +337,42 @@ describe('webhooks: safe addresses without WEBHOOK_ALLOW_INSECURE (CONTRACT 20)'
     ["AWS's IPv6 metadata address", 'https://[fd00:ec2::254]/'],
     ['a name resolving to loopback', 'https://localhost/hooks'],
     ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'],
+    ...RESERVED_IPV6,
   ])('refuses %s when registering', async (_, url) => {
     const answer = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('url') });
   });
 
-  it('refuses such an address when changing an endpoint too', async () => {
+  it('registers nothing it refused', async () => {
     expect((await t.admin('GET', '/admin/v1/webhooks')).body).toEqual({ webhooks: [] });
+  });
+
+  describe('changing an endpoint', () => {
+    let id: string;
+    // a public IP literal: registered without a DNS lookup, and never sent to (nothing is subscribed that happens here)
+    const PUBLIC = 'https://93.184.216.34/hooks';
+    beforeAll(async () => {
+      const created = await t.admin('POST', '/admin/v1/webhooks', { url: PUBLIC, events: ['model.deleted'] });
+      expect(created.status).toBe(201);
+      id = created.body.id as string;
+    });
+    afterAll(async () => t.admin('DELETE', `/admin/v1/webhooks/${id}`));
+
+    it.each([['loopback', 'https://127.0.0.1/hooks'], ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'], ...RESERVED_IPV6])(
+      'refuses %s',
+      async (_, url) => {
+        const answer = await t.admin('PATCH', `/admin/v1/webhooks/${id}`, { url });
+        expect(answer.status).toBe(400);
+        expect(answer.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('url') });
+        expect((await t.admin('GET', `/admin/v1/webhooks/${id}`)).body).toMatchObject({ url: PUBLIC });
+      },
+    );
+
+    it('takes a global unicast IPv6 address', async () => {
+      const answer = await t.admin('PATCH', `/admin/v1/webhooks/${id}`, { url: 'https://[2606:4700:4700::1111]/hooks' });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ url: 'https://[2606:4700:4700::1111]/hooks' });
+    });
   });
 });
