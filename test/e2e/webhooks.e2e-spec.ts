@@ -376,3 +376,65 @@ describe('webhooks: safe addresses without WEBHOOK_ALLOW_INSECURE (CONTRACT 20)'
     });
   });
 });
+
+describe('webhooks: no user or password in an address, query values masked below admin (CONTRACT 20, 21)', () => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    t = await TestApp.start({ env: INSECURE });
+    for (const role of ['viewer', 'support', 'admin', 'owner']) {
+      const made = await t.admin('POST', '/admin/v1/operators', { name: `${role} operator`, role });
+      expect(made.status).toBe(201);
+      tokens[role] = made.body.token as string;
+    }
+  });
+  afterAll(async () => t?.close());
+
+  const as = (role: string, method: string, path: string, json?: unknown) =>
+    t.request(method, path, { json, headers: { authorization: `Bearer ${tokens[role]}` } });
+
+  it.each([
+    ['a user and a password', 'https://u:p@hooks.example.com/path'],
+    ['a user', 'https://u@hooks.example.com/path'],
+    ['a password', 'https://:p@hooks.example.com/path'],
+    ['credentials on an insecure address', 'http://user:pass@127.0.0.1:8080/hooks'],
+  ])('refuses %s when registering and when changing', async (_, url) => {
+    const created = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual({
+      error: 'Invalid request',
+      code: 'INVALID_REQUEST',
+      message: 'url: must not carry a user or password (user:password@); put a token in the query instead',
+    });
+    const plain = await t.admin('POST', '/admin/v1/webhooks', { url: 'http://127.0.0.1:8080/hooks', events: ['key.issued'] });
+    expect(plain.status).toBe(201);
+    const changed = await t.admin('PATCH', `/admin/v1/webhooks/${plain.body.id}`, { url });
+    expect(changed.status).toBe(400);
+    expect(changed.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('url: must not carry a user') });
+    expect((await t.admin('GET', `/admin/v1/webhooks/${plain.body.id}`)).body).toMatchObject({ url: 'http://127.0.0.1:8080/hooks' });
+    await t.admin('DELETE', `/admin/v1/webhooks/${plain.body.id}`);
+  });
+
+  it('shows query values as *** to viewer and support, in the list and alone; admin and owner see the address as registered', async () => {
+    const url = 'http://127.0.0.1:8080/hooks/billing?token=s3cr3t-receiver-token&region=eu#part';
+    const created = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const masked = 'http://127.0.0.1:8080/hooks/billing?token=***&region=***#***';
+    for (const role of ['viewer', 'support']) {
+      const list = await as(role, 'GET', '/admin/v1/webhooks');
+      expect(list.status).toBe(200);
+      expect(list.body.webhooks).toEqual([expect.objectContaining({ id, url: masked })]);
+      const one = await as(role, 'GET', `/admin/v1/webhooks/${id}`);
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ id, url: masked });
+      expect(JSON.stringify([list.body, one.body])).not.toContain('s3cr3t');
+    }
+    for (const role of ['admin', 'owner']) {
+      expect((await as(role, 'GET', '/admin/v1/webhooks')).body.webhooks).toEqual([expect.objectContaining({ id, url })]);
+      expect((await as(role, 'GET', `/admin/v1/webhooks/${id}`)).body).toMatchObject({ id, url });
+    }
+    expect((await t.admin('GET', `/admin/v1/webhooks/${id}`)).body).toMatchObject({ url });
+    await t.admin('DELETE', `/admin/v1/webhooks/${id}`);
+  });
+});

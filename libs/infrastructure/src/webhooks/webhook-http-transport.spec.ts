@@ -121,5 +121,11 @@ describe('CheckedWebhookTargets', () => {
     }
     await expect(new CheckedWebhookTargets(true).check('http://127.0.0.1:8080/hooks')).resolves.toBeUndefined();
     await expect(new CheckedWebhookTargets(true).check('ftp://127.0.0.1/')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    for (const allowInsecure of [false, true]) {
+      await expect(new CheckedWebhookTargets(allowInsecure).check('https://u:p@93.184.216.34/')).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        hint: expect.stringContaining('must not carry a user or password'),
+      });
+    }
   });
 });
