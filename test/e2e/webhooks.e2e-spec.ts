@@ -438,3 +438,55 @@ describe('webhooks: no user or password in an address, query values masked below
     await t.admin('DELETE', `/admin/v1/webhooks/${id}`);
   });
 });
+
+describe('webhooks: a receiver that never answers holds only its own slots (issue 35)', () => {
+  let t: TestApp;
+  let slow: WebhookReceiver;
+  let healthy: WebhookReceiver;
+  beforeAll(async () => {
+    [slow, healthy] = await Promise.all([WebhookReceiver.start('/slow'), WebhookReceiver.start('/healthy')]);
+    slow.answer = 'hold';
+    t = await TestApp.start({ env: INSECURE });
+  });
+  afterAll(async () => {
+    await slow?.close();
+    await healthy?.close();
+    await t?.close();
+  });
+
+  it("delivers a healthy endpoint's test deliveries and events at once while twelve to a silent one wait out their timeout", async () => {
+    const add = async (url: string) => {
+      const created = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
+      expect(created.status).toBe(201);
+      return created.body.id as string;
+    };
+    const slowId = await add(slow.url);
+    const healthyId = await add(healthy.url);
+    // more deliveries to the silent endpoint than an instance attempts at once
+    for (let i = 0; i < 12; i += 1) expect((await t.admin('POST', `/admin/v1/webhooks/${slowId}/test`)).status).toBe(202);
+    await eventually(() => slow.received.length >= 1, 5000, 20);
+    const sent = Date.now();
+    const tests: string[] = [];
+    for (let i = 0; i < 3; i += 1) tests.push((await t.admin('POST', `/admin/v1/webhooks/${healthyId}/test`)).body.id as string);
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const issued = await t.admin('POST', '/admin/v1/keys', { email: `slot${i}@example.org`, license_type: 'free' });
+      expect(issued.status).toBe(201);
+      keys.push(issued.body.key_id as string);
+    }
+    // well within the silent endpoint's 10 s timeout (ATTEMPT_TIMEOUT_MS): nothing of the healthy one waits for it
+    await eventually(() => healthy.received.length === 6, 5000, 20);
+    expect(Date.now() - sent).toBeLessThan(5000);
+    expect(healthy.received.map((r) => r.headers['webhook-id']).filter((id) => tests.includes(String(id)))).toHaveLength(3);
+    expect(
+      healthy
+        .ofType('key.issued')
+        .map((r) => (JSON.parse(r.body) as { data: { key_id: string } }).data.key_id)
+        .sort(),
+    ).toEqual([...keys].sort());
+    // the silent endpoint holds at most its own two slots: its other deliveries (and its key.issued) wait their turn
+    expect(slow.received.length).toBeLessThanOrEqual(2);
+    await t.admin('DELETE', `/admin/v1/webhooks/${slowId}`);
+    await t.admin('DELETE', `/admin/v1/webhooks/${healthyId}`);
+  }, 30000);
+});

@@ -49,3 +49,17 @@ export type AttemptOutcome =
 
 /** How long a claim holds a delivery: longer than an attempt may take, so a live claimer is never overtaken; a dead one's is taken over after it. */
 export const DELIVERY_LEASE_MS = 30_000;
+
+/**
+ * How many attempts one instance has under way at once. A slot is taken
+ * when a delivery is claimed and given back when its attempt is recorded;
+ * the next due delivery is claimed as soon as one frees.
+ */
+export const DELIVERY_SLOTS = 10;
+
+/**
+ * How many of an instance's slots one endpoint may hold at once: a receiver
+ * that never answers holds at most this many (each for ATTEMPT_TIMEOUT_MS),
+ * and every other endpoint keeps the rest.
+ */
+export const ENDPOINT_SLOTS = 2;
