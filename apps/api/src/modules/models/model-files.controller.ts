@@ -5,7 +5,7 @@ import { LINK_EXPIRES_PARAM, LINK_SIGNATURE_PARAM, MODEL_FILES_PATH, ModelStore,
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpEdgeError } from '../../http/http-error';
 import { byteRangeRequestOf } from '../../http/range-header';
-import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
+import { ALWAYS, ApiErrors, PATH } from '../../openapi/api-errors.decorator';
 import { ModelFileLinks } from './model-file-links';
 
 const BINARY = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } as const;
@@ -46,7 +46,7 @@ export class ModelFilesController {
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: "The file's bytes (`Accept-Ranges: bytes`)", content: BINARY })
   @ApiResponse({ status: 206, description: 'The requested range, with `Content-Range: bytes a-b/size`', content: BINARY })
-  @ApiErrors('LINK_EXPIRED', 'LINK_INVALID', 'NOT_FOUND', 'RANGE_NOT_SATISFIABLE', ...ALWAYS)
+  @ApiErrors(...PATH, 'LINK_EXPIRED', 'LINK_INVALID', 'NOT_FOUND', 'RANGE_NOT_SATISFIABLE', ...ALWAYS)
   async file(
     @Param('file') file: string,
     @Query() query: Record<string, unknown>,

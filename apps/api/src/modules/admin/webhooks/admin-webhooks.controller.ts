@@ -24,7 +24,7 @@ import {
 } from '@svc/presentation';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
-import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
+import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
 import { pageLimitOf } from '../dto/console.query';
 import { CreateWebhookRequest, DEFAULT_DELIVERY_PAGE, ListDeliveriesQuery, UpdateWebhookRequest } from '../dto/webhook.request';
 import {
@@ -91,7 +91,7 @@ export class AdminWebhooksController {
   @AdminAuth('webhooks.read')
   @ApiOperation({ summary: 'One webhook endpoint', description: `Never its secret. ${MASKED}` })
   @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async show(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointView> {
     return webhookEndpointViewOf(await this.webhooks.show(id), this.clock.now(), viewOptionsFor(admin));
   }
@@ -120,7 +120,7 @@ export class AdminWebhooksController {
   @AdminAuth('webhooks.write')
   @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'With its deliveries. Audited (webhook.deleted).' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async delete(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<void> {
     await this.webhooks.delete(id, admin.actor);
   }
@@ -135,7 +135,7 @@ export class AdminWebhooksController {
       'Audited (webhook.secret_replaced).',
   })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint, with its new secret shown this once' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async replaceSecret(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointWithSecretView> {
     const { endpoint, secret } = await this.webhooks.replaceSecret(id, admin.actor);
     return webhookEndpointWithSecretViewOf(endpoint, secret, this.clock.now());
@@ -146,7 +146,7 @@ export class AdminWebhooksController {
   @AdminAuth('webhooks.test')
   @ApiOperation({ summary: 'Send a test event', description: 'A webhook.test message to this endpoint, delivered like any other.' })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The delivery, pending' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async test(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookDeliveryView> {
     return webhookDeliveryViewOf(await this.webhooks.sendTest(id, admin.actor));
   }
@@ -179,7 +179,7 @@ export class AdminWebhooksController {
     description: 'Due again at once, whatever its status (one more attempt). Audited (webhook.delivery_retried).',
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The delivery, pending' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', ...ALWAYS)
   async retry(
     @CurrentAdmin() admin: AdminPrincipal,
     @Param('id') id: string,
