@@ -1,11 +1,12 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { LINK_EXPIRES_PARAM, LINK_SIGNATURE_PARAM, MODEL_FILES_PATH, ModelStore, RangeNotSatisfiableError } from '@svc/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpEdgeError } from '../../http/http-error';
 import { byteRangeRequestOf } from '../../http/range-header';
-import { ALWAYS, ApiErrors, PATH } from '../../openapi/api-errors.decorator';
+import { UncheckedParam } from '../../http/unchecked-param.decorator';
+import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
 import { ModelFileLinks } from './model-file-links';
 
 const BINARY = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } as const;
@@ -46,9 +47,9 @@ export class ModelFilesController {
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ description: "The file's bytes (`Accept-Ranges: bytes`)", content: BINARY })
   @ApiResponse({ status: 206, description: 'The requested range, with `Content-Range: bytes a-b/size`', content: BINARY })
-  @ApiErrors(...PATH, 'LINK_EXPIRED', 'LINK_INVALID', 'NOT_FOUND', 'RANGE_NOT_SATISFIABLE', ...ALWAYS)
+  @ApiErrors('LINK_EXPIRED', 'LINK_INVALID', 'NOT_FOUND', 'RANGE_NOT_SATISFIABLE', ...ALWAYS)
   async file(
-    @Param('file') file: string,
+    @UncheckedParam('file') file: string,
     @Query() query: Record<string, unknown>,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
