@@ -102,6 +102,14 @@ describe('operator CLI (built): operators', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('role must be one of viewer, support, admin, owner');
 
+    // a name that would show as someone else's (issue 35): refused as the API refuses it
+    for (const name of ['Support\u202e ksed', 'Two\nlines']) {
+      const disguised = await cli('operators', 'create', '--name', name, '--role', 'viewer');
+      expect(disguised.code).not.toBe(0);
+      expect(disguised.stderr).toContain('name must not contain control characters');
+    }
+    expect((await cliJson('operators', 'list')).operators).toHaveLength(2);
+
     const audit = await request(api.baseUrl, 'GET', '/admin/v1/audit?action=operator.created', {
       headers: { authorization: `Bearer ${created.token}` },
     });

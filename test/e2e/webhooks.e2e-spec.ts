@@ -317,6 +317,15 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
   });
 });
 
+/** IPv6 addresses ipaddr.js calls unicast that are not global: IPv4-compatible (::/96, deprecated) and the rest of ::/8. */
+const RESERVED_IPV6: Array<[string, string]> = [
+  ['an IPv4-compatible loopback (::/96)', 'https://[::127.0.0.1]/'],
+  ['an IPv4-compatible metadata address (::/96)', 'https://[::a9fe:a9fe]/'],
+  ['an IPv4-compatible private address (::/96)', 'https://[::10.0.0.1]/hooks'],
+  ['an address in ::/8 outside ::/96', 'https://[::1:0:0:0]/'],
+  ['a reserved block outside 2000::/3', 'https://[4000::1]/'],
+];
+
 describe('webhooks: safe addresses without WEBHOOK_ALLOW_INSECURE (CONTRACT 20)', () => {
   let t: TestApp;
   beforeAll(async () => (t = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } })));
@@ -330,13 +339,156 @@ describe('webhooks: safe addresses without WEBHOOK_ALLOW_INSECURE (CONTRACT 20)'
     ["AWS's IPv6 metadata address", 'https://[fd00:ec2::254]/'],
     ['a name resolving to loopback', 'https://localhost/hooks'],
     ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'],
+    ...RESERVED_IPV6,
   ])('refuses %s when registering', async (_, url) => {
     const answer = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('url') });
   });
 
-  it('refuses such an address when changing an endpoint too', async () => {
+  it('registers nothing it refused', async () => {
     expect((await t.admin('GET', '/admin/v1/webhooks')).body).toEqual({ webhooks: [] });
   });
+
+  describe('changing an endpoint', () => {
+    let id: string;
+    // a public IP literal: registered without a DNS lookup, and never sent to (nothing is subscribed that happens here)
+    const PUBLIC = 'https://93.184.216.34/hooks';
+    beforeAll(async () => {
+      const created = await t.admin('POST', '/admin/v1/webhooks', { url: PUBLIC, events: ['model.deleted'] });
+      expect(created.status).toBe(201);
+      id = created.body.id as string;
+    });
+    afterAll(async () => t.admin('DELETE', `/admin/v1/webhooks/${id}`));
+
+    it.each([['loopback', 'https://127.0.0.1/hooks'], ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'], ...RESERVED_IPV6])(
+      'refuses %s',
+      async (_, url) => {
+        const answer = await t.admin('PATCH', `/admin/v1/webhooks/${id}`, { url });
+        expect(answer.status).toBe(400);
+        expect(answer.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('url') });
+        expect((await t.admin('GET', `/admin/v1/webhooks/${id}`)).body).toMatchObject({ url: PUBLIC });
+      },
+    );
+
+    it('takes a global unicast IPv6 address', async () => {
+      const answer = await t.admin('PATCH', `/admin/v1/webhooks/${id}`, { url: 'https://[2606:4700:4700::1111]/hooks' });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ url: 'https://[2606:4700:4700::1111]/hooks' });
+    });
+  });
+});
+
+describe('webhooks: no user or password in an address, query values masked below admin (CONTRACT 20, 21)', () => {
+  let t: TestApp;
+  const tokens: Record<string, string> = {};
+  beforeAll(async () => {
+    t = await TestApp.start({ env: INSECURE });
+    for (const role of ['viewer', 'support', 'admin', 'owner']) {
+      const made = await t.admin('POST', '/admin/v1/operators', { name: `${role} operator`, role });
+      expect(made.status).toBe(201);
+      tokens[role] = made.body.token as string;
+    }
+  });
+  afterAll(async () => t?.close());
+
+  const as = (role: string, method: string, path: string, json?: unknown) =>
+    t.request(method, path, { json, headers: { authorization: `Bearer ${tokens[role]}` } });
+
+  it.each([
+    ['a user and a password', 'https://u:p@hooks.example.com/path'],
+    ['a user', 'https://u@hooks.example.com/path'],
+    ['a password', 'https://:p@hooks.example.com/path'],
+    ['credentials on an insecure address', 'http://user:pass@127.0.0.1:8080/hooks'],
+  ])('refuses %s when registering and when changing', async (_, url) => {
+    const created = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
+    expect(created.status).toBe(400);
+    expect(created.body).toEqual({
+      error: 'Invalid request',
+      code: 'INVALID_REQUEST',
+      message: 'url: must not carry a user or password (user:password@); put a token in the query instead',
+    });
+    const plain = await t.admin('POST', '/admin/v1/webhooks', { url: 'http://127.0.0.1:8080/hooks', events: ['key.issued'] });
+    expect(plain.status).toBe(201);
+    const changed = await t.admin('PATCH', `/admin/v1/webhooks/${plain.body.id}`, { url });
+    expect(changed.status).toBe(400);
+    expect(changed.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('url: must not carry a user') });
+    expect((await t.admin('GET', `/admin/v1/webhooks/${plain.body.id}`)).body).toMatchObject({ url: 'http://127.0.0.1:8080/hooks' });
+    await t.admin('DELETE', `/admin/v1/webhooks/${plain.body.id}`);
+  });
+
+  it('shows query values as *** to viewer and support, in the list and alone; admin and owner see the address as registered', async () => {
+    const url = 'http://127.0.0.1:8080/hooks/billing?token=s3cr3t-receiver-token&region=eu#part';
+    const created = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const masked = 'http://127.0.0.1:8080/hooks/billing?token=***&region=***#***';
+    for (const role of ['viewer', 'support']) {
+      const list = await as(role, 'GET', '/admin/v1/webhooks');
+      expect(list.status).toBe(200);
+      expect(list.body.webhooks).toEqual([expect.objectContaining({ id, url: masked })]);
+      const one = await as(role, 'GET', `/admin/v1/webhooks/${id}`);
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ id, url: masked });
+      expect(JSON.stringify([list.body, one.body])).not.toContain('s3cr3t');
+    }
+    for (const role of ['admin', 'owner']) {
+      expect((await as(role, 'GET', '/admin/v1/webhooks')).body.webhooks).toEqual([expect.objectContaining({ id, url })]);
+      expect((await as(role, 'GET', `/admin/v1/webhooks/${id}`)).body).toMatchObject({ id, url });
+    }
+    expect((await t.admin('GET', `/admin/v1/webhooks/${id}`)).body).toMatchObject({ url });
+    await t.admin('DELETE', `/admin/v1/webhooks/${id}`);
+  });
+});
+
+describe('webhooks: a receiver that never answers holds only its own slots (issue 35)', () => {
+  let t: TestApp;
+  let slow: WebhookReceiver;
+  let healthy: WebhookReceiver;
+  beforeAll(async () => {
+    [slow, healthy] = await Promise.all([WebhookReceiver.start('/slow'), WebhookReceiver.start('/healthy')]);
+    slow.answer = 'hold';
+    t = await TestApp.start({ env: INSECURE });
+  });
+  afterAll(async () => {
+    await slow?.close();
+    await healthy?.close();
+    await t?.close();
+  });
+
+  it("delivers a healthy endpoint's test deliveries and events at once while twelve to a silent one wait out their timeout", async () => {
+    const add = async (url: string) => {
+      const created = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
+      expect(created.status).toBe(201);
+      return created.body.id as string;
+    };
+    const slowId = await add(slow.url);
+    const healthyId = await add(healthy.url);
+    // more deliveries to the silent endpoint than an instance attempts at once
+    for (let i = 0; i < 12; i += 1) expect((await t.admin('POST', `/admin/v1/webhooks/${slowId}/test`)).status).toBe(202);
+    await eventually(() => slow.received.length >= 1, 5000, 20);
+    const sent = Date.now();
+    const tests: string[] = [];
+    for (let i = 0; i < 3; i += 1) tests.push((await t.admin('POST', `/admin/v1/webhooks/${healthyId}/test`)).body.id as string);
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const issued = await t.admin('POST', '/admin/v1/keys', { email: `slot${i}@example.org`, license_type: 'free' });
+      expect(issued.status).toBe(201);
+      keys.push(issued.body.key_id as string);
+    }
+    // well within the silent endpoint's 10 s timeout (ATTEMPT_TIMEOUT_MS): nothing of the healthy one waits for it
+    await eventually(() => healthy.received.length === 6, 5000, 20);
+    expect(Date.now() - sent).toBeLessThan(5000);
+    expect(healthy.received.map((r) => r.headers['webhook-id']).filter((id) => tests.includes(String(id)))).toHaveLength(3);
+    expect(
+      healthy
+        .ofType('key.issued')
+        .map((r) => (JSON.parse(r.body) as { data: { key_id: string } }).data.key_id)
+        .sort(),
+    ).toEqual([...keys].sort());
+    // the silent endpoint holds at most its own two slots: its other deliveries (and its key.issued) wait their turn
+    expect(slow.received.length).toBeLessThanOrEqual(2);
+    await t.admin('DELETE', `/admin/v1/webhooks/${slowId}`);
+    await t.admin('DELETE', `/admin/v1/webhooks/${healthyId}`);
+  }, 30000);
 });

@@ -6,6 +6,7 @@ export * from './shared/secret-hasher';
 export * from './shared/id-generator';
 export * from './shared/timestamp';
 export * from './shared/generated-secret.repository';
+export * from './shared/plain-text';
 export * from './license/license-type';
 export * from './license/tier-catalog';
 export * from './license/offline-license';

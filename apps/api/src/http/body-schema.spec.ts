@@ -37,6 +37,20 @@ const VALUES: unknown[] = [
   ...['', '   ', 'x', 'motor_imagery_4class_v1', 'a'.repeat(200), 'a'.repeat(201), 'r'.repeat(1000), 'r'.repeat(1001), 'e'.repeat(2001)],
   ...[0, 1, -1, 1.5, 12.5, 604800, 604801, 1e12, 1e13, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, true, false, null, undefined],
   ...[{}, { trials: 40, accuracy: 0.82 }, { big: 'x'.repeat(17 * 1024) }, [], ['inference'], [1, 2]],
+  // plain text (IsPlainText): control characters, line breaks and tabs (allowed in multi-line text), bidirectional formatting
+  ...[
+    'a\u0000b',
+    'line\nbreak',
+    'cr\r\nlf',
+    'tab\there',
+    'esc\u001b',
+    'c1\u0085',
+    'sep\u2028x',
+    'rlo\u202eexe.txt',
+    'rlm\u200f',
+    'pdi\u2069',
+  ],
+  ...['Zoë', 'محمد', 'Team 👩‍💻'],
 ];
 
 /** The DTO's fields, as its generated schema names them. */

@@ -1,6 +1,8 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { IS_INT, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { PLAIN_TEXT_PATTERNS } from '@svc/domain';
+import { IS_PLAIN_TEXT } from '@svc/presentation';
 
 /** The converters option of class-validator-jsonschema (its type is not exported by name). */
 type SchemaConverters = NonNullable<NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['additionalConverters']>;
@@ -27,7 +29,8 @@ export function CheckedBySchema(): ClassDecorator {
  *   over `integer`; `multipleOf: 1` keeps the integer rule whatever the order;
  * - the API's own rules by name: `isPresent` (not null, not a blank string;
  *   `required` covers absent) and `isSmallJsonObject` (a JSON object of at
- *   most N bytes, through the `maxJsonBytes` keyword below).
+ *   most N bytes, through the `maxJsonBytes` keyword below) and `isPlainText`
+ *   (the domain's plain text rule as a `pattern`).
  * Any other custom rule becomes a `$ref` the schema does not define: such a
  * DTO has no schema, and class-validator judges every body of it.
  */
@@ -35,6 +38,10 @@ const CONVERTERS: SchemaConverters = {
   [IS_INT]: { type: 'integer', multipleOf: 1 },
   isPresent: { not: { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }] } },
   isSmallJsonObject: (meta: { constraints: unknown[] }) => ({ type: 'object', maxJsonBytes: meta.constraints[0] as number }),
+  // a string's pattern (JSON schema ignores `pattern` for any other type, as the rule passes them)
+  [IS_PLAIN_TEXT]: (meta: { constraints: unknown[] }) => ({
+    pattern: meta.constraints[0] === true ? PLAIN_TEXT_PATTERNS.multiLine : PLAIN_TEXT_PATTERNS.oneLine,
+  }),
   [ValidationTypes.CONDITIONAL_VALIDATION]: {},
 };
 

@@ -41,6 +41,7 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'param') refuseNul(value, metadata.data);
     const { metatype } = metadata;
     if (metadata.type !== 'body' || !metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
     const schema = BodySchema.of(metatype as new () => object);
@@ -52,6 +53,23 @@ export class RequestValidationPipe extends ValidationPipe {
     const errors = validateSync(entity, BODY_VALIDATOR_OPTIONS);
     if (errors.length > 0) throw await this.exceptionFactory(errors);
     return entity;
+  }
+}
+
+/**
+ * A path parameter holding NUL (U+0000, `%00`) is refused, 400
+ * INVALID_REQUEST naming it, on every route and database alike: no id or
+ * name holds one, and PostgreSQL refuses NUL in text. It runs in the pipe,
+ * after the guards, so key errors still win (CONTRACT 2). Query values and
+ * body fields are judged by their own rules (IsPlainText and the like), so
+ * each route keeps its own code for them (`type` of the model list:
+ * INVALID_PARAMETER).
+ */
+function refuseNul(value: unknown, name: string | undefined): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) throw new InvalidRequestError(`${name ?? 'a path parameter'} must not contain NUL (U+0000)`);
+  } else if (name === undefined && typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) refuseNul(item, key);
   }
 }
 

@@ -70,7 +70,10 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: new InvalidFormatError(),
   },
   INVALID_REQUEST: {
-    when: `the body is not a JSON object, is nested deeper than ${MAX_JSON_DEPTH} levels (the body itself is level 1), or a field has the wrong type or is out of range (\`message\` names it)`,
+    when:
+      `the body is not a JSON object, is nested deeper than ${MAX_JSON_DEPTH} levels (the body itself is level 1), or a field ` +
+      'has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a ' +
+      'path parameter holds NUL (`message` names it)',
     example: new InvalidRequestError('duration_ms must be a number >= 0'),
   },
   MISSING_EVENT_TYPE: { when: '`event_type` absent, `null` or empty', example: new MissingEventTypeError() },
@@ -211,3 +214,5 @@ export function errorExamples(): Record<string, { summary: string; value: ErrorE
 export const ALWAYS: HttpErrorCode[] = ['METHOD_NOT_ALLOWED', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
 /** Codes of a route that reads a JSON body. */
 export const BODY: HttpErrorCode[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+/** Codes of a route with a path parameter (one holding NUL is refused, naming it). */
+export const PATH: HttpErrorCode[] = ['INVALID_REQUEST'];

@@ -87,10 +87,27 @@ describe(IssueApiKey.name, () => {
       expect(keys.all()).toEqual([]);
     });
 
-    it.each(['not-an-email', 'a@b', ' grace@example.org'])('refuses the email %j', async (email) => {
-      await expect(issue.execute({ ...newUser, email })).rejects.toBeInstanceOf(InvalidRequestError);
+    it.each([
+      ['name', { name: 'Grace\u202eHopper' }],
+      ['name', { name: 'Grace\nHopper' }],
+      ['organization', { organization: 'Navy\u0000Lab' }],
+      ['organization', { organization: '\u2067Navy Lab\u2069' }],
+    ])('refuses a %s that is not plain text (the CLI reaches here without the DTO)', async (field, change) => {
+      await expect(issue.execute({ ...newUser, ...change })).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        hint: expect.stringMatching(new RegExp(`^${field} must not contain control characters`)),
+      });
       expect(users.all()).toEqual([]);
+      expect(keys.all()).toEqual([]);
     });
+
+    it.each(['not-an-email', 'a@b', ' grace@example.org', 'grace\u0000@example.org', 'grace@example.org\u202e'])(
+      'refuses the email %j',
+      async (email) => {
+        await expect(issue.execute({ ...newUser, email })).rejects.toBeInstanceOf(InvalidRequestError);
+        expect(users.all()).toEqual([]);
+      },
+    );
   });
 
   describe('for an existing user', () => {

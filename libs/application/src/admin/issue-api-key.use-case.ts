@@ -7,6 +7,8 @@ import {
   Clock,
   IdGenerator,
   InvalidRequestError,
+  isPlainText,
+  plainTextRule,
   KeyEnvironment,
   LicenseType,
   MonthlyLimitChoice,
@@ -66,6 +68,13 @@ export class IssueApiKey {
     if (!monthlyLimit) throw new InvalidRequestError('monthly_limit must be an integer >= 0, or null for unlimited');
     if (input.email !== undefined && !isPlausibleEmail(input.email)) {
       throw new InvalidRequestError('email must be an e-mail address');
+    }
+    // the CLI's too: its options reach here unchecked by the API's DTO
+    for (const [field, value] of [
+      ['name', input.name],
+      ['organization', input.organization],
+    ] as const) {
+      if (typeof value === 'string' && !isPlainText(value)) throw new InvalidRequestError(plainTextRule(field));
     }
     const now = this.clock.now();
     const user = await this.userFor(input, now);

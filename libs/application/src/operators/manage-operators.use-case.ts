@@ -6,6 +6,8 @@ import {
   Clock,
   IdGenerator,
   InvalidRequestError,
+  isPlainText,
+  plainTextRule,
   LastOwnerError,
   type Operator,
   type OperatorChange,
@@ -117,6 +119,7 @@ function checkFields(fields: { name?: string; email?: string | null; role?: unkn
   if (fields.name !== undefined && (typeof fields.name !== 'string' || fields.name.trim() === '' || fields.name.length > MAX_NAME)) {
     throw new InvalidRequestError(`name must be a non-empty string of at most ${MAX_NAME} characters`);
   }
+  if (fields.name !== undefined && !isPlainText(fields.name)) throw new InvalidRequestError(plainTextRule('name'));
   if (fields.email !== undefined && fields.email !== null && !isPlausibleEmail(fields.email)) {
     throw new InvalidRequestError('email must be an e-mail address');
   }

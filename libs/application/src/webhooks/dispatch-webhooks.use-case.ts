@@ -23,8 +23,6 @@ import { WebhookTransport } from './webhook-ports';
 /** What became of one claimed delivery. */
 export type DeliveryResult = 'succeeded' | 'retrying' | 'failed' | 'lease_lost';
 
-/** How many deliveries one instance attempts at once. */
-const CLAIM_BATCH = 10;
 const FAN_OUT_BATCH = 100;
 const EXPIRING_BATCH = 200;
 
@@ -34,8 +32,9 @@ const EXPIRING_BATCH = 200;
  * event once), record `key.expiring` for keys 7 days from expiry (each key
  * once), and attempt the deliveries that are due, each claimed with a lease
  * so that one instance attempts it at a time (a dead instance's claim is
- * taken over once its lease has run out). A failed attempt is retried on
- * the schedule's retry delays, then the delivery is failed; an endpoint that has failed
+ * taken over once its lease has run out; whoever runs the steps bounds how
+ * many are under way: DELIVERY_SLOTS, ENDPOINT_SLOTS). A failed attempt is
+ * retried on the schedule's delays, then the delivery is failed; an endpoint that has failed
  * every delivery for DISABLE_FAILING_AFTER_MS is disabled, audited as the system.
  */
 @Injectable()
@@ -73,14 +72,19 @@ export class DispatchWebhooks {
     return recorded;
   }
 
-  /** Claims the deliveries due and attempts them (at once, each with its own timeout); answers what became of each. */
-  async deliverDue(): Promise<DeliveryResult[]> {
+  /**
+   * Claims up to `limit` due deliveries for this instance (a lease of
+   * WEBHOOK_DELIVERY_LEASE_MS each), at most one per endpoint and none of
+   * `fullEndpoints`: the caller attempts each at once (`attempt`), so none
+   * waits on its lease for a slot.
+   */
+  async claimDue(limit: number, fullEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
-    const claimed = await this.webhooks.claimDue(this.owner, now, new Date(now.getTime() + this.schedule.leaseMs), CLAIM_BATCH);
-    return Promise.all(claimed.map((claim) => this.attempt(claim)));
+    return this.webhooks.claimDue(this.owner, now, new Date(now.getTime() + this.schedule.leaseMs), limit, fullEndpoints);
   }
 
-  private async attempt({ delivery, endpoint }: ClaimedDelivery): Promise<DeliveryResult> {
+  /** Attempts one claimed delivery (within WEBHOOK_ATTEMPT_TIMEOUT_MS, inside its lease) and records what came of it. */
+  async attempt({ delivery, endpoint }: ClaimedDelivery): Promise<DeliveryResult> {
     if (!endpoint.enabled) {
       // nothing is sent to a disabled endpoint: its deliveries end failed (an operator can retry them once it is enabled)
       const at = this.clock.now();

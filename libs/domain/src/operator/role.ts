@@ -21,7 +21,10 @@ export const PERMISSIONS = {
   'usage.read': { role: 'viewer', what: "read a key's usage, its days and the overview" },
   'audit.read': { role: 'viewer', what: 'read the audit log' },
   'models.read': { role: 'viewer', what: 'list and show model records' },
-  'webhooks.read': { role: 'viewer', what: 'list and show webhook endpoints and their deliveries (never a secret)' },
+  'webhooks.read': {
+    role: 'viewer',
+    what: 'list and show webhook endpoints and their deliveries (never a secret; below admin, each query value of an address shows as ***)',
+  },
   'keys.revoke': { role: 'support', what: 'revoke a key' },
   'keys.rotate': { role: 'support', what: 'rotate a key' },
   'keys.update': { role: 'support', what: "change a key's expiry and monthly limit" },

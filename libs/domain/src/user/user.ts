@@ -1,3 +1,4 @@
+import { isPlainText } from '../shared/plain-text';
 import { DomainError } from '../shared/domain-error';
 
 /** The person or organisation a key was issued to. */
@@ -18,7 +19,7 @@ export class UserNotFoundError extends DomainError {
 
 /** A plausible e-mail address: one `@`, no spaces, a dot in the domain, at most 254 characters. */
 export function isPlausibleEmail(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+  return typeof value === 'string' && value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) && isPlainText(value);
 }
 
 /**

@@ -79,3 +79,17 @@ export class WebhookDeliverySchedule {
     return nextAttemptAfterFailure(attempts, at, this.retryDelaysMs);
   }
 }
+
+/**
+ * How many attempts one instance has under way at once. A slot is taken
+ * when a delivery is claimed and given back when its attempt is recorded;
+ * the next due delivery is claimed as soon as one frees.
+ */
+export const DELIVERY_SLOTS = 10;
+
+/**
+ * How many of an instance's slots one endpoint may hold at once: a receiver
+ * that never answers holds at most this many (each for ATTEMPT_TIMEOUT_MS),
+ * and every other endpoint keeps the rest.
+ */
+export const ENDPOINT_SLOTS = 2;

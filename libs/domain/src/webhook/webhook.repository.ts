@@ -84,8 +84,10 @@ export abstract class WebhookRepository {
   /**
    * Claims up to `limit` pending deliveries due at `at` whose lease is free or
    * expired, for `owner` until `leaseUntil`: no two owners hold one at once.
+   * At most one per endpoint, and none of the endpoints in `skipEndpoints`
+   * (those whose slots the caller has filled); the earliest due first.
    */
-  abstract claimDue(owner: string, at: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]>;
+  abstract claimDue(owner: string, at: Date, leaseUntil: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]>;
   /** Writes an attempt while `leaseOwner` still holds the lease; false when it lost it. */
   abstract recordAttempt(attempt: AttemptRecord): Promise<boolean>;
   abstract listDeliveries(filter: DeliveryFilter): Promise<WebhookDelivery[]>;

@@ -1,7 +1,7 @@
 import { DatabaseUnavailableError, UserRepository } from '@svc/domain';
 import { ConnectionIsNotSetError, QueryFailedError } from 'typeorm';
 import { InMemoryUserRepository } from './in-memory';
-import { type DriverFaults, isUnavailable, translatingFaults } from './driver-faults';
+import { type DriverFaults, UNSTORABLE_TEXT_HINT, isUnavailable, translatingFaults } from './driver-faults';
 import { MYSQL_FAULTS } from './mysql/mysql-faults';
 import { POSTGRES_FAULTS } from './postgres/postgres-faults';
 import { SQLITE_FAULTS } from './sqlite/sqlite-faults';
@@ -68,5 +68,27 @@ describe(translatingFaults.name, () => {
     const bug = new TypeError('x is undefined');
     adapter.failure = bug;
     await expect(users.findById('usr_1')).rejects.toBe(bug);
+  });
+});
+
+describe('text the database cannot store', () => {
+  class Users extends InMemoryUserRepository {
+    failure?: Error;
+    override async findById(id: string) {
+      if (this.failure) throw this.failure;
+      return super.findById(id);
+    }
+  }
+
+  it("PostgreSQL's refusal of NUL (22021) answers INVALID_REQUEST, not a server error; other databases' codes pass as they are", async () => {
+    const adapter = new Users();
+    const nul = new QueryFailedError('SELECT 1', [], driverError('22021', 'invalid byte sequence for encoding "UTF8": 0x00'));
+    adapter.failure = nul;
+    await expect(translatingFaults(adapter, POSTGRES_FAULTS).findById('usr_\u0000')).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      hint: UNSTORABLE_TEXT_HINT,
+    });
+    await expect(translatingFaults(adapter, MYSQL_FAULTS).findById('usr_1')).rejects.toBe(nul);
+    await expect(translatingFaults(adapter, SQLITE_FAULTS).findById('usr_1')).rejects.toBe(nul);
   });
 });

@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError } from '@svc/domain';
+import { DatabaseUnavailableError, InvalidRequestError } from '@svc/domain';
 
 /**
  * How one database's driver says that the database cannot answer now (rather
@@ -12,7 +12,16 @@ export interface DriverFaults {
   readonly messages: readonly RegExp[];
   /** Whole seconds a client should wait before retrying (`Retry-After`). */
   readonly retryAfterSeconds: number;
+  /** A driver error code that means the text given cannot be stored (PostgreSQL: NUL in text, 22021). */
+  readonly unstorableText?: (code: string) => boolean;
 }
+
+/**
+ * What a text the database refused answers (400 INVALID_REQUEST): the last
+ * net under the request rules (IsPlainText, the NUL check of path and query
+ * values), which name the field first.
+ */
+export const UNSTORABLE_TEXT_HINT = 'text must not contain NUL (U+0000)';
 
 /** Node's own socket failures, which every network driver passes on as they are. */
 export const SOCKET_FAILURES: ReadonlySet<string> = new Set([
@@ -40,9 +49,22 @@ export function isUnavailable(faults: DriverFaults, error: unknown, depth = 0): 
   return isUnavailable(faults, driverError, depth + 1) || isUnavailable(faults, cause, depth + 1);
 }
 
-/** `error` as the domain sees it: DatabaseUnavailableError when it is one of `faults`, otherwise unchanged. */
+/** Whether `error`, or an error it wraps, says the text given cannot be stored. */
+function isUnstorableText(faults: DriverFaults, error: unknown, depth = 0): boolean {
+  if (!faults.unstorableText || !error || typeof error !== 'object' || depth > MAX_DEPTH) return false;
+  const { code, driverError, cause } = error as { code?: unknown; driverError?: unknown; cause?: unknown };
+  if (typeof code === 'string' && faults.unstorableText(code)) return true;
+  return isUnstorableText(faults, driverError, depth + 1) || isUnstorableText(faults, cause, depth + 1);
+}
+
+/**
+ * `error` as the domain sees it: DatabaseUnavailableError when it is one of
+ * `faults`, InvalidRequestError when the database refused a text it was
+ * given, otherwise unchanged.
+ */
 export function translateFault(faults: DriverFaults, error: unknown): unknown {
-  return isUnavailable(faults, error) ? new DatabaseUnavailableError(faults.retryAfterSeconds, { cause: error }) : error;
+  if (isUnavailable(faults, error)) return new DatabaseUnavailableError(faults.retryAfterSeconds, { cause: error });
+  return isUnstorableText(faults, error) ? new InvalidRequestError(UNSTORABLE_TEXT_HINT) : error;
 }
 
 /**

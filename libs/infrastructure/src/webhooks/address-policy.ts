@@ -8,14 +8,22 @@ import ipaddr from 'ipaddr.js';
  * holds AWS's fd00:ec2::254), link-local (169.254.169.254, the cloud
  * metadata address), carrier-grade NAT (Alibaba's 100.100.100.200),
  * unspecified, multicast, broadcast, documentation and the other reserved
- * ranges are refused, as is an IPv4-mapped IPv6 address of any of them.
- * The ranges are ipaddr.js's.
+ * ranges are refused, as is an IPv4-mapped IPv6 address of any of them
+ * (`::ffff:0:0/96` is judged as the IPv4 address it carries). The ranges are
+ * ipaddr.js's, and an IPv6 address must also lie in 2000::/3, the only block
+ * IANA allocates as global unicast: ipaddr.js calls the rest of `::/8` (the
+ * deprecated IPv4-compatible `::/96`, where `::7f00:1` is `::127.0.0.1`) and
+ * the other reserved blocks `unicast`.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address);
-  return parsed.range() === 'unicast';
+  if (parsed.range() !== 'unicast') return false;
+  return parsed.kind() === 'ipv4' || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
+
+/** IANA's global unicast IPv6 block (RFC 4291 2.4; everything else in IPv6 is reserved, local or multicast). */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
 /** A lookup or a connection refused because of where it would go. */
 export class RefusedAddressError extends Error {

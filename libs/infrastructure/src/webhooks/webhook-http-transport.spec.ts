@@ -73,6 +73,9 @@ describe('WebhookHttpTransport', () => {
       ['the metadata address', 'https://169.254.169.254/latest'],
       ['an IPv6 metadata address', 'https://[fd00:ec2::254]/'],
       ['an IPv4-mapped private address', 'https://[::ffff:10.0.0.1]/'],
+      ['an IPv4-compatible loopback (::/96)', 'https://[::127.0.0.1]/'],
+      ['an IPv4-compatible metadata address (::/96)', 'https://[::a9fe:a9fe]/'],
+      ['an address in ::/8', 'https://[::1:0:0:0]/'],
     ])('%s', async (_, url) => {
       const outcome = await transport.send(request(url));
       expect(outcome).toMatchObject({
@@ -118,5 +121,11 @@ describe('CheckedWebhookTargets', () => {
     }
     await expect(new CheckedWebhookTargets(true).check('http://127.0.0.1:8080/hooks')).resolves.toBeUndefined();
     await expect(new CheckedWebhookTargets(true).check('ftp://127.0.0.1/')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    for (const allowInsecure of [false, true]) {
+      await expect(new CheckedWebhookTargets(allowInsecure).check('https://u:p@93.184.216.34/')).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        hint: expect.stringContaining('must not carry a user or password'),
+      });
+    }
   });
 });

@@ -21,9 +21,12 @@ export function parseWebhookUrl(url: string, allowInsecure: boolean): URL {
 }
 
 /**
- * Registration's check of an address (CONTRACT 20): https, and every address
- * its host resolves to now public; with WEBHOOK_ALLOW_INSECURE, http and any
- * address. Sending checks again when it connects (WebhookHttpTransport).
+ * Registration's check of an address (CONTRACT 20): https, no user or
+ * password in it (whatever WEBHOOK_ALLOW_INSECURE says: every role that reads
+ * endpoints would see them, and Basic credentials belong in the receiver's
+ * own check of the signature), and every address its host resolves to now
+ * public; with WEBHOOK_ALLOW_INSECURE, http and any address. Sending checks
+ * the address again when it connects (WebhookHttpTransport).
  */
 export class CheckedWebhookTargets extends WebhookTargets {
   constructor(private readonly allowInsecure: boolean) {
@@ -32,6 +35,9 @@ export class CheckedWebhookTargets extends WebhookTargets {
 
   async check(url: string): Promise<void> {
     const parsed = parseWebhookUrl(url, this.allowInsecure);
+    if (parsed.username !== '' || parsed.password !== '') {
+      throw new UnsafeWebhookUrlError('must not carry a user or password (user:password@); put a token in the query instead');
+    }
     if (this.allowInsecure) return;
     let addresses: string[];
     try {

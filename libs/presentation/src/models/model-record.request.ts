@@ -33,7 +33,7 @@ import {
   ValidationOptions,
   validateSync,
 } from 'class-validator';
-import { IsStringThat, failedRules } from '../validation/request-validation';
+import { IsPlainText, IsStringThat, failedRules } from '../validation/request-validation';
 
 /**
  * POST and PUT /admin/v1/models bodies and the CLI's `models publish` record
@@ -66,6 +66,7 @@ export class ModelMetadataRequest {
   @IsDefined(required('metadata.description'))
   @IsString(text('metadata.description', MODEL_LIMITS.descriptionLength))
   @MaxLength(MODEL_LIMITS.descriptionLength, text('metadata.description', MODEL_LIMITS.descriptionLength))
+  @IsPlainText('metadata.description')
   readonly description!: string;
 
   @ApiProperty({ type: 'integer', minimum: 0, maximum: MODEL_LIMITS.maxCount, example: 9 })
@@ -79,18 +80,21 @@ export class ModelMetadataRequest {
   @IsDefined(required('metadata.accuracy'))
   @IsString(text('metadata.accuracy', MODEL_LIMITS.shortTextLength))
   @MaxLength(MODEL_LIMITS.shortTextLength, text('metadata.accuracy', MODEL_LIMITS.shortTextLength))
+  @IsPlainText('metadata.accuracy')
   readonly accuracy!: string;
 
   @ApiProperty({ type: String, maxLength: MODEL_LIMITS.shortTextLength, example: 'csp' })
   @IsDefined(required('metadata.feature_type'))
   @IsString(text('metadata.feature_type', MODEL_LIMITS.shortTextLength))
   @MaxLength(MODEL_LIMITS.shortTextLength, text('metadata.feature_type', MODEL_LIMITS.shortTextLength))
+  @IsPlainText('metadata.feature_type')
   readonly feature_type!: string;
 
   @ApiProperty({ type: String, maxLength: MODEL_LIMITS.descriptionLength, example: '4-class motor-imagery BCIs' })
   @IsDefined(required('metadata.recommended_use'))
   @IsString(text('metadata.recommended_use', MODEL_LIMITS.descriptionLength))
   @MaxLength(MODEL_LIMITS.descriptionLength, text('metadata.recommended_use', MODEL_LIMITS.descriptionLength))
+  @IsPlainText('metadata.recommended_use')
   readonly recommended_use!: string;
 }
 
@@ -183,6 +187,7 @@ export class ModelRecordRequest {
   @IsOptional()
   @IsString(rule('owner_user_id', 'must be a user id'))
   @Length(1, MODEL_LIMITS.ownerUserIdLength, rule('owner_user_id', 'must be a user id'))
+  @IsPlainText('owner_user_id')
   readonly owner_user_id?: string | null;
 
   @ApiProperty({ type: String, maxLength: MODEL_LIMITS.versionLength, example: '2.0.0' })
@@ -226,6 +231,7 @@ export class ModelRecordRequest {
   })
   @IsOptional()
   @IsStringThat(isDownloadUrl, rule('download_url', `must be an http(s) URL of at most ${MODEL_LIMITS.downloadUrlLength} characters`))
+  @IsPlainText('download_url')
   readonly download_url?: string | null;
 
   @ApiProperty({ type: () => ModelMetadataRequest })

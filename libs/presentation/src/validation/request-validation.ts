@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '@svc/domain';
+import { InvalidRequestError, isPlainText, plainTextRule } from '@svc/domain';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
 import { type ValidationError, type ValidationOptions, type ValidatorOptions, ValidateBy, validate } from 'class-validator';
 
@@ -46,4 +46,27 @@ export function IsStringThat(holds: (value: string) => boolean, options: Validat
 /** Any value, null included, is refused: a field the service sets itself. */
 export function IsRefused(options: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'isRefused', validator: { validate: (value: unknown) => value === undefined } }, options);
+}
+
+/** Metadata name of `@IsPlainText()` (the API's body schemas translate it). */
+export const IS_PLAIN_TEXT = 'isPlainText';
+
+/**
+ * Plain text (the domain's isPlainText, issue 35): no control characters and
+ * no bidirectional formatting characters; with `multiLine`, tab and line
+ * breaks allowed. A value that is not a string passes: the field's own type
+ * rule judges it. The message names `field`. One decorator for every free
+ * text field of a request (names, organizations, descriptions, reasons,
+ * addresses and the ids in bodies).
+ */
+export function IsPlainText(field: string, options: { readonly multiLine?: boolean } = {}): PropertyDecorator {
+  const multiLine = options.multiLine === true;
+  return ValidateBy(
+    {
+      name: IS_PLAIN_TEXT,
+      constraints: [multiLine],
+      validator: { validate: (value: unknown) => typeof value !== 'string' || isPlainText(value, multiLine) },
+    },
+    { message: plainTextRule(field, multiLine) },
+  );
 }

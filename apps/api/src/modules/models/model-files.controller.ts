@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { LINK_EXPIRES_PARAM, LINK_SIGNATURE_PARAM, MODEL_FILES_PATH, ModelStore, RangeNotSatisfiableError } from '@svc/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpEdgeError } from '../../http/http-error';
 import { byteRangeRequestOf } from '../../http/range-header';
+import { UncheckedParam } from '../../http/unchecked-param.decorator';
 import { ALWAYS, ApiErrors } from '../../openapi/api-errors.decorator';
 import { ModelFileLinks } from './model-file-links';
 
@@ -48,7 +49,7 @@ export class ModelFilesController {
   @ApiResponse({ status: 206, description: 'The requested range, with `Content-Range: bytes a-b/size`', content: BINARY })
   @ApiErrors('LINK_EXPIRED', 'LINK_INVALID', 'NOT_FOUND', 'RANGE_NOT_SATISFIABLE', ...ALWAYS)
   async file(
-    @Param('file') file: string,
+    @UncheckedParam('file') file: string,
     @Query() query: Record<string, unknown>,
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,

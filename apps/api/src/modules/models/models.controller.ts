@@ -47,7 +47,7 @@ export class ModelsController {
   }
 
   @Get(':name')
-  @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND'] })
+  @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INVALID_REQUEST', 'INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND'] })
   @Header('Cache-Control', 'no-store')
   @ApiOperation({ summary: 'One model record', description: "403 when the model needs a higher tier than the key's." })
   @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
@@ -58,7 +58,7 @@ export class ModelsController {
   }
 
   @Get(':name/download')
-  @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND'] })
+  @ApiKeyAuth({ from: ['header', 'query'], limit: 'models', errors: ['INVALID_REQUEST', 'INSUFFICIENT_LICENSE', 'MODEL_NOT_FOUND'] })
   @Header('Cache-Control', 'no-store')
   @Redirect(undefined, 302)
   @ApiOperation({

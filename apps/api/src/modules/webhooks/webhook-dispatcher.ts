@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { type DeliveryResult, DispatchWebhooks, type PrunedOutbox, PruneWebhookOutbox } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { Clock, WebhookRepository } from '@svc/domain';
+import { type ClaimedDelivery, Clock, DELIVERY_SLOTS, ENDPOINT_SLOTS, WebhookRepository } from '@svc/domain';
 import { OutboxBell } from '@svc/infrastructure';
 import { Counter, Gauge } from 'prom-client';
 import { ServiceMetrics } from '../../observability/service-metrics';
@@ -10,7 +10,7 @@ import { ServiceMetrics } from '../../observability/service-metrics';
 const EXPIRING_INTERVAL_MS = 60_000;
 /** How often the outbox's retention sweep runs (WEBHOOK_RETENTION_DAYS). */
 export const RETENTION_INTERVAL_MS = 3600_000;
-/** How long shutdown waits for attempts under way. */
+/** How long shutdown waits for attempts under way (longer than one attempt may take). */
 const DRAIN_TIMEOUT_MS = 12_000;
 
 /**
@@ -18,10 +18,14 @@ const DRAIN_TIMEOUT_MS = 12_000;
  * when a transaction of this instance records events (the outbox's bell),
  * every WEBHOOK_POLL_INTERVAL_MS for what other instances recorded or what became
  * due, the `key.expiring` check every minute, and the outbox's retention
- * sweep at start and every hour. One cycle at a time; a failure (the
- * database away) is logged and the next cycle tries again. Deliveries by
- * outcome, the outbox's depth, the age of its oldest message and the rows
- * pruned are metrics.
+ * sweep at start and every hour. One cycle at a time: it fans events out and
+ * fills the free slots (DELIVERY_SLOTS) with due deliveries, at most
+ * ENDPOINT_SLOTS of them to one endpoint, and starts each attempt without
+ * waiting for it; an attempt that ends gives its slot back and runs a cycle,
+ * so the next delivery starts as soon as a slot frees, and a receiver that
+ * never answers holds only its own slots. A failure (the database away) is
+ * logged and the next cycle tries again. Deliveries by outcome, the outbox's
+ * depth, the age of its oldest message and the rows pruned are metrics.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -34,6 +38,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private pruning?: Promise<PrunedOutbox | null>;
   private unlisten?: () => void;
   private running?: Promise<void>;
+  /** The attempts under way, each holding a slot until it is recorded. */
+  private readonly attempts = new Set<Promise<void>>();
+  /** How many of those go to each endpoint. */
+  private readonly perEndpoint = new Map<string, number>();
   private again = false;
   private stopped = false;
 
@@ -100,9 +108,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     clearInterval(this.poll);
     clearInterval(this.expiring);
     clearInterval(this.retention);
-    if (this.running) {
+    const underWay = [...(this.running ? [this.running] : []), ...this.attempts];
+    if (underWay.length > 0) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)))]);
+      await Promise.race([Promise.all(underWay), new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_TIMEOUT_MS)))]);
       clearTimeout(timer);
     }
   }
@@ -126,14 +135,36 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private async cycle(): Promise<void> {
     try {
       await this.dispatch.fanOut();
-      for (;;) {
-        const results = await this.dispatch.deliverDue();
-        this.count(results);
-        if (results.length === 0 || this.stopped) break;
+      // a claim takes at most one delivery per endpoint: claim again while slots are free and it found some
+      while (!this.stopped && this.attempts.size < DELIVERY_SLOTS) {
+        const full = [...this.perEndpoint].filter(([, n]) => n >= ENDPOINT_SLOTS).map(([id]) => id);
+        const claimed = await this.dispatch.claimDue(DELIVERY_SLOTS - this.attempts.size, full);
+        for (const claim of claimed) this.start(claim);
+        if (claimed.length === 0) break;
       }
     } catch (error) {
       this.logger.warn({ msg: 'webhook dispatch failed; retrying on the next cycle', error: (error as Error).message });
     }
+  }
+
+  /** Attempts a claimed delivery in a slot of its own, and once it is recorded gives the slot back and runs a cycle. */
+  private start(claim: ClaimedDelivery): void {
+    const endpointId = claim.endpoint.id;
+    this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
+    const attempt: Promise<void> = this.dispatch
+      .attempt(claim)
+      .then(
+        (result) => this.count([result]),
+        (error: Error) => this.logger.warn({ msg: 'webhook attempt could not be recorded; its lease runs out', error: error.message }),
+      )
+      .finally(() => {
+        const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
+        if (left > 0) this.perEndpoint.set(endpointId, left);
+        else this.perEndpoint.delete(endpointId);
+        this.attempts.delete(attempt);
+        this.wake();
+      });
+    this.attempts.add(attempt);
   }
 
   private async recordExpiring(): Promise<void> {

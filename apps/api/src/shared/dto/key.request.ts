@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_REVOCATION_REASON_LENGTH, REVOCATION_REASON_RULE, ROTATION_GRACE_BOUNDS } from '@svc/domain';
+import { IsPlainText } from '@svc/presentation';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CheckedBySchema } from '../../http/body-schema';
 
@@ -26,6 +27,7 @@ export function RevocationReasonProperty(description: string): PropertyDecorator
     IsOptional(),
     IsString({ message: REVOCATION_REASON_RULE }),
     MaxLength(MAX_REVOCATION_REASON_LENGTH, { message: REVOCATION_REASON_RULE }),
+    IsPlainText('reason'),
   );
 }
 

@@ -1,26 +1,30 @@
 import { type ClaimedDelivery } from '@svc/domain';
-import { SqlWebhookRepository } from '../typeorm/repositories/sql-webhook.repository';
+import { CLAIM_CANDIDATES, SqlWebhookRepository, firstOfEachEndpoint } from '../typeorm/repositories/sql-webhook.repository';
 import { type MySqlStatements, mysqlInstant } from './mysql-statements';
 
 /**
- * Webhooks on MySQL / MariaDB: a claim is one transaction that locks the due
- * rows with `FOR UPDATE SKIP LOCKED` (rows another instance is claiming are
- * passed over, not waited for), leases them, and reads them back.
+ * Webhooks on MySQL / MariaDB: a claim is one transaction that locks the
+ * earliest due rows of the endpoints not skipped with `FOR UPDATE SKIP
+ * LOCKED` (rows another instance is claiming are passed over, not waited
+ * for), leases the first of each endpoint (firstOfEachEndpoint), and reads
+ * them back.
  */
 export class MySqlWebhookRepository extends SqlWebhookRepository {
-  async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+  async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
     const mysql = this.statements as MySqlStatements;
     const claimable = this.claimable(at);
     const params = claimable.params.map((v) => (v instanceof Date ? mysqlInstant(v) : v));
     const until = mysqlInstant(leaseUntil);
+    const skip = skipEndpoints.length === 0 ? '' : ` AND endpoint_id NOT IN (${skipEndpoints.map(() => '?').join(', ')})`;
     const rows = await mysql.transaction(async (session) => {
-      const ids = await session.rows<{ id: string }>(
-        `SELECT id FROM webhook_deliveries WHERE ${claimable.sql} ORDER BY next_attempt_at LIMIT ${Math.trunc(limit)} FOR UPDATE SKIP LOCKED`,
-        params,
+      const candidates = await session.rows<{ id: string; endpoint_id: string }>(
+        `SELECT id, endpoint_id FROM webhook_deliveries WHERE ${claimable.sql}${skip}
+          ORDER BY next_attempt_at LIMIT ${CLAIM_CANDIDATES} FOR UPDATE SKIP LOCKED`,
+        [...params, ...skipEndpoints],
       );
-      if (ids.length === 0) return { value: [] };
-      const marks = ids.map(() => '?').join(', ');
-      const list = ids.map((r) => r.id);
+      const list = firstOfEachEndpoint(candidates, Math.trunc(limit));
+      if (list.length === 0) return { value: [] };
+      const marks = list.map(() => '?').join(', ');
       await session.write(`UPDATE webhook_deliveries SET lease_owner = ?, lease_expires_at = ? WHERE id IN (${marks})`, [
         owner,
         until,

@@ -21,4 +21,6 @@ export const POSTGRES_FAULTS: DriverFaults = {
     TYPEORM_NOT_CONNECTED,
   ],
   retryAfterSeconds: 2,
+  // character_not_in_repertoire: "invalid byte sequence for encoding UTF8: 0x00", NUL in a text parameter
+  unstorableText: (code) => code === '22021',
 };

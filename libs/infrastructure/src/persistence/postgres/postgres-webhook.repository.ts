@@ -1,21 +1,30 @@
 import { type ClaimedDelivery } from '@svc/domain';
-import { SqlWebhookRepository } from '../typeorm/repositories/sql-webhook.repository';
+import { CLAIM_CANDIDATES, SqlWebhookRepository } from '../typeorm/repositories/sql-webhook.repository';
 
 /**
- * Webhooks on PostgreSQL: a claim is one UPDATE of the rows its subquery
- * locked with `FOR UPDATE SKIP LOCKED`, so instances claiming at once take
- * different deliveries without waiting on each other.
+ * Webhooks on PostgreSQL: a claim is one UPDATE of the rows its subqueries
+ * chose: the earliest due of the endpoints not skipped, locked with
+ * `FOR UPDATE SKIP LOCKED` (so instances claiming at once take different
+ * deliveries without waiting on each other), then the first of each
+ * endpoint (`DISTINCT ON`), as firstOfEachEndpoint takes them on the others.
  */
 export class PostgresWebhookRepository extends SqlWebhookRepository {
-  async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+  async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
     const claimable = this.claimable(at);
     const n = Math.trunc(limit);
     const rows = await this.statement(
-      `webhook_claim_${n}`,
-      `UPDATE webhook_deliveries d SET lease_owner = ?, lease_expires_at = ?
-        WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE ${claimable.sql} ORDER BY next_attempt_at LIMIT ${n} FOR UPDATE SKIP LOCKED)
+      `webhook_claim_each_${n}`,
+      `WITH candidates AS (
+         SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
+          WHERE ${claimable.sql} AND NOT (endpoint_id = ANY(?::varchar[]))
+          ORDER BY next_attempt_at LIMIT ${CLAIM_CANDIDATES} FOR UPDATE SKIP LOCKED
+       ), firsts AS (
+         SELECT DISTINCT ON (endpoint_id) id, next_attempt_at FROM candidates ORDER BY endpoint_id, next_attempt_at, id
+       )
+       UPDATE webhook_deliveries d SET lease_owner = ?, lease_expires_at = ?
+        WHERE d.id IN (SELECT id FROM firsts ORDER BY next_attempt_at, id LIMIT ${n})
         RETURNING ${this.deliveryRows.selectList('d')}`,
-    ).all([owner, this.instant(leaseUntil), ...claimable.params]);
+    ).all([...claimable.params, [...skipEndpoints], owner, this.instant(leaseUntil)]);
     return this.claimed(owner, rows, at);
   }
 }

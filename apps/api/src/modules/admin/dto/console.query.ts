@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ListAudit, ListKeys, ListNearQuota, ReportDailyUsage } from '@svc/application';
 import { AUDIT_ACTIONS, AuditAction, KEY_STATUSES, KeyStatus, LICENSE_TYPES, LicenseType } from '@svc/domain';
+import { IsPlainText } from '@svc/presentation';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { LICENSE_TYPE_RULE } from './key-rules';
 
@@ -36,12 +37,14 @@ export class ListKeysQuery {
   @IsOptional()
   @IsString({ message: 'email must be given once' })
   @MaxLength(254, { message: 'email must be at most 254 characters' })
+  @IsPlainText('email')
   readonly email?: string;
 
   @ApiPropertyOptional({ type: String, description: "The start of the holder's e-mail address, in any case", example: 'ada@' })
   @IsOptional()
   @IsString({ message: 'email_prefix must be given once' })
   @MaxLength(254, { message: 'email_prefix must be at most 254 characters' })
+  @IsPlainText('email_prefix')
   readonly email_prefix?: string;
 
   @ApiPropertyOptional({
@@ -58,6 +61,7 @@ export class ListKeysQuery {
   @IsOptional()
   @IsString(ID_RULE('user_id'))
   @MaxLength(40, ID_RULE('user_id'))
+  @IsPlainText('user_id')
   readonly user_id?: string;
 
   @ApiPropertyOptional({ type: String, enum: [...LICENSE_TYPES] })
@@ -91,6 +95,7 @@ export class ListAuditQuery {
   @IsOptional()
   @IsString(ID_RULE('key_id'))
   @MaxLength(40, ID_RULE('key_id'))
+  @IsPlainText('key_id')
   readonly key_id?: string;
 
   @ApiPropertyOptional({ type: String, enum: [...AUDIT_ACTIONS] })
@@ -102,6 +107,7 @@ export class ListAuditQuery {
   @IsOptional()
   @IsString(ID_RULE('actor'))
   @MaxLength(40, ID_RULE('actor'))
+  @IsPlainText('actor')
   readonly actor?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ListAudit.MAX_PAGE, default: ListAudit.DEFAULT_PAGE })
@@ -136,12 +142,14 @@ export class LicenseTargetQuery {
   @IsOptional()
   @IsString(ID_RULE('key_id'))
   @MaxLength(40, ID_RULE('key_id'))
+  @IsPlainText('key_id')
   readonly key_id?: string;
 
   @ApiPropertyOptional({ type: String, description: 'The license (give this or key_id)' })
   @IsOptional()
   @IsString(ID_RULE('license_id'))
   @MaxLength(40, ID_RULE('license_id'))
+  @IsPlainText('license_id')
   readonly license_id?: string;
 }
 

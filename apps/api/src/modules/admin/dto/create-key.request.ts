@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { KEY_ENVIRONMENTS, KeyEnvironment, LICENSE_TYPES, LicenseType, MONTHLY_LIMIT_BOUNDS } from '@svc/domain';
+import { IsPlainText } from '@svc/presentation';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { IsRfc3339 } from '../../../http/is-rfc3339.decorator';
 import { ENVIRONMENT_RULE, LICENSE_TYPE_RULE, MONTHLY_LIMIT_NUMBER_SCHEMA } from './key-rules';
@@ -21,24 +22,28 @@ export class CreateKeyRequest {
   @IsOptional()
   @IsString()
   @MaxLength(254)
+  @IsPlainText('email')
   readonly email?: string;
 
   @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @IsPlainText('name')
   readonly name?: string | null;
 
   @ApiPropertyOptional({ type: String, maxLength: 200, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @IsPlainText('organization')
   readonly organization?: string | null;
 
   @ApiPropertyOptional({ type: String, maxLength: 40, description: 'An existing user gets the key' })
   @IsOptional()
   @IsString()
   @MaxLength(40)
+  @IsPlainText('user_id')
   readonly user_id?: string;
 
   @ApiPropertyOptional({

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ROLES, Role } from '@svc/domain';
+import { IsPlainText } from '@svc/presentation';
 import { IsBoolean, IsEmail, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 
 const ROLE_RULE = { message: `role must be one of ${ROLES.join(', ')}` };
@@ -12,6 +13,7 @@ export class CreateOperatorRequest {
   @IsString(NAME_RULE)
   @IsNotEmpty(NAME_RULE)
   @MaxLength(200, NAME_RULE)
+  @IsPlainText('name')
   readonly name!: string;
 
   @ApiPropertyOptional({ type: String, maxLength: 254, nullable: true, example: 'grace@example.org' })
@@ -32,6 +34,7 @@ export class UpdateOperatorRequest {
   @IsString(NAME_RULE)
   @IsNotEmpty(NAME_RULE)
   @MaxLength(200, NAME_RULE)
+  @IsPlainText('name')
   readonly name?: string;
 
   @ApiPropertyOptional({ type: String, maxLength: 254, nullable: true })

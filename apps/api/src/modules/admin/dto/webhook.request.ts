@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DELIVERY_STATUSES, type DeliveryStatus, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@svc/domain';
+import { IsPlainText } from '@svc/presentation';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { IsPageLimit } from './console.query';
 
@@ -16,6 +17,7 @@ export class CreateWebhookRequest {
   @ApiProperty({ type: String, maxLength: 2000, example: 'https://billing.example.com/hooks/svc' })
   @IsString(URL_RULE)
   @MaxLength(2000, URL_RULE)
+  @IsPlainText('url')
   readonly url!: string;
 
   @ApiProperty({ type: String, isArray: true, enum: [...WEBHOOK_EVENT_TYPES], example: ['quota.warning', 'quota.exhausted'] })
@@ -29,6 +31,7 @@ export class CreateWebhookRequest {
   @IsOptional()
   @IsString(DESCRIPTION_RULE)
   @MaxLength(500, DESCRIPTION_RULE)
+  @IsPlainText('description')
   readonly description?: string | null;
 }
 
@@ -38,6 +41,7 @@ export class UpdateWebhookRequest {
   @ValidateIf((_, value) => value !== undefined)
   @IsString(URL_RULE)
   @MaxLength(2000, URL_RULE)
+  @IsPlainText('url')
   readonly url?: string;
 
   @ApiPropertyOptional({ type: String, isArray: true, enum: [...WEBHOOK_EVENT_TYPES] })
@@ -52,6 +56,7 @@ export class UpdateWebhookRequest {
   @IsOptional()
   @IsString(DESCRIPTION_RULE)
   @MaxLength(500, DESCRIPTION_RULE)
+  @IsPlainText('description')
   readonly description?: string | null;
 
   @ApiPropertyOptional({

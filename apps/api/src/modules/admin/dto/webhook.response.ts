@@ -7,7 +7,10 @@ export class WebhookEndpointResponse implements WebhookEndpointView {
   @ApiProperty({ type: String, example: 'whe_5f2c0e1d9a7b3c4d5e6f7a8b' })
   readonly id!: string;
 
-  @ApiProperty({ type: String })
+  @ApiProperty({
+    type: String,
+    description: 'The address; to a role below admin, each query value shows as *** (?token=***), as do a fragment and a user or password',
+  })
   readonly url!: string;
 
   @ApiProperty({ type: String, isArray: true, enum: [...WEBHOOK_EVENT_TYPES] })

@@ -27,7 +27,7 @@ import {
 } from '@svc/presentation';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
-import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
+import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
 import { ListAuditQuery, ListKeysQuery, pageLimitOf } from '../dto/console.query';
 import { AuditPageResponse, KeyListResponse } from '../dto/console.response';
 import { CreateKeyRequest } from '../dto/create-key.request';
@@ -108,7 +108,7 @@ export class AdminKeysController {
   @AdminAuth('keys.read')
   @ApiOperation({ summary: 'Show a key', description: 'Its state, terms and current quota; never the whole key.' })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
-  @ApiErrors('KEY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'KEY_NOT_FOUND', ...ALWAYS)
   async show(@Param('key_id') keyId: string): Promise<KeyView> {
     return keyViewOf(await this.showKey.execute(keyId));
   }

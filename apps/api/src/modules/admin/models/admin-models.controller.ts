@@ -9,7 +9,7 @@ import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
 import { HttpEdgeError } from '../../../http/http-error';
 import { StreamedUpload, isUploadStream } from '../../../http/streamed-upload';
-import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
+import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
 import { AdminModelListResponse, AdminModelResponse } from '../../../shared/dto/model-record.response';
 import { modelFileBaseFor } from '../../../http/model-file-base';
 import { SkipThrottle } from '@nestjs/throttler';
@@ -72,7 +72,7 @@ export class AdminModelsController {
   @AdminAuth('models.read')
   @ApiOperation({ summary: 'One model record' })
   @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
-  @ApiErrors('MODEL_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'MODEL_NOT_FOUND', ...ALWAYS)
   async show(@Param('name') name: string, @Req() request: FastifyRequest): Promise<AdminModelView> {
     return this.view(await this.showModel.execute({ name }), request);
   }
@@ -137,7 +137,7 @@ export class AdminModelsController {
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a model record' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors('MODEL_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'MODEL_NOT_FOUND', ...ALWAYS)
   async remove(@CurrentAdmin() admin: AdminPrincipal, @Param('name') name: string): Promise<void> {
     await this.deleteModel.execute({ name, actor: admin.actor });
   }

@@ -12,7 +12,7 @@ import {
 } from '@svc/presentation';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
-import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
+import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
 import { CreateOperatorRequest, UpdateOperatorRequest } from '../dto/operator.request';
 import { OperatorListResponse, OperatorResponse, OperatorWithTokenResponse, SessionResponse } from '../dto/operator.response';
 
@@ -62,7 +62,7 @@ export class AdminOperatorsController {
   @AdminAuth('operators.manage')
   @ApiOperation({ summary: 'One operator' })
   @ApiOkResponse({ type: OperatorResponse, description: 'The operator' })
-  @ApiErrors('OPERATOR_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'OPERATOR_NOT_FOUND', ...ALWAYS)
   async show(@Param('operator_id') operatorId: string): Promise<OperatorView> {
     return operatorViewOf(await this.operators.show(operatorId));
   }
@@ -96,7 +96,7 @@ export class AdminOperatorsController {
       'A new token, shown this once; the earlier one is refused (401) at once on every instance. Audited (operator.token_replaced).',
   })
   @ApiCreatedResponse({ type: OperatorWithTokenResponse, description: 'The operator, with its new token shown this once' })
-  @ApiErrors('OPERATOR_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'OPERATOR_NOT_FOUND', ...ALWAYS)
   async replaceToken(@CurrentAdmin() admin: AdminPrincipal, @Param('operator_id') operatorId: string): Promise<OperatorWithTokenView> {
     return operatorWithTokenViewOf(await this.operators.replaceToken(operatorId, admin.actor));
   }

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ListNearQuota, ReportDailyUsage, ReportUsage, ShowOverview } from '@svc/application';
-import { InvalidRequestError } from '@svc/domain';
+import { InvalidRequestError, isPlainText } from '@svc/domain';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { ALWAYS, ApiErrors } from '../../../openapi/api-errors.decorator';
 import {
@@ -99,7 +99,9 @@ export class AdminUsageController {
   ): Promise<UsageReportView> {
     const id = (value: unknown, name: string) => {
       if (value === undefined) return undefined;
-      if (typeof value !== 'string' || value === '' || value.length > 40) throw new InvalidRequestError(`${name} must be an id`);
+      if (typeof value !== 'string' || value === '' || value.length > 40 || !isPlainText(value)) {
+        throw new InvalidRequestError(`${name} must be an id`);
+      }
       return value;
     };
     if (keyId === undefined && licenseId === undefined) throw new InvalidRequestError('key_id or license_id is required');

@@ -10,10 +10,11 @@ import {
 } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { ManageWebhooks } from '@svc/application';
-import { Clock, InvalidRequestError } from '@svc/domain';
+import { Clock, InvalidRequestError, roleAllows } from '@svc/domain';
 import {
   WebhookDeliveryView,
   WebhookEndpointView,
+  type WebhookEndpointViewOptions,
   WebhookEndpointWithSecretView,
   decodeCursor,
   webhookDeliveryPageOf,
@@ -23,7 +24,7 @@ import {
 } from '@svc/presentation';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
-import { ALWAYS, ApiErrors, BODY } from '../../../openapi/api-errors.decorator';
+import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
 import { pageLimitOf } from '../dto/console.query';
 import { CreateWebhookRequest, DEFAULT_DELIVERY_PAGE, ListDeliveriesQuery, UpdateWebhookRequest } from '../dto/webhook.request';
 import {
@@ -33,6 +34,15 @@ import {
   WebhookEndpointResponse,
   WebhookEndpointWithSecretResponse,
 } from '../dto/webhook.response';
+
+const MASKED =
+  'To a role that may not change endpoints (below admin), each query value of the url shows as *** ' +
+  '(?token=abc -> ?token=***), as do a fragment and a user or password.';
+
+/** Who sees an endpoint's address in full: whoever may change it (webhooks.write); others, with its query values masked. */
+function viewOptionsFor(admin: AdminPrincipal): WebhookEndpointViewOptions {
+  return { maskUrl: !roleAllows(admin.role, 'webhooks.write') };
+}
 
 /** Webhook endpoints, their secrets, test events and deliveries (CONTRACT 20). */
 @ApiTags('admin')
@@ -51,7 +61,7 @@ export class AdminWebhooksController {
     summary: 'Add a webhook endpoint',
     description:
       'An https address that resolves to no loopback, private, link-local or metadata address (unless WEBHOOK_ALLOW_INSECURE), ' +
-      'and the event types it receives. Its signing secret (whsec_...) is in this answer only. Audited (webhook.created).',
+      'with no user or password in it, and the event types it receives. Its signing secret (whsec_...) is in this answer only. Audited (webhook.created).',
   })
   @ApiBody({ type: CreateWebhookRequest })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint, with its secret shown this once' })
@@ -68,21 +78,22 @@ export class AdminWebhooksController {
 
   @Get()
   @AdminAuth('webhooks.read')
-  @ApiOperation({ summary: 'Every webhook endpoint', description: 'Oldest first; never a secret.' })
+  @ApiOperation({ summary: 'Every webhook endpoint', description: `Oldest first; never a secret. ${MASKED}` })
   @ApiOkResponse({ type: WebhookEndpointListResponse, description: 'The endpoints' })
   @ApiErrors(...ALWAYS)
-  async list(): Promise<{ webhooks: WebhookEndpointView[] }> {
+  async list(@CurrentAdmin() admin: AdminPrincipal): Promise<{ webhooks: WebhookEndpointView[] }> {
     const now = this.clock.now();
-    return { webhooks: (await this.webhooks.list()).map((e) => webhookEndpointViewOf(e, now)) };
+    const options = viewOptionsFor(admin);
+    return { webhooks: (await this.webhooks.list()).map((e) => webhookEndpointViewOf(e, now, options)) };
   }
 
   @Get(':id')
   @AdminAuth('webhooks.read')
-  @ApiOperation({ summary: 'One webhook endpoint', description: 'Never its secret.' })
+  @ApiOperation({ summary: 'One webhook endpoint', description: `Never its secret. ${MASKED}` })
   @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', ...ALWAYS)
-  async show(@Param('id') id: string): Promise<WebhookEndpointView> {
-    return webhookEndpointViewOf(await this.webhooks.show(id), this.clock.now());
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
+  async show(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointView> {
+    return webhookEndpointViewOf(await this.webhooks.show(id), this.clock.now(), viewOptionsFor(admin));
   }
 
   @Patch(':id')
@@ -109,7 +120,7 @@ export class AdminWebhooksController {
   @AdminAuth('webhooks.write')
   @ApiOperation({ summary: 'Delete a webhook endpoint', description: 'With its deliveries. Audited (webhook.deleted).' })
   @ApiNoContentResponse({ description: 'Deleted' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async delete(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<void> {
     await this.webhooks.delete(id, admin.actor);
   }
@@ -124,7 +135,7 @@ export class AdminWebhooksController {
       'Audited (webhook.secret_replaced).',
   })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint, with its new secret shown this once' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async replaceSecret(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointWithSecretView> {
     const { endpoint, secret } = await this.webhooks.replaceSecret(id, admin.actor);
     return webhookEndpointWithSecretViewOf(endpoint, secret, this.clock.now());
@@ -135,7 +146,7 @@ export class AdminWebhooksController {
   @AdminAuth('webhooks.test')
   @ApiOperation({ summary: 'Send a test event', description: 'A webhook.test message to this endpoint, delivered like any other.' })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The delivery, pending' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async test(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookDeliveryView> {
     return webhookDeliveryViewOf(await this.webhooks.sendTest(id, admin.actor));
   }
@@ -168,7 +179,7 @@ export class AdminWebhooksController {
     description: 'Due again at once, whatever its status (one more attempt). Audited (webhook.delivery_retried).',
   })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The delivery, pending' })
-  @ApiErrors('WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', ...ALWAYS)
+  @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', ...ALWAYS)
   async retry(
     @CurrentAdmin() admin: AdminPrincipal,
     @Param('id') id: string,

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EVENT_LIMITS, EVENT_TYPES, EventReport, EventType, INFERENCE_TYPES, InferenceType } from '@svc/domain';
+import { IsPlainText } from '@svc/presentation';
 import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CheckedBySchema } from '../../../http/body-schema';
 import { IsPresent, IsSmallJsonObject, answers } from '../../../http/request-validation';
@@ -36,6 +37,7 @@ export class LogEventRequest {
   @IsOptional()
   @IsString(stringRule('model_name', EVENT_LIMITS.modelNameLength))
   @MaxLength(EVENT_LIMITS.modelNameLength, stringRule('model_name', EVENT_LIMITS.modelNameLength))
+  @IsPlainText('model_name')
   readonly model_name?: string | null;
 
   @ApiPropertyOptional({ type: String, enum: [...INFERENCE_TYPES] })
@@ -59,6 +61,7 @@ export class LogEventRequest {
   @IsOptional()
   @IsString(stringRule('error_message', EVENT_LIMITS.errorMessageLength))
   @MaxLength(EVENT_LIMITS.errorMessageLength, stringRule('error_message', EVENT_LIMITS.errorMessageLength))
+  @IsPlainText('error_message', { multiLine: true })
   readonly error_message?: string | null;
 
   @ApiPropertyOptional({

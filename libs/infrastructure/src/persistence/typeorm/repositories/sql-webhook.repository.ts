@@ -26,6 +26,27 @@ import { type PreparedStatement, type SqlStatements, type WriteScript } from '..
 const CLAIMABLE = "status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)";
 
 /**
+ * How many due deliveries a claim looks at (the earliest due, of endpoints
+ * not skipped) to take the first of each endpoint from. An endpoint with
+ * more due than this hides the others for one claim only: the caller claims
+ * again while it has free slots, and skips that endpoint once its slots are full.
+ */
+export const CLAIM_CANDIDATES = 100;
+
+/** The deliveries a claim takes from its candidates (earliest due first): the first of each endpoint, at most `limit`. */
+export function firstOfEachEndpoint(candidates: ReadonlyArray<{ id: string; endpoint_id: string }>, limit: number): string[] {
+  const endpoints = new Set<string>();
+  const taken: string[] = [];
+  for (const candidate of candidates) {
+    if (taken.length >= limit) break;
+    if (endpoints.has(candidate.endpoint_id)) continue;
+    endpoints.add(candidate.endpoint_id);
+    taken.push(candidate.id);
+  }
+  return taken;
+}
+
+/**
  * Webhooks on a SQL database (CONTRACT 20): endpoints and their audit
  * entries in one transaction, the outbox fanned out into deliveries by one
  * instance per event (a conditional UPDATE decides), and each attempt
