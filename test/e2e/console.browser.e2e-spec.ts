@@ -6,7 +6,7 @@ import { type Browser, type Dialog, type Locator, type Page, type Route, chromiu
 import { Webhook } from 'standardwebhooks';
 import { GENEROUS_LIMITS } from '../harness/create-test-app';
 import { ServiceProcess } from '../harness/service-process';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 import { WebhookReceiver } from '../harness/webhook-receiver';
 
 /**

@@ -4,7 +4,8 @@ import Redis from 'ioredis';
 import { TestApp } from '../harness/create-test-app';
 import { request } from '../harness/http';
 import { ServiceProcess } from '../harness/service-process';
-import { eventually, serverAvailableSync } from '../harness/services';
+import { eventually } from '../harness/eventually';
+import { serverAvailableSync } from '../harness/services';
 
 const redisUp = serverAvailableSync(6379, 'Redis');
 
@@ -71,10 +72,13 @@ describe('Three service instances on one database', () => {
    */
   async function allShareRedis(): Promise<void> {
     for (const instance of instances) {
-      await eventually(async () => {
-        const ready = await request(instance.baseUrl, 'GET', '/api/health/ready').catch(() => null);
-        return ready?.body?.details?.redis?.connection === 'up';
-      }, 30_000);
+      await eventually(
+        async () => {
+          const ready = await request(instance.baseUrl, 'GET', '/api/health/ready').catch(() => null);
+          return ready?.body?.details?.redis?.connection === 'up';
+        },
+        { timeoutMs: 30_000 },
+      );
     }
   } // three starts at once, each bounded by ServiceProcess.start
 

@@ -3,7 +3,7 @@ import { DispatchWebhooks } from '@svc/application';
 import { FixedClock, RETRY_DELAYS_MS } from '@svc/domain';
 import { Webhook } from 'standardwebhooks';
 import { TestApp } from '../harness/create-test-app';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 import { type ReceivedWebhook, WebhookReceiver, ALL_EVENTS } from '../harness/webhook-receiver';
 
 /**
@@ -136,7 +136,7 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
     expect((await t.admin('POST', `/admin/v1/webhooks/${id}/test`)).status).toBe(202);
 
     const expected = [...ALL_EVENTS, 'webhook.test'];
-    await eventually(() => expected.every((type) => receiver.ofType(type).length > 0), 15000);
+    await eventually(() => expected.every((type) => receiver.ofType(type).length > 0), { timeoutMs: 15000 });
     // a moment more for anything sent twice to arrive
     await new Promise((resolve) => setTimeout(resolve, 1500));
     for (const message of receiver.received) {
@@ -199,7 +199,7 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
     const tests = () => receiver.ofType('webhook.test').filter((r) => r.body.includes(id));
     const sent = Date.now();
     await t.admin('POST', `/admin/v1/webhooks/${id}/test`);
-    await eventually(() => tests().length === 1, 5000, 20);
+    await eventually(() => tests().length === 1, { timeoutMs: 5000, intervalMs: 20 });
     const message = tests()[0];
     // the instance that committed it starts delivering at once (within a second)
     expect(message.at - sent).toBeLessThan(1000);
@@ -240,7 +240,7 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
         // the attempt the receiver answered is recorded (its next attempt timed by the clock) before the clock moves on
         await eventually(async () => (await t.admin('GET', `/admin/v1/webhooks/${id}/deliveries`)).body.deliveries[0].attempts === i + 1);
         clock.advance(delay);
-        await eventually(() => failing.received.length === i + 2, 10000);
+        await eventually(() => failing.received.length === i + 2, { timeoutMs: 10000 });
       }
       expect(failing.received.map((r) => r.headers['webhook-id'])).toEqual(Array(8).fill(deliveryId));
       expect(failing.received.every((r) => signedBy(secret, r))).toBe(true);
