@@ -160,12 +160,19 @@ export function describeSharedDatabaseContract(
     // the one event loop the other transaction needs to commit. Two service processes do not share
     // an event loop; one instance's racing updates are held to the rule by the contract above.
     (options.oneFileInOneProcess ? it.skip : it)('remove owners at once through both, leaving one enabled owner', async () => {
-      const owners = await Promise.all(['A', 'B', 'C', 'D'].map((name) => seedOperator(one, { name, role: 'owner' })));
-      const results = await Promise.all(
-        owners.map(({ operator }, i) => (i % 2 === 0 ? one : two).operators.update(operator.id, { role: 'admin' }, T0, true)),
-      );
-      expect(results.filter((r) => r === 'last_owner')).toHaveLength(1);
-      expect((await two.operators.list()).filter((o) => o.role === 'owner' && o.disabledAt === null)).toHaveLength(1);
+      // rounds of the last two owners demoting each other, one through each instance: one is refused each time
+      let survivor = (await seedOperator(one, { name: 'First', role: 'owner' })).operator;
+      for (let round = 0; round < 6; round++) {
+        const newcomer = (await seedOperator(two, { name: `Owner ${round}`, role: 'owner' })).operator;
+        const results = await Promise.all([
+          one.operators.update(survivor.id, { role: 'admin' }, T0, true),
+          two.operators.update(newcomer.id, { disabled: true }, T0, true),
+        ]);
+        expect({ round, refused: results.filter((r) => r === 'last_owner').length }).toEqual({ round, refused: 1 });
+        const owners = (await two.operators.list()).filter((o) => o.role === 'owner' && o.disabledAt === null);
+        expect(owners).toHaveLength(1);
+        survivor = owners[0];
+      }
     });
   });
 }
