@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
 import { downloadFile, signedLinkOf } from '../harness/model-download';
+import { eventually } from '../harness/eventually';
 import { modelChecksum } from '../harness/sha256';
 
 /**
@@ -343,8 +344,10 @@ describe('Admin API: models (/admin/v1/models)', () => {
       await t.admin('POST', '/admin/v1/models', record('mi_abort_v1'));
       const first = await upload(t, 'mi_abort_v1', Buffer.from('the first file'));
       await abortedUpload(t, 'mi_abort_v1', randomBytes(50_000));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(readdirSync(t.config.models.storeDir).filter((f) => f.startsWith('.upload-'))).toEqual([]);
+      // the service notices the closed connection and removes its temporary file (milliseconds; bounded)
+      const partial = () => readdirSync(t.config.models.storeDir).filter((f) => f.startsWith('.upload-'));
+      await eventually(() => partial().length === 0, { timeoutMs: 10_000, intervalMs: 20 }).catch(() => undefined);
+      expect(partial()).toEqual([]);
       expect(storedFiles().filter((f) => f.startsWith('mi_abort_v1-'))).toEqual([first.body.stored_file]);
       expect((await t.admin('GET', '/admin/v1/models/mi_abort_v1')).body.checksum).toBe(first.body.checksum);
     });
@@ -840,8 +843,10 @@ describe('Model store sweep at start-up', () => {
     second = await TestApp.start({ env: { SAMPLE_MODELS: 'true', DATABASE_URL: first.databaseUrl, MODEL_STORE_DIR: storeDir } });
 
     expect(readdirSync(storeDir).sort()).toEqual([...named, young].sort());
-    const key = await second.issueKey({ licenseType: 'free' });
+    // a research key is listed every model: each named file is still there, byte for byte
+    const key = await second.issueKey({ licenseType: 'research' });
     const listed = (await second.get(`/v1/models/list?api_key=${key.api_key}`)).body.models;
+    expect(listed.map((m: { stored_file?: string; name: string }) => m.name)).toHaveLength(named.length);
     for (const model of listed) expect(modelChecksum(await download(model.download_url))).toBe(model.checksum);
   });
 });

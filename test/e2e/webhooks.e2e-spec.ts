@@ -315,26 +315,44 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
   });
 });
 
+/** Addresses refused without WEBHOOK_ALLOW_INSECURE, when registering and when changing an endpoint (CONTRACT 20). */
+const REFUSED: ReadonlyArray<readonly [string, string]> = [
+  ['plain http', 'http://example.com/hooks'],
+  ['loopback', 'https://127.0.0.1/hooks'],
+  ['a private address', 'https://10.1.2.3/hooks'],
+  ['the metadata address', 'https://169.254.169.254/latest'],
+  ["AWS's IPv6 metadata address", 'https://[fd00:ec2::254]/'],
+  ['a name resolving to loopback', 'https://localhost/hooks'],
+  ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'],
+];
+/** A public address (an IP literal, so the check resolves nothing). */
+const PUBLIC_URL = 'https://93.184.215.14/hooks';
+
 describe('webhooks: safe addresses without WEBHOOK_ALLOW_INSECURE (CONTRACT 20)', () => {
   let t: TestApp;
   beforeAll(async () => (t = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } })));
   afterAll(async () => t?.close());
 
-  it.each([
-    ['plain http', 'http://example.com/hooks'],
-    ['loopback', 'https://127.0.0.1/hooks'],
-    ['a private address', 'https://10.1.2.3/hooks'],
-    ['the metadata address', 'https://169.254.169.254/latest'],
-    ["AWS's IPv6 metadata address", 'https://[fd00:ec2::254]/'],
-    ['a name resolving to loopback', 'https://localhost/hooks'],
-    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'],
-  ])('refuses %s when registering', async (_, url) => {
+  it.each(REFUSED)('refuses %s when registering', async (_, url) => {
     const answer = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('url') });
   });
 
   it('refuses such an address when changing an endpoint too', async () => {
+    // none of the registrations above was stored
     expect((await t.admin('GET', '/admin/v1/webhooks')).body).toEqual({ webhooks: [] });
+    // an endpoint at a public address (an IP literal: nothing is resolved, and no event it takes is sent here)
+    const created = await t.admin('POST', '/admin/v1/webhooks', { url: PUBLIC_URL, events: ['model.deleted'] });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const refusals = [];
+    for (const [label, url] of REFUSED) {
+      const answer = await t.admin('PATCH', `/admin/v1/webhooks/${id}`, { url });
+      refusals.push({ label, status: answer.status, code: answer.body?.code, names: String(answer.body?.message).includes('url') });
+    }
+    expect(refusals).toEqual(REFUSED.map(([label]) => ({ label, status: 400, code: 'INVALID_REQUEST', names: true })));
+    // the endpoint still has its address
+    expect((await t.admin('GET', `/admin/v1/webhooks/${id}`)).body).toMatchObject({ id, url: PUBLIC_URL });
   });
 });
