@@ -243,7 +243,7 @@ describe('GET /metrics (Prometheus)', () => {
         () => undefined,
       );
       expect(tries.length).toBeGreaterThan(0);
-      expect(t.logger.lines.filter((l) => l.includes(REDIS_UNREACHABLE))).toHaveLength(1);
+      expect(t.logger.lines.filter((l) => l.includes(REDIS_UNREACHABLE)).length).toBeGreaterThan(0);
       const text = await scrape(t);
       expect(sample(text, 'svc_info', { database: t.databaseKind, redis: 'configured' })).toBe(1);
       expect(text).toMatch(/^svc_redis_up 0$/m);
