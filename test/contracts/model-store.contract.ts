@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ModelStore, RangeNotSatisfiableError } from '@svc/domain';
+import { sha256Hex } from '../harness/sha256';
 
 /**
  * What the ModelStore contract needs from an adapter: a store over an empty
@@ -19,10 +20,6 @@ export interface ModelStoreFixture {
 export type MakeModelStore = () => Promise<ModelStoreFixture>;
 
 const LABEL = 'motor_imagery_4class_v1-1.0.0';
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
 async function* chunksOf(...chunks: Array<Uint8Array | string>): AsyncIterable<Uint8Array | string> {
   for (const chunk of chunks) {
@@ -67,7 +64,7 @@ export function describeModelStoreContract(make: MakeModelStore): void {
 
         const stored = await fixture().store.put(LABEL, bytes);
 
-        expect(stored.sha256).toBe(sha256(bytes));
+        expect(stored.sha256).toBe(sha256Hex(bytes));
         expect(stored.sha256).toMatch(/^[0-9a-f]{64}$/);
         expect(stored.sizeBytes).toBe(1000);
         expect(stored.path.startsWith(`${LABEL}-`)).toBe(true);
@@ -82,7 +79,7 @@ export function describeModelStoreContract(make: MakeModelStore): void {
 
         const stored = await fixture().store.put(LABEL, chunksOf(...parts));
 
-        expect(stored.sha256).toBe(sha256(expected));
+        expect(stored.sha256).toBe(sha256Hex(expected));
         expect(stored.sizeBytes).toBe(expected.length);
         expect(await contentOf(stored.path)).toEqual({ bytes: expected, sizeBytes: expected.length });
       });
@@ -90,7 +87,7 @@ export function describeModelStoreContract(make: MakeModelStore): void {
       it('stores an empty file (size 0, the SHA-256 of nothing)', async () => {
         const stored = await fixture().store.put(LABEL, chunksOf());
 
-        expect(stored).toEqual({ path: stored.path, sha256: sha256(new Uint8Array(0)), sizeBytes: 0 });
+        expect(stored).toEqual({ path: stored.path, sha256: sha256Hex(new Uint8Array(0)), sizeBytes: 0 });
         expect(await contentOf(stored.path)).toEqual({ bytes: Buffer.alloc(0), sizeBytes: 0 });
       });
 

@@ -8,10 +8,14 @@ import {
   AnalyticsEventRepository,
   ApiKeyRepository,
   AuditLog,
+  GeneratedSecretRepository,
   KeyContextRepository,
+  LicenseSigningKeyRepository,
   ModelRepository,
+  OperatorRepository,
   UsageRepository,
   UserRepository,
+  WebhookRepository,
 } from '@svc/domain';
 import { MySqlPersistenceModule } from '@svc/infrastructure/persistence/mysql/mysql-persistence.module';
 import { PostgresPersistenceModule } from '@svc/infrastructure/persistence/postgres/postgres-persistence.module';
@@ -55,8 +59,21 @@ export async function openPorts(
     events: context.get(AnalyticsEventRepository),
     models: context.get(ModelRepository),
     directory: context.get(KeyDirectory),
+    operators: context.get(OperatorRepository),
+    secrets: context.get(GeneratedSecretRepository),
+    signingKeys: context.get(LicenseSigningKeyRepository),
+    webhooks: optional(context, WebhookRepository),
     dispose: () => context.close(),
   };
+}
+
+/** A port the module may not bind (the in-memory module binds no WebhookRepository). */
+function optional<T>(context: INestApplicationContext, port: abstract new (...args: never[]) => T): T | null {
+  try {
+    return context.get<T>(port, { strict: false });
+  } catch {
+    return null;
+  }
 }
 
 /** The SQLite module on a file (created with its folder when missing). */
@@ -83,7 +100,20 @@ export function sqliteFilePersistence(): { make: MakePersistence; newPath: () =>
 }
 
 /** Every table, children first: emptied between tests on a server database. */
-const TABLES = ['analytics_events', 'usage_counters', 'audit_log', 'models', 'api_keys', 'users'];
+const TABLES = [
+  'webhook_deliveries',
+  'webhook_events',
+  'webhook_endpoints',
+  'analytics_events',
+  'usage_counters',
+  'audit_log',
+  'models',
+  'api_keys',
+  'users',
+  'operators',
+  'generated_secrets',
+  'license_signing_keys',
+];
 
 /**
  * A database server's module on a database of the file's own (the machine's

@@ -3,10 +3,14 @@ import {
   type AnalyticsEventRepository,
   type ApiKeyRepository,
   type AuditLog,
+  type GeneratedSecretRepository,
   type KeyContextRepository,
+  type LicenseSigningKeyRepository,
   type ModelRepository,
+  type OperatorRepository,
   type UsageRepository,
   type UserRepository,
+  type WebhookRepository,
 } from '@svc/domain';
 import { makeApiKey, makeUser } from '../factories/domain.factory';
 
@@ -28,6 +32,11 @@ export interface PersistenceFixture {
   readonly models: ModelRepository;
   /** The operators' reads across keys, over the same store. */
   readonly directory: KeyDirectory;
+  readonly operators: OperatorRepository;
+  readonly secrets: GeneratedSecretRepository;
+  readonly signingKeys: LicenseSigningKeyRepository;
+  /** The outbox, endpoints and deliveries: SQL databases only (null on the in-memory adapters, which have none). */
+  readonly webhooks: WebhookRepository | null;
   /**
    * Test setup only: stores a period's counter as already `used`, beside the
    * ports (no port consumes without an event).

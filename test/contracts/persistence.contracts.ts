@@ -1,15 +1,23 @@
-import { T0, makeAnalyticsEvent, revokeAlone, NO_RECORDS } from '../factories/domain.factory';
+import { type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '@svc/domain';
+import { T0, makeAnalyticsEvent, makeAuditEntry, revokeAlone, uniqueId, NO_RECORDS } from '../factories/domain.factory';
 import { describeAnalyticsEventRepositoryContract } from './analytics-event-repository.contract';
 import { describeApiKeyRepositoryContract } from './api-key-repository.contract';
 import { describeAuditLogContract } from './audit-log.contract';
+import {
+  describeGeneratedSecretRepositoryContract,
+  describeLicenseSigningKeyRepositoryContract,
+  makeSigningKey,
+} from './generated-secrets.contract';
 import { describeKeyChangeContract } from './key-change.contract';
 import { describeKeyContextRepositoryContract } from './key-context-repository.contract';
 import { describeKeyRotationContract, rotationOf } from './key-rotation.contract';
 import { describeKeyDirectoryContract } from './key-directory.contract';
 import { describeModelRepositoryContract } from './model-repository.contract';
+import { describeOperatorRepositoryContract, seedOperator } from './operator-repository.contract';
 import { type MakePersistence, type PersistenceFixture, seedKey } from './persistence-fixture';
 import { describeUsageRepositoryContract } from './usage-repository.contract';
 import { describeUserRepositoryContract } from './user-repository.contract';
+import { describeWebhookRepositoryContract, makeEndpoint, makeWebhookEvent } from './webhook-repository.contract';
 
 /** Every persistence port's contract, over one adapter family (a database's module, or the in-memory fakes). */
 export function describePersistenceContracts(make: MakePersistence): void {
@@ -23,15 +31,24 @@ export function describePersistenceContracts(make: MakePersistence): void {
   describeAnalyticsEventRepositoryContract(make);
   describeModelRepositoryContract(make);
   describeKeyDirectoryContract(make);
+  describeOperatorRepositoryContract(make);
+  describeGeneratedSecretRepositoryContract(make);
+  describeLicenseSigningKeyRepositoryContract(make);
+  describeWebhookRepositoryContract(make);
 }
 
 /**
  * Two service instances on one database (two modules, two connections or
  * pools): what one writes the other reads at once, exactly one revocation
  * wins, and consumption through either never passes the limit together nor
- * loses an increment. `open` makes another instance on the same, empty database.
+ * loses an increment; an outbox event is fanned out, a delivery claimed, a
+ * generated secret or signing key kept, and an owner removed by only one of
+ * them. `open` makes another instance on the same, empty database.
  */
-export function describeSharedDatabaseContract(open: () => Promise<PersistenceFixture>): void {
+export function describeSharedDatabaseContract(
+  open: () => Promise<PersistenceFixture>,
+  options: { readonly oneFileInOneProcess?: boolean } = {},
+): void {
   describe('two service instances sharing one database', () => {
     let one: PersistenceFixture;
     let two: PersistenceFixture;
@@ -89,6 +106,80 @@ export function describeSharedDatabaseContract(open: () => Promise<PersistenceFi
       expect(results.filter((r) => r !== null)).toHaveLength(25);
       await expect(one.usage.usedIn(key.id, '2026-04')).resolves.toBe(25);
       expect((await two.events.breakdown(key.id, '2026-04')).byEventType.inference).toBe(25);
+    });
+
+    it('fan each outbox event out once, and claim each due delivery for one of them, when both work at once', async () => {
+      const [hooksOne, hooksTwo] = [one.webhooks!, two.webhooks!];
+      const endpoint = makeEndpoint({ events: ['key.issued'] });
+      await hooksOne.createEndpoint(endpoint, makeAuditEntry({ action: 'webhook.created', keyId: null }));
+      const events = Array.from({ length: 16 }, (_, i) => makeWebhookEvent('key.issued', { occurredAt: new Date(T0.getTime() + i) }));
+      await hooksTwo.recordEvents(events);
+      const deliveriesOf = (event: WebhookEvent, endpoints: readonly WebhookEndpoint[]): WebhookDelivery[] =>
+        endpoints.map((e) => ({
+          id: uniqueId('msg'),
+          endpointId: e.id,
+          eventId: event.id,
+          eventType: event.type,
+          body: '{}',
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: T0,
+          lastAttemptAt: null,
+          lastStatusCode: null,
+          lastError: null,
+          createdAt: T0,
+        }));
+      const fanned = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? hooksOne : hooksTwo).fanOut(4, deliveriesOf, T0)),
+      );
+      const rest = await hooksOne.fanOut(100, deliveriesOf, T0);
+      expect(fanned.reduce((a, b) => a + b, 0) + rest).toBe(events.length);
+      const leaseUntil = new Date(T0.getTime() + 30_000);
+      const claims = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? hooksOne : hooksTwo).claimDue(`owner-${i}`, T0, leaseUntil, 5, [])),
+      );
+      const claimed = claims.flatMap((claim) => claim.map((c) => c.delivery.id));
+      expect(new Set(claimed).size).toBe(claimed.length);
+      // a claim takes at most one delivery per endpoint: the rest, one claim after another
+      const left: string[] = [];
+      for (let round = 0; round < events.length; round++) {
+        const next = await hooksTwo.claimDue(`owner-last-${round}`, T0, leaseUntil, 100, []);
+        if (next.length === 0) break;
+        left.push(...next.map((c) => c.delivery.id));
+      }
+      expect(new Set([...claimed, ...left]).size).toBe(events.length);
+      expect(claimed.length + left.length).toBe(events.length);
+    });
+
+    it('keep one generated secret and one signing key per generation of those both write at once', async () => {
+      const values = Array.from({ length: 8 }, (_, i) => `secret-${i}`);
+      const answers = await Promise.all(values.map((v, i) => (i % 2 === 0 ? one : two).secrets.keepFirst('shared', v, T0)));
+      expect(new Set(answers).size).toBe(1);
+      await expect(one.secrets.find('shared')).resolves.toBe(answers[0]);
+      const keys = Array.from({ length: 8 }, () => makeSigningKey(1));
+      const kept = await Promise.all(keys.map((key, i) => (i % 2 === 0 ? one : two).signingKeys.addIfAbsent(key)));
+      expect(kept.filter(Boolean)).toHaveLength(1);
+      await expect(two.signingKeys.list()).resolves.toEqual([keys[kept.indexOf(true)]]);
+    });
+
+    // Not on two SQLite connections in one process: the operators' update is a TypeORM transaction
+    // that awaits between its statements, and better-sqlite3's busy wait for the file's lock blocks
+    // the one event loop the other transaction needs to commit. Two service processes do not share
+    // an event loop; one instance's racing updates are held to the rule by the contract above.
+    (options.oneFileInOneProcess ? it.skip : it)('remove owners at once through both, leaving one enabled owner', async () => {
+      // rounds of the last two owners demoting each other, one through each instance: one is refused each time
+      let survivor = (await seedOperator(one, { name: 'First', role: 'owner' })).operator;
+      for (let round = 0; round < 6; round++) {
+        const newcomer = (await seedOperator(two, { name: `Owner ${round}`, role: 'owner' })).operator;
+        const results = await Promise.all([
+          one.operators.update(survivor.id, { role: 'admin' }, T0, true),
+          two.operators.update(newcomer.id, { disabled: true }, T0, true),
+        ]);
+        expect({ round, refused: results.filter((r) => r === 'last_owner').length }).toEqual({ round, refused: 1 });
+        const owners = (await two.operators.list()).filter((o) => o.role === 'owner' && o.disabledAt === null);
+        expect(owners).toHaveLength(1);
+        survivor = owners[0];
+      }
     });
   });
 }

@@ -1,10 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
 import { downloadFile, signedLinkOf } from '../harness/model-download';
+import { eventually } from '../harness/eventually';
+import { modelChecksum } from '../harness/sha256';
 
 /**
  * The operators' model calls (CONTRACT 12) and the sample catalogue. For a
@@ -37,10 +39,6 @@ function record(name: string, extra: Record<string, unknown> = {}): Record<strin
     metadata: METADATA,
     ...extra,
   };
-}
-
-function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
 const CDN_CHECKSUM = `sha256:${'c'.repeat(64)}`;
@@ -277,7 +275,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         name: 'mi_upload_v1',
-        checksum: sha256(bytes),
+        checksum: modelChecksum(bytes),
         size_bytes: 5000,
         size_mb: 0.005,
         published: true,
@@ -288,7 +286,9 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(await download(await signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
       const key = await t.issueKey({ licenseType: 'free' });
       const listed = await t.get(`/v1/models/list?api_key=${key.api_key}`);
-      expect(listed.body.models).toEqual([expect.objectContaining({ name: 'mi_upload_v1', checksum: sha256(bytes), size_bytes: 5000 })]);
+      expect(listed.body.models).toEqual([
+        expect.objectContaining({ name: 'mi_upload_v1', checksum: modelChecksum(bytes), size_bytes: 5000 }),
+      ]);
     });
 
     it('takes a file far larger than the 64 KiB public limit (300 KiB), streamed', async () => {
@@ -298,10 +298,10 @@ describe('Admin API: models (/admin/v1/models)', () => {
       expect(res.status).toBe(200);
       expect(res.body.size_bytes).toBe(307200);
       expect(res.body.size_mb).toBe(0.3072);
-      expect(res.body.checksum).toBe(sha256(bytes));
+      expect(res.body.checksum).toBe(modelChecksum(bytes));
       const got = await download(await signedLinkOf(t.app, res.body.download_url));
       expect(got.length).toBe(307200);
-      expect(sha256(got)).toBe(res.body.checksum);
+      expect(modelChecksum(got)).toBe(res.body.checksum);
     });
 
     it('a new upload replaces the file: new checksum, and the old file is gone', async () => {
@@ -309,7 +309,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const first = await upload(t, 'mi_replace_v1', randomBytes(2000));
       const second = await upload(t, 'mi_replace_v1', Buffer.from('a different model file'));
       expect(second.status).toBe(200);
-      expect(second.body.checksum).toBe(sha256(Buffer.from('a different model file')));
+      expect(second.body.checksum).toBe(modelChecksum(Buffer.from('a different model file')));
       expect(second.body.size_bytes).toBe(22);
       expect(second.body.stored_file).not.toBe(first.body.stored_file);
       expect(storedFiles()).not.toContain(first.body.stored_file);
@@ -327,7 +327,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const shown = (await t.admin('GET', '/admin/v1/models/mi_race_v1')).body;
       const mine = storedFiles().filter((f) => f.startsWith('mi_race_v1-'));
       expect(mine).toEqual([shown.stored_file]);
-      expect(sha256(readFileSync(join(t.config.models.storeDir, shown.stored_file)))).toBe(shown.checksum);
+      expect(modelChecksum(readFileSync(join(t.config.models.storeDir, shown.stored_file)))).toBe(shown.checksum);
     });
 
     it('takes a chunked upload (no Content-Length), hashing it as it streams', async () => {
@@ -336,7 +336,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const res = await chunkedUpload(t, 'mi_chunked_v1', chunks);
       expect(res.status).toBe(200);
       const body = JSON.parse(res.text);
-      expect(body.checksum).toBe(sha256(Buffer.concat(chunks)));
+      expect(body.checksum).toBe(modelChecksum(Buffer.concat(chunks)));
       expect(body.size_bytes).toBe(80_123);
     });
 
@@ -344,8 +344,10 @@ describe('Admin API: models (/admin/v1/models)', () => {
       await t.admin('POST', '/admin/v1/models', record('mi_abort_v1'));
       const first = await upload(t, 'mi_abort_v1', Buffer.from('the first file'));
       await abortedUpload(t, 'mi_abort_v1', randomBytes(50_000));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(readdirSync(t.config.models.storeDir).filter((f) => f.startsWith('.upload-'))).toEqual([]);
+      // the service notices the closed connection and removes its temporary file (milliseconds; bounded)
+      const partial = () => readdirSync(t.config.models.storeDir).filter((f) => f.startsWith('.upload-'));
+      await eventually(() => partial().length === 0, { timeoutMs: 10_000, intervalMs: 20 }).catch(() => undefined);
+      expect(partial()).toEqual([]);
       expect(storedFiles().filter((f) => f.startsWith('mi_abort_v1-'))).toEqual([first.body.stored_file]);
       expect((await t.admin('GET', '/admin/v1/models/mi_abort_v1')).body.checksum).toBe(first.body.checksum);
     });
@@ -366,7 +368,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       await t.admin('POST', '/admin/v1/models', record('mi_cdn_v1', { download_url: url, checksum: CDN_CHECKSUM, size_bytes: 700 }));
       const bytes = randomBytes(700);
       const res = await upload(t, 'mi_cdn_v1', bytes);
-      expect(res.body).toMatchObject({ checksum: sha256(bytes), size_bytes: 700, published: true });
+      expect(res.body).toMatchObject({ checksum: modelChecksum(bytes), size_bytes: 700, published: true });
       expect(res.body.download_url).toBe(`${t.baseUrl}/model-files/${res.body.stored_file}`);
       expect(await download(await signedLinkOf(t.app, res.body.download_url))).toEqual(new Uint8Array(bytes));
     });
@@ -447,7 +449,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
         n_classes: 5,
         requires_license: 'research',
         metadata: { ...METADATA, accuracy: '0.80-0.90' },
-        checksum: sha256(bytes),
+        checksum: modelChecksum(bytes),
         size_bytes: 1234,
         stored_file: uploaded.body.stored_file,
         download_url: uploaded.body.download_url,
@@ -572,7 +574,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
       const noSize = await t.admin(
         'PUT',
         '/admin/v1/models/ext_put_v1',
-        record('ext_put_v1', { download_url: EXTERNAL, checksum: sha256(bytes) }),
+        record('ext_put_v1', { download_url: EXTERNAL, checksum: modelChecksum(bytes) }),
       );
       expect(noSize.status).toBe(400);
       expect(noSize.body).toEqual(invalidRequestNaming('size_bytes'));
@@ -617,7 +619,7 @@ describe('Admin API: models (/admin/v1/models)', () => {
         updated_at: expect.stringMatching(ISO),
       });
       expect(res.body).toMatchObject({
-        checksum: sha256(bytes),
+        checksum: modelChecksum(bytes),
         size_bytes: 2345,
         download_url: `${t.baseUrl}/model-files/${shown.stored_file}`,
       });
@@ -683,9 +685,9 @@ describe('Admin API: models (/admin/v1/models)', () => {
         actor: { type: 'bootstrap' },
       });
       expect(mine).toEqual([
-        entry('model.deleted', '3.0', sha256(bytes)),
-        entry('model.replaced', '3.0', sha256(bytes)),
-        entry('model.uploaded', '2.1.0', sha256(bytes)),
+        entry('model.deleted', '3.0', modelChecksum(bytes)),
+        entry('model.replaced', '3.0', modelChecksum(bytes)),
+        entry('model.uploaded', '2.1.0', modelChecksum(bytes)),
         entry('model.created', '2.1.0', null),
       ]);
     });
@@ -802,7 +804,7 @@ describe('Admin API: models with MODEL_HOST', () => {
     const res = await upload(t, 'mi_host_v1', bytes);
     expect(res.status).toBe(200);
     expect(res.body.download_url).toBe(`https://models.example.com/files/${res.body.stored_file}`);
-    expect(res.body.checksum).toBe(sha256(bytes));
+    expect(res.body.checksum).toBe(modelChecksum(bytes));
     const key = await t.issueKey({ licenseType: 'free' });
     const listed = await t.get(`/v1/models/list?api_key=${key.api_key}`);
     expect(listed.body.models[0].download_url).toBe(res.body.download_url);
@@ -841,9 +843,11 @@ describe('Model store sweep at start-up', () => {
     second = await TestApp.start({ env: { SAMPLE_MODELS: 'true', DATABASE_URL: first.databaseUrl, MODEL_STORE_DIR: storeDir } });
 
     expect(readdirSync(storeDir).sort()).toEqual([...named, young].sort());
-    const key = await second.issueKey({ licenseType: 'free' });
+    // a research key is listed every model: each named file is still there, byte for byte
+    const key = await second.issueKey({ licenseType: 'research' });
     const listed = (await second.get(`/v1/models/list?api_key=${key.api_key}`)).body.models;
-    for (const model of listed) expect(sha256(await download(model.download_url))).toBe(model.checksum);
+    expect(listed.map((m: { stored_file?: string; name: string }) => m.name)).toHaveLength(named.length);
+    for (const model of listed) expect(modelChecksum(await download(model.download_url))).toBe(model.checksum);
   });
 });
 
@@ -877,7 +881,7 @@ describe('Sample catalogue (SAMPLE_MODELS=true)', () => {
     ]);
     for (const model of res.body.models) {
       const shipped = readFileSync(join(__dirname, '../../config/sample-models', `${model.name}.json`));
-      expect(model.checksum).toBe(sha256(shipped));
+      expect(model.checksum).toBe(modelChecksum(shipped));
       expect(model.size_bytes).toBe(shipped.length);
       expect(model.metadata.description).toContain('SAMPLE');
       expect(JSON.parse(shipped.toString('utf8'))).toMatchObject({ sample: true, name: model.name });
@@ -890,7 +894,7 @@ describe('Sample catalogue (SAMPLE_MODELS=true)', () => {
     expect(redirect.status).toBe(302);
     const record = (await t.get(`/v1/models/p300_binary_v1?api_key=${key.api_key}`)).body;
     const bytes = await download(redirect.headers.get('location')!);
-    expect(sha256(bytes)).toBe(record.checksum);
+    expect(modelChecksum(bytes)).toBe(record.checksum);
     expect(bytes.length).toBe(record.size_bytes);
   });
 
@@ -925,7 +929,7 @@ describe('SAMPLE_MODELS left unset: on for SQLite, off for PostgreSQL and MySQL'
     const redirect = await t.get(`/v1/models/motor_imagery_4class_v1/download?api_key=${key.api_key}`);
     if (t.databaseKind === 'sqlite') {
       expect([record.status, redirect.status]).toEqual([200, 302]);
-      expect(sha256(await download(redirect.headers.get('location')!))).toBe(record.body.checksum);
+      expect(modelChecksum(await download(redirect.headers.get('location')!))).toBe(record.body.checksum);
     } else {
       expect([record.status, redirect.status]).toEqual([404, 404]);
       expect([record.body.code, redirect.body.code]).toEqual(['MODEL_NOT_FOUND', 'MODEL_NOT_FOUND']);

@@ -374,11 +374,23 @@ describe('The last owner, and the admin API without ADMIN_TOKEN (CONTRACT 21)', 
     const withBootstrap = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } });
     try {
       const owner = (await withBootstrap.admin('POST', '/admin/v1/operators', { name: 'Only owner', role: 'owner' })).body;
-      const res = await withBootstrap.request('PATCH', `/admin/v1/operators/${owner.operator_id}`, {
-        json: { disabled: true },
-        headers: bearer(owner.token),
-      });
-      expect(res.status).toBe(200);
+      const asOwner = (method: string, path: string, json?: unknown): Promise<HttpAnswer> =>
+        withBootstrap.request(method, path, { json, headers: bearer(owner.token) });
+      expect((await asOwner('GET', '/admin/v1/operators')).status).toBe(200);
+      // the only operator owner demotes itself: ADMIN_TOKEN stands in as an owner, so no LAST_OWNER
+      const demoted = await asOwner('PATCH', `/admin/v1/operators/${owner.operator_id}`, { role: 'admin' });
+      expect(demoted).toMatchObject({ status: 200, body: { operator_id: owner.operator_id, role: 'admin', disabled_at: null } });
+      expect((await withBootstrap.admin('GET', `/admin/v1/operators/${owner.operator_id}`)).body).toMatchObject({ role: 'admin' });
+      // its token now does what an admin may, and no longer what only an owner may
+      expect((await asOwner('GET', '/admin/v1/me')).body).toMatchObject({ operator_id: owner.operator_id, role: 'admin' });
+      expect((await asOwner('POST', '/admin/v1/keys', { email: 'demoted.owner@example.org', license_type: 'free' })).status).toBe(201);
+      expect(await asOwner('GET', '/admin/v1/operators')).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      expect((await asOwner('POST', '/admin/v1/operators', { name: 'Another', role: 'viewer' })).status).toBe(403);
+      // made the only owner again (by ADMIN_TOKEN), it may disable itself as well: its token is then refused
+      expect((await withBootstrap.admin('PATCH', `/admin/v1/operators/${owner.operator_id}`, { role: 'owner' })).status).toBe(200);
+      const disabled = await asOwner('PATCH', `/admin/v1/operators/${owner.operator_id}`, { disabled: true });
+      expect(disabled).toMatchObject({ status: 200, body: { role: 'owner', disabled_at: expect.any(String) } });
+      expect((await asOwner('GET', '/admin/v1/me')).status).toBe(401);
     } finally {
       await withBootstrap.close();
     }

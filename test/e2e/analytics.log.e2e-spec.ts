@@ -23,6 +23,18 @@ describe('POST /v1/analytics/log', () => {
     await t.close();
   });
 
+  /** A key's stored events: the columns a body sets (the SQL NULL of an absent field is null on every database). */
+  async function storedEvents(keyId: string): Promise<Array<Record<string, unknown>>> {
+    const p = t.databaseKind === 'postgres' ? '$1' : '?';
+    const rows: Array<Record<string, unknown>> = await t.app
+      .get(DataSource)
+      .query(
+        `SELECT event_type, model_name, inference_type, duration_ms, success, error_message, metadata FROM analytics_events WHERE key_id = ${p}`,
+        [keyId],
+      );
+    return rows.map((row) => ({ ...row }));
+  }
+
   describe('202', () => {
     it('stores the event and answers the SPEC 4.5 body; each inference consumes exactly 1', async () => {
       const key = await t.issueKey({ licenseType: 'free' });
@@ -70,8 +82,31 @@ describe('POST /v1/analytics/log', () => {
         model_name: null,
         metadata: null,
         success: null,
+        inference_type: null,
+        duration_ms: null,
+        error_message: null,
       });
       expect(res.status).toBe(202);
+      // the same event with those fields left out, through another key: both are stored and counted alike
+      const other = await t.issueKey();
+      expect((await t.post('/v1/analytics/log', { api_key: other.api_key, event_type: 'inference' })).status).toBe(202);
+      const stored = await Promise.all([key, other].map((k) => storedEvents(k.key_id)));
+      expect(stored[0]).toEqual([
+        {
+          event_type: 'inference',
+          model_name: null,
+          inference_type: null,
+          duration_ms: null,
+          success: null,
+          error_message: null,
+          metadata: null,
+        },
+      ]);
+      expect(stored[0]).toEqual(stored[1]);
+      const usage = await Promise.all([key, other].map(async (k) => (await t.admin('GET', `/admin/v1/usage?key_id=${k.key_id}`)).body));
+      expect(usage[0]).toMatchObject({ by_model: {}, by_outcome: { success: 0, failure: 0, unreported: 1 } });
+      const keyFree = (u: Record<string, unknown>) => ({ ...u, by_key: undefined, key_id: undefined, license_id: undefined });
+      expect(keyFree(usage[0])).toEqual(keyFree(usage[1]));
     });
 
     it('answers at the unversioned alias', async () => {

@@ -66,10 +66,25 @@ describe('POST /v1/auth/revoke', () => {
     });
 
     it('revokes a test key and a key whose quota is used up', async () => {
-      for (const input of [{ environment: 'test' as const }, { monthlyLimit: 0 }]) {
+      for (const [input, before] of [
+        [{ environment: 'test' as const }, 200],
+        [{ monthlyLimit: 0 }, 429],
+      ] as const) {
         const key = await t.issueKey(input);
+        // before: the test key is valid, the used-up key is refused for its quota only (QUOTA_EXCEEDED, not INVALID_KEY)
+        const validated = await t.post('/v1/auth/validate', { api_key: key.api_key });
+        expect({ input, status: validated.status, invalid: validated.body.code === INVALID_KEY.code }).toEqual({
+          input,
+          status: before,
+          invalid: false,
+        });
         const res = await t.post('/v1/auth/revoke', { api_key: key.api_key });
         expect(res.status).toBe(200);
+        expect(res.body).toEqual(REVOKED);
+        // and refused from now on, shown as revoked
+        expect({ input, after: (await t.post('/v1/auth/validate', { api_key: key.api_key })).body }).toEqual({ input, after: INVALID_KEY });
+        expect((await t.post('/v1/auth/revoke', { api_key: key.api_key })).body).toMatchObject(KEY_NOT_FOUND);
+        expect((await t.admin('GET', `/admin/v1/keys/${key.key_id}`)).body.status).toBe('revoked');
       }
     });
 

@@ -1,6 +1,6 @@
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 
 const TOO_DEEP = { error: 'Invalid request', code: 'INVALID_REQUEST', message: 'The body is nested deeper than 32 levels' };
 

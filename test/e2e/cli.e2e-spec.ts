@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { type Ran, type Started, RUN_TIMEOUT_MS, startNode, within } from '../harness/cli';
+import { eventually } from '../harness/eventually';
+import { freePort } from '../harness/service-process';
 
 /**
  * The operator CLI (CONTRACT 12), run as the operator runs it: the BUILT
@@ -21,64 +23,18 @@ const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  * idle machine; the bounds (and the tests' own, several runs each) leave a busy 2-core machine a
  * wide margin. A hung process is still caught.
  */
-const RUN_TIMEOUT_MS = 45_000;
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 jest.setTimeout(180_000);
 
-interface Ran {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 const children = new Set<ChildProcess>();
 
-function start(
-  entry: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): { child: ChildProcess; output: () => string; ended: Promise<Ran> } {
-  const child = spawn(process.execPath, [entry, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const ended = new Promise<Ran>((done, fail) => {
-    child.once('error', fail);
-    child.once('close', (code, signal) => {
-      children.delete(child);
-      done({ code, signal, stdout, stderr });
-    });
-  });
-  return { child, output: () => stdout + stderr, ended };
-}
-
-/** Resolves `promise`, or fails after `ms` (killing `child` if given). */
-async function within<T>(promise: Promise<T>, ms: number, what: string, child?: ChildProcess): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, fail) => {
-    timer = setTimeout(() => {
-      child?.kill('SIGKILL');
-      fail(new Error(`${what} did not finish within ${ms} ms`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done, fail) => server.once('error', fail).listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
+/** Starts a built entry point, kept in `children` until it ends (so a failing test leaves no process behind). */
+function start(entry: string, args: readonly string[], env: NodeJS.ProcessEnv): Started {
+  const run = startNode(entry, args, env);
+  children.add(run.child);
+  void run.ended.finally(() => children.delete(run.child)).catch(() => undefined);
+  return run;
 }
 
 describe('operator CLI (built), on the database the API serves', () => {
@@ -135,25 +91,23 @@ describe('operator CLI (built), on the database the API serves', () => {
     api = { ...run, baseUrl: `http://127.0.0.1:${port}` };
     let exited = false;
     void run.ended.then(() => (exited = true));
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    for (;;) {
-      if (exited) throw new Error(`the API exited while starting:\n${run.output()}`);
-      const up = await fetch(`${api.baseUrl}/api/health`, { signal: AbortSignal.timeout(1000) }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (up) {
-        // the start-up line says where the API, its OpenAPI page and the console are (written just
-        // after the port opens, so it may reach the pipe after the first answer)
-        const line = `listening on ${api.baseUrl} (sqlite): API under ${api.baseUrl}/v1/, OpenAPI page ${api.baseUrl}/api/docs, console ${api.baseUrl}/console`;
-        const until = Date.now() + START_TIMEOUT_MS;
-        while (!run.output().includes(line) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-        expect(run.output()).toContain(line);
-        return;
-      }
-      if (Date.now() > deadline) throw new Error(`the API did not answer within ${START_TIMEOUT_MS} ms:\n${run.output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(
+      async () => {
+        if (exited) throw new Error(`the API exited while starting:\n${run.output()}`);
+        return fetch(`${api!.baseUrl}/api/health`, { signal: AbortSignal.timeout(1000) }).then(
+          (r) => r.status === 200,
+          () => false,
+        );
+      },
+      { timeoutMs: START_TIMEOUT_MS },
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}: the API did not answer:\n${run.output()}`);
+    });
+    // the start-up line says where the API, its OpenAPI page and the console are (written just
+    // after the port opens, so it may reach the pipe after the first answer)
+    const line = `listening on ${api.baseUrl} (sqlite): API under ${api.baseUrl}/v1/, OpenAPI page ${api.baseUrl}/api/docs, console ${api.baseUrl}/console`;
+    await eventually(() => run.output().includes(line), { timeoutMs: START_TIMEOUT_MS, intervalMs: 50 }).catch(() => undefined);
+    expect(run.output()).toContain(line);
   }
 
   /** SIGTERM, then the exit, bounded; SIGKILL if it hangs. */

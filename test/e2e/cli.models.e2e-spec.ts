@@ -1,10 +1,12 @@
-import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { runCli } from '../harness/cli';
 import { TestApp } from '../harness/create-test-app';
 import { downloadFile } from '../harness/model-download';
+import { BUILT_CLI, SHIPPED_TIERS_FILE } from '../harness/service-process';
+import { modelChecksum } from '../harness/sha256';
 
 /**
  * The built CLI's `models` commands (CONTRACT 12), on a SQLite file and a
@@ -12,22 +14,12 @@ import { downloadFile } from '../harness/model-download';
  * serves what the CLI published. Needs `npm run build` (as `npm test` does).
  */
 
-const CLI = resolve(__dirname, '../../dist/apps/cli/main.js');
-/**
- * One CLI run takes about a second on an idle machine; this bound (and the tests' own, several runs
- * each) leaves a busy 2-core machine a wide margin while still catching a hung process.
- */
-const RUN_TIMEOUT_MS = 45_000;
 jest.setTimeout(180_000);
 
 interface CliAnswer {
   readonly status: number;
   readonly stdout: string;
   readonly stderr: string;
-}
-
-function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
 const METADATA = JSON.stringify({
@@ -42,13 +34,9 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
   let folder: string;
   let env: Record<string, string>;
 
-  function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliAnswer> {
-    return new Promise((done) => {
-      execFile(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, timeout: RUN_TIMEOUT_MS }, (error, stdout, stderr) => {
-        const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        done({ status, stdout: String(stdout), stderr: String(stderr) });
-      });
-    });
+  async function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliAnswer> {
+    const ran = await runCli(args, { env: { ...env, ...extraEnv } });
+    return { status: ran.code ?? -1, stdout: ran.stdout, stderr: ran.stderr };
   }
 
   function publishArgs(file: string, name: string, extra: string[] = []): string[] {
@@ -77,13 +65,13 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
   }
 
   beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error(`the CLI is not built (${CLI}); run npm run build first`);
+    if (!existsSync(BUILT_CLI)) throw new Error(`the CLI is not built (${BUILT_CLI}); run npm run build first`);
     folder = mkdtempSync(join(tmpdir(), 'svc-test-cli-models-'));
     env = {
       PATH: process.env.PATH ?? '',
       DATABASE_URL: `sqlite:${join(folder, 'service.db')}`,
       MODEL_STORE_DIR: join(folder, 'models'),
-      TIERS_FILE: resolve(__dirname, '../../config/tiers.json'),
+      TIERS_FILE: SHIPPED_TIERS_FILE,
       SAMPLE_MODELS: 'false',
     };
   });
@@ -111,7 +99,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
       size_mb: 0.15,
       size_bytes: 150_000,
       download_url: `/model-files/${view.stored_file}`,
-      checksum: sha256(bytes),
+      checksum: modelChecksum(bytes),
       requires_license: 'research',
       metadata: JSON.parse(METADATA),
       owner_user_id: null,
@@ -138,7 +126,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
       const redirect = await t.get(`/v1/models/p300_cli_v3/download?api_key=${key.api_key}`);
       expect(redirect.status).toBe(302);
       const { bytes } = await downloadFile(redirect.headers.get('location')!);
-      expect(sha256(bytes)).toBe(record.checksum);
+      expect(modelChecksum(bytes)).toBe(record.checksum);
       expect(bytes.length).toBe(record.size_bytes);
       const shown = await cli(['models', 'show', 'p300_cli_v3', '--json']);
       const adminView = (await t.admin('GET', '/admin/v1/models/p300_cli_v3')).body;
@@ -174,7 +162,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
       expect(JSON.parse(res.stdout)).toMatchObject({
         owner_user_id: key.user_id,
         download_url: 'https://cdn.example.com/custom.bin',
-        checksum: sha256(Buffer.from('custom model bytes')),
+        checksum: modelChecksum(Buffer.from('custom model bytes')),
         size_bytes: 18,
         size_mb: 0.000018,
         stored_file: null,
@@ -189,7 +177,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
           expect.objectContaining({
             name: 'p300_custom_v1',
             download_url: 'https://cdn.example.com/custom.bin',
-            checksum: sha256(Buffer.from('custom model bytes')),
+            checksum: modelChecksum(Buffer.from('custom model bytes')),
             size_bytes: 18,
             size_mb: 0.000018,
           }),
@@ -269,7 +257,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
         key_id: null,
         model: 'p300_custom_v1',
         version: '3.0.1',
-        checksum: sha256(Buffer.from('custom model bytes')),
+        checksum: modelChecksum(Buffer.from('custom model bytes')),
         channel: 'cli',
       },
       {

@@ -1,15 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { BUILT_CLI, ServiceProcess } from '../harness/service-process';
+import { join } from 'node:path';
+import { runCli } from '../harness/cli';
+import { ServiceProcess } from '../harness/service-process';
 
-const ROOT = resolve(__dirname, '../..');
 import { request } from '../harness/http';
 
-/** One CLI run takes about a second on an idle machine; the margin is for a shared, loaded one. */
-const RUN_TIMEOUT_MS = 60_000;
 const OPERATOR_TOKEN = /^svc_admin_[0-9a-f]{48}$/;
 
 interface Ran {
@@ -44,17 +40,8 @@ describe('operator CLI (built): operators', () => {
   });
 
   async function cli(...args: string[]): Promise<Ran> {
-    try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [BUILT_CLI, ...args], {
-        cwd: ROOT,
-        env,
-        timeout: RUN_TIMEOUT_MS,
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-    }
+    const ran = await runCli(args, { env });
+    return { code: ran.code ?? -1, stdout: ran.stdout, stderr: ran.stderr };
   }
 
   async function cliJson(...args: string[]): Promise<any> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestApp } from '../harness/create-test-app';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 import { TcpProxy } from '../harness/tcp-proxy';
 import { type TestDatabase, createTestDatabase, testDatabaseKind } from '../harness/test-database';
 
@@ -89,7 +89,7 @@ const kind = testDatabaseKind();
     expect(ready.body).toEqual({ status: 'error', info: modelStoreUp, error: databaseDown, details: { ...databaseDown, ...modelStoreUp } });
 
     await proxy.restore();
-    await eventually(async () => (await t.get('/api/health')).status === 200, 15000, 200);
+    await eventually(async () => (await t.get('/api/health')).status === 200, { timeoutMs: 15000, intervalMs: 200 });
     expect((await t.post('/v1/auth/validate', { api_key: key.api_key })).status).toBe(200);
     for (let i = 0; i < 5; i++) expect(await logInference(key.api_key)).toBe(202);
 

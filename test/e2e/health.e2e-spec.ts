@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
-import { eventually, serverAvailableSync } from '../harness/services';
+import { eventually } from '../harness/eventually';
+import { serverAvailableSync } from '../harness/services';
 import { TcpProxy } from '../harness/tcp-proxy';
 
 /** ISO 8601 / RFC 3339 in UTC, with or without fractional seconds. */
@@ -248,7 +249,9 @@ describe('GET /api/health', () => {
 
   it('Redis cut: still ready (200), reported with per-instance rate limits; /api/health unchanged; restored: shared again', async () => {
     await proxy.cut();
-    await eventually(async () => (await t.get('/api/health/ready')).body.details?.redis?.rate_limits === 'per-instance', 5000);
+    await eventually(async () => (await t.get('/api/health/ready')).body.details?.redis?.rate_limits === 'per-instance', {
+      timeoutMs: 5000,
+    });
     const ready = await t.get('/api/health/ready');
     expect(ready.status).toBe(200);
     expect(ready.body).toEqual({
@@ -263,6 +266,6 @@ describe('GET /api/health', () => {
     expect((await t.get('/api/health/live')).body).toEqual(LIVE);
 
     await proxy.restore();
-    await eventually(async () => (await t.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared', 10000);
+    await eventually(async () => (await t.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared', { timeoutMs: 10000 });
   });
 });

@@ -4,7 +4,8 @@ import Redis from 'ioredis';
 import { TestApp } from '../harness/create-test-app';
 import { request } from '../harness/http';
 import { ServiceProcess } from '../harness/service-process';
-import { eventually, serverAvailableSync } from '../harness/services';
+import { eventually } from '../harness/eventually';
+import { serverAvailableSync } from '../harness/services';
 
 const redisUp = serverAvailableSync(6379, 'Redis');
 
@@ -36,6 +37,12 @@ function halfSent(baseUrl: string, path: string, json: unknown) {
   });
   req.write(body.subarray(0, half));
   return { connected, answer, finish: () => req.end(body.subarray(half)) };
+}
+
+/** A sample's value in a Prometheus text exposition: `name{type="<type>"} value` (0 when absent). */
+function sample(text: string, name: string, type: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{type="${type}"} `));
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
 /**
@@ -71,10 +78,13 @@ describe('Three service instances on one database', () => {
    */
   async function allShareRedis(): Promise<void> {
     for (const instance of instances) {
-      await eventually(async () => {
-        const ready = await request(instance.baseUrl, 'GET', '/api/health/ready').catch(() => null);
-        return ready?.body?.details?.redis?.connection === 'up';
-      }, 30_000);
+      await eventually(
+        async () => {
+          const ready = await request(instance.baseUrl, 'GET', '/api/health/ready').catch(() => null);
+          return ready?.body?.details?.redis?.connection === 'up';
+        },
+        { timeoutMs: 30_000 },
+      );
     }
   } // three starts at once, each bounded by ServiceProcess.start
 
@@ -191,17 +201,22 @@ describe('Three service instances on one database', () => {
   it('SIGTERM with requests in flight: each of them finishes (202, stored), the process exits 0', async () => {
     const key = await seed.issueKey({ licenseType: 'enterprise' });
     const target = instances[2];
+    const sockets = async () => sample(await (await fetch(`${target.baseUrl}/metrics`)).text(), 'nodejs_active_handles', 'Socket');
+    const before = await sockets();
     // 50 requests the service is reading when SIGTERM arrives: headers and half the body sent
     const inFlight = Array.from({ length: 50 }, () =>
       halfSent(target.baseUrl, '/v1/analytics/log', { api_key: key.api_key, event_type: 'inference' }),
     );
     await Promise.all(inFlight.map((r) => r.connected));
-    // the connections are open and the headers sent; let the service accept and parse them (it
-    // needs milliseconds; 500 ms is a margin for a busy 2-core machine)
-    await new Promise((r) => setTimeout(r, 500));
+    // the connections are open and the headers sent: wait until the service holds all 50 (its
+    // sockets, in its own metrics; milliseconds when idle, bounded), then once more through a
+    // later scrape, by when it has read what they sent
+    await eventually(async () => (await sockets()) >= before + inFlight.length, { timeoutMs: 10_000, intervalMs: 20 }).catch(
+      () => undefined,
+    );
+    expect(await sockets()).toBeGreaterThanOrEqual(before + inFlight.length);
     const exited = target.stop('SIGTERM');
-    const deadline = Date.now() + 10_000;
-    while (!target.output.includes('SIGTERM received') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => target.output.includes('SIGTERM received'), { timeoutMs: 10_000, intervalMs: 20 }).catch(() => undefined);
     expect(target.output).toContain('SIGTERM received');
     for (const r of inFlight) r.finish();
     const answers = await Promise.all(inFlight.map((r) => r.answer));

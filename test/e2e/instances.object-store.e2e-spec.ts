@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +8,15 @@ import Redis from 'ioredis';
 import { S3ModelStore } from '../../libs/infrastructure/src/model-store/s3-model-store';
 import { TEST_ADMIN_TOKEN } from '../harness/create-test-app';
 import { type HttpAnswer, request } from '../harness/http';
-import { type Jwk, verifyIndependently } from '../harness/license-token';
+import { type Jwks, fetchJwks, verifyIndependently } from '../harness/license-token';
+import { downloadFile, streamDownload } from '../harness/model-download';
 import { modelRecordBody, residentBytes, streamUpload } from '../harness/model-uploads';
 import { S3RVER_CREDENTIALS, S3TestServer } from '../harness/s3-server';
 import { BUILT_CLI, ROOT, ServiceProcess } from '../harness/service-process';
-import { eventually, serverAvailableSync } from '../harness/services';
+import { eventually } from '../harness/eventually';
+import { serverAvailableSync } from '../harness/services';
 import { type TestDatabase, createTestDatabase, testDatabaseKind } from '../harness/test-database';
+import { modelChecksum } from '../harness/sha256';
 
 /**
  * CONTRACT 19 / issue 23: three processes of the built service, each working
@@ -31,16 +34,6 @@ const MB = 1024 * 1024;
 
 const RECORD = (name: string) => modelRecordBody(name, 'Object store test');
 
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** GETs a URL (a presigned link), hashing the body as it streams. */
-async function download(url: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Buffer }> {
-  const res = await fetch(url, { headers });
-  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
-}
-
 (onServerDatabase ? describe : describe.skip)('Three instances sharing nothing on disk, with model files in an object store', () => {
   const namespace = `svc-test:${randomBytes(6).toString('hex')}:`;
   let s3: S3TestServer;
@@ -54,7 +47,7 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
     request(instances[i].baseUrl, method, `/admin/v1${path}`, { json, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
   const keyed = (i: number, path: string): Promise<HttpAnswer> =>
     request(instances[i].baseUrl, 'GET', path, { headers: { 'x-api-key': apiKey } });
-  const jwksOf = async (i: number): Promise<{ keys: Jwk[] }> => (await request(instances[i].baseUrl, 'GET', '/v1/license/jwks')).body;
+  const jwksOf = (i: number): Promise<Jwks> => fetchJwks(instances[i].baseUrl);
   const tokenOf = async (i: number): Promise<string> => {
     const validated = await request(instances[i].baseUrl, 'POST', '/v1/auth/validate', { json: { api_key: apiKey } });
     expect(validated.status).toBe(200);
@@ -121,11 +114,11 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
       expect(link.startsWith(`${s3.endpoint}/${s3.bucket}/${PREFIX}/${record.stored_file}?`)).toBe(true);
       // MODEL_URL_TTL_SECONDS, plus the minute links are made for (s3-model-store.ts)
       expect(new URL(link).searchParams.get('X-Amz-Expires')).toBe('660');
-      const whole = await download(link);
+      const whole = await downloadFile(link);
       expect(whole.status).toBe(200);
       expect(whole.bytes.length).toBe(size);
-      expect(`sha256:${sha256(whole.bytes)}`).toBe(record.checksum);
-      const part = await download(link, { range: 'bytes=5242870-5242889' });
+      expect(modelChecksum(whole.bytes)).toBe(record.checksum);
+      const part = await downloadFile(link, { range: 'bytes=5242870-5242889' });
       expect(part.status).toBe(206);
       expect(part.bytes.equals(whole.bytes.subarray(5242870, 5242890))).toBe(true);
 
@@ -133,7 +126,7 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
       expect(listed.status).toBe(200);
       const entry = listed.body.models.find((m: { name: string }) => m.name === 'shared_v1');
       expect(entry.download_url.startsWith(`${s3.endpoint}/${s3.bucket}/${PREFIX}/${record.stored_file}?`)).toBe(true);
-      expect(`sha256:${sha256((await download(entry.download_url)).bytes)}`).toBe(record.checksum);
+      expect(modelChecksum((await downloadFile(entry.download_url)).bytes)).toBe(record.checksum);
     }
   });
 
@@ -156,7 +149,9 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
     expect(cut.status).toBe(0);
 
     // the service notices the cut, aborts the multipart upload, and answers nobody
-    await eventually(async () => (await s3.unfinishedUploadKeys()).length === 0 && (await s3.objectKeys()).length === before.length, 15000);
+    await eventually(async () => (await s3.unfinishedUploadKeys()).length === 0 && (await s3.objectKeys()).length === before.length, {
+      timeoutMs: 15000,
+    });
     expect(await s3.objectKeys()).toEqual(before);
     const shown = await admin(2, 'GET', '/models/cut_v1');
     expect(shown.body).toMatchObject({ stored_file: null, checksum: null, size_bytes: null, published: false });
@@ -189,10 +184,9 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
 
     // the bytes in the store are the bytes sent, through another instance's link
     const link = (await keyed(0, '/v1/models/large_v1/download')).headers.get('location')!;
-    const res = await fetch(link);
-    const hash = createHash('sha256');
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
-    expect(`sha256:${hash.digest('hex')}`).toBe(record.checksum);
+    const streamed = await streamDownload(link);
+    expect(streamed.status).toBe(200);
+    expect(streamed.checksum).toBe(record.checksum);
   }, 120000);
 
   it('the store stopped: downloads and uploads 503 with Retry-After, not ready; keys, analytics and listings answer; back: recovered', async () => {
@@ -234,10 +228,10 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
     }
 
     for (let i = 0; i < 3; i++) {
-      await eventually(async () => (await request(instances[i].baseUrl, 'GET', '/api/health/ready')).status === 200, 10000);
+      await eventually(async () => (await request(instances[i].baseUrl, 'GET', '/api/health/ready')).status === 200, { timeoutMs: 10000 });
       const redirect = await keyed(i, '/v1/models/shared_v1/download');
       expect(redirect.status).toBe(302);
-      expect((await download(redirect.headers.get('location')!)).status).toBe(200);
+      expect((await downloadFile(redirect.headers.get('location')!)).status).toBe(200);
     }
   }, 60000);
 
@@ -252,7 +246,7 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
     expect(verifyIndependently(await tokenOf(2), before, nowSeconds()).license_type).toBe('free');
     const redirect = await keyed(2, '/v1/models/shared_v1/download');
     expect(redirect.status).toBe(302);
-    expect(`sha256:${sha256((await download(redirect.headers.get('location')!)).bytes)}`).toBe(checksum);
+    expect(modelChecksum((await downloadFile(redirect.headers.get('location')!)).bytes)).toBe(checksum);
   }, 90000);
 
   it('the CLI sweep aborts multipart uploads unfinished for over a day, keeps younger ones and every named object', async () => {

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { FixedClock } from '@svc/domain';
+import { type Ran, runCli } from '../harness/cli';
 import { TestApp } from '../harness/create-test-app';
-import { type Jwk, verifyIndependently } from '../harness/license-token';
-import { BUILT_CLI } from '../harness/service-process';
+import { type Jwks, fetchJwks, verifyIndependently } from '../harness/license-token';
 
 /**
  * CONTRACT 19: `license rotate-signing-key` (the built CLI, on the database two running
@@ -18,22 +17,8 @@ const TTL_S = 86_400;
 /** Bounds one CLI run (a busy machine: generous). */
 const CLI_TIMEOUT_MS = 20_000;
 
-type Jwks = { keys: Jwk[] };
-
-function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BUILT_CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TIMEOUT_MS);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function cli(env: Record<string, string>, ...args: string[]): Promise<Ran> {
+  return runCli(args, { env: { PATH: process.env.PATH ?? '', ...env }, timeoutMs: CLI_TIMEOUT_MS });
 }
 
 function kidOf(token: string): string {
@@ -58,7 +43,7 @@ describe('Signing-key rotation with generated keys (CONTRACT 19)', () => {
   });
 
   const seconds = () => Math.floor(clock.now().getTime() / 1000);
-  const jwksOf = async (t: TestApp): Promise<Jwks> => (await t.get('/v1/license/jwks')).body as Jwks;
+  const jwksOf = (t: TestApp): Promise<Jwks> => fetchJwks(t.baseUrl);
   const kids = async (t: TestApp) => (await jwksOf(t)).keys.map((key) => key.kid);
   async function tokenOf(t: TestApp, apiKey: string): Promise<string> {
     const res = await t.post('/v1/auth/validate', { api_key: apiKey });

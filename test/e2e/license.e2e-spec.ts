@@ -8,16 +8,13 @@ import Sqlite from 'better-sqlite3';
 import { FixedClock, LicenseSigningKeyRepository } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure';
 import { TestApp } from '../harness/create-test-app';
-import { request } from '../harness/http';
-import { type Jwk, tampered, verifyIndependently } from '../harness/license-token';
+import { type Jwks, fetchJwks, tampered, verifyIndependently } from '../harness/license-token';
 import { BUILT_API, ServiceProcess } from '../harness/service-process';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 const NOW_S = NOW.getTime() / 1000;
 const DAY_S = 86_400;
 const RESEARCH_FEATURES = ['batch_inference', 'streaming', 'training', 'model_calibration', 'model_export'];
-
-type Jwks = { keys: Jwk[] };
 
 function ed25519Pair(): { privateKey: string; publicKey: string } {
   return generateKeyPairSync('ed25519', {
@@ -28,13 +25,6 @@ function ed25519Pair(): { privateKey: string; publicKey: string } {
 
 function partOf(token: string, index: 0 | 1): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[index], 'base64url').toString('utf8')) as Record<string, unknown>;
-}
-
-/** The JWKS as an SDK fetches it: over HTTP, no key. */
-async function jwksOf(baseUrl: string): Promise<Jwks> {
-  const res = await request(baseUrl, 'GET', '/v1/license/jwks');
-  expect(res.status).toBe(200);
-  return res.body as Jwks;
 }
 
 async function licenseTokenOf(t: TestApp, apiKey: string, route = '/v1/auth/validate'): Promise<string> {
@@ -60,7 +50,7 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
   it("validate's token verifies with an independent Ed25519 verifier over the JWKS, and carries exactly CONTRACT 15's claims", async () => {
     const key = await t.issueKey({ licenseType: 'research', expiresAt: new Date('2027-01-31T08:30:00Z') });
     const token = await licenseTokenOf(t, key.api_key);
-    const jwks = await jwksOf(t.baseUrl);
+    const jwks = await fetchJwks(t.baseUrl);
 
     const claims = verifyIndependently(token, jwks, NOW_S);
 
@@ -86,7 +76,7 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
   it('a standard JOSE library verifies it too, and refuses it once expired', async () => {
     const key = await t.issueKey({ licenseType: 'free', environment: 'test' });
     const token = await licenseTokenOf(t, key.api_key);
-    const keySet = createLocalJWKSet(await jwksOf(t.baseUrl));
+    const keySet = createLocalJWKSet(await fetchJwks(t.baseUrl));
 
     const { payload, protectedHeader } = await jwtVerify(token, keySet, {
       currentDate: NOW,
@@ -104,7 +94,7 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
   it('fails verification when the payload or the header is tampered with, under another key, and once expired', async () => {
     const key = await t.issueKey({ licenseType: 'free' });
     const token = await licenseTokenOf(t, key.api_key);
-    const jwks = await jwksOf(t.baseUrl);
+    const jwks = await fetchJwks(t.baseUrl);
     expect(() => verifyIndependently(token, jwks, NOW_S)).not.toThrow();
 
     const upgraded = tampered(token, 'payload', (claims) => (claims.license_type = 'enterprise'));
@@ -132,7 +122,7 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
   it("never lets exp pass the key's expiry", async () => {
     const expiresAt = new Date(NOW.getTime() + 3_600_000 + 500);
     const key = await t.issueKey({ licenseType: 'research', expiresAt });
-    const claims = verifyIndependently(await licenseTokenOf(t, key.api_key), await jwksOf(t.baseUrl), NOW_S);
+    const claims = verifyIndependently(await licenseTokenOf(t, key.api_key), await fetchJwks(t.baseUrl), NOW_S);
     expect(claims.exp).toBe(Math.floor(expiresAt.getTime() / 1000));
     expect(claims.exp as number).toBeLessThan(NOW_S + DAY_S);
     expect(claims.key_expires_at).toBe('2026-03-15T13:00:00Z');
@@ -140,7 +130,7 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
 
   it('refresh answers a new token with the current license and quota: tier and limit changes, the next period', async () => {
     const key = await t.issueKey({ licenseType: 'research' });
-    const jwks = await jwksOf(t.baseUrl);
+    const jwks = await fetchJwks(t.baseUrl);
     const before = verifyIndependently(await licenseTokenOf(t, key.api_key, '/v1/auth/refresh'), jwks, NOW_S);
     expect(before).toMatchObject({ license_type: 'research', quota: { monthly_limit: 50000 } });
 
@@ -169,16 +159,16 @@ describe('Offline licenses: license_token and GET /v1/license/jwks', () => {
     expect(await licenseTokenOf(t, key.api_key)).toBe(first);
 
     expect((await t.admin('PATCH', `/admin/v1/keys/${key.key_id}`, { monthly_limit: 777 })).status).toBe(200);
-    const changed = verifyIndependently(await licenseTokenOf(t, key.api_key), await jwksOf(t.baseUrl), NOW_S + 59);
+    const changed = verifyIndependently(await licenseTokenOf(t, key.api_key), await fetchJwks(t.baseUrl), NOW_S + 59);
     expect(changed).toMatchObject({ quota: { monthly_limit: 777 }, iat: NOW_S + 59 });
 
     clock.set(new Date(NOW.getTime() + (59 + REUSE_S - 1) * 1000));
     expect(await licenseTokenOf(t, key.api_key)).toBe(await licenseTokenOf(t, key.api_key, '/v1/auth/refresh'));
-    expect(verifyIndependently(await licenseTokenOf(t, key.api_key), await jwksOf(t.baseUrl), NOW_S + 59 + REUSE_S - 1)).toMatchObject({
+    expect(verifyIndependently(await licenseTokenOf(t, key.api_key), await fetchJwks(t.baseUrl), NOW_S + 59 + REUSE_S - 1)).toMatchObject({
       iat: NOW_S + 59,
     });
     clock.set(new Date(NOW.getTime() + (59 + REUSE_S) * 1000));
-    const renewed = verifyIndependently(await licenseTokenOf(t, key.api_key), await jwksOf(t.baseUrl), NOW_S + 59 + REUSE_S);
+    const renewed = verifyIndependently(await licenseTokenOf(t, key.api_key), await fetchJwks(t.baseUrl), NOW_S + 59 + REUSE_S);
     expect(renewed).toMatchObject({ quota: { monthly_limit: 777 }, iat: NOW_S + 59 + REUSE_S });
   });
 
@@ -235,7 +225,7 @@ describe('Offline licenses: one signing key across instances and restarts', () =
       const b = await TestApp.start({ env: { LICENSE_SIGNING_KEY: privateKey, DATABASE_URL: a.databaseUrl, SAMPLE_MODELS: 'false' } });
       try {
         const key = await a.issueKey({ licenseType: 'research' });
-        const [jwksA, jwksB] = [await jwksOf(a.baseUrl), await jwksOf(b.baseUrl)];
+        const [jwksA, jwksB] = [await fetchJwks(a.baseUrl), await fetchJwks(b.baseUrl)];
         expect(jwksB).toEqual(jwksA);
         const now = Math.floor(Date.now() / 1000);
         expect(verifyIndependently(await licenseTokenOf(a, key.api_key), jwksB, now).sub).toBe(key.key_id);
@@ -258,7 +248,7 @@ describe('Offline licenses: one signing key across instances and restarts', () =
       try {
         const key = await before.issueKey({ licenseType: 'research' });
         oldToken = await licenseTokenOf(before, key.api_key);
-        oldKid = (await jwksOf(before.baseUrl)).keys[0].kid;
+        oldKid = (await fetchJwks(before.baseUrl)).keys[0].kid;
       } finally {
         await before.close();
       }
@@ -273,7 +263,7 @@ describe('Offline licenses: one signing key across instances and restarts', () =
         },
       });
       try {
-        const jwks = await jwksOf(after.baseUrl);
+        const jwks = await fetchJwks(after.baseUrl);
         expect(jwks.keys).toHaveLength(3);
         expect(jwks.keys[1].kid).toBe(oldKid);
         const key = await after.issueKey({ licenseType: 'free' });
@@ -299,7 +289,7 @@ describe('Offline licenses: one signing key across instances and restarts', () =
         env: { LICENSE_SIGNING_KEY: current.privateKey, LICENSE_VERIFY_KEYS_FILE: join(folder, 'verify.json'), SAMPLE_MODELS: 'false' },
       });
       try {
-        expect((await jwksOf(fromJwks.baseUrl)).keys.map((k) => k.kid)).toEqual([expect.any(String), oldKid]);
+        expect((await fetchJwks(fromJwks.baseUrl)).keys.map((k) => k.kid)).toEqual([expect.any(String), oldKid]);
       } finally {
         await fromJwks.close();
       }
@@ -325,7 +315,7 @@ describe('Offline licenses: the signing key of the service process', () => {
     const first = await ServiceProcess.start(embedded());
     let jwks: Jwks;
     try {
-      jwks = await jwksOf(first.baseUrl);
+      jwks = await fetchJwks(first.baseUrl);
     } finally {
       await first.stop();
     }
@@ -333,7 +323,7 @@ describe('Offline licenses: the signing key of the service process', () => {
 
     const second = await ServiceProcess.start(embedded());
     try {
-      expect(await jwksOf(second.baseUrl)).toEqual(jwks);
+      expect(await fetchJwks(second.baseUrl)).toEqual(jwks);
     } finally {
       await second.stop();
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
 import { rawRequest } from '../harness/raw-http';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 
 const INSTALLER_TOKEN = `ghp_logs_${randomBytes(16).toString('hex')}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,11 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { type AddressInfo, type Socket, createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 import { TestApp } from '../harness/create-test-app';
+import { eventually } from '../harness/eventually';
 import { freePort } from '../harness/service-process';
 import { serverAvailableSync } from '../harness/services';
 
 const NOT_FOUND = { error: 'Not found', code: 'NOT_FOUND', message: 'No such endpoint' };
 const redisUp = serverAvailableSync(6379, 'Redis');
+/** What the service logs (once per incident) when it tried Redis and failed. */
+const REDIS_UNREACHABLE = 'Redis unreachable: rate limits fall back to per-instance counters';
 
 /** One sample's value from the Prometheus text, 0 when the series has no sample yet. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -225,15 +229,28 @@ describe('GET /metrics (Prometheus)', () => {
   });
 
   it('Redis configured but unreachable: svc_redis_up is 0 and readiness reports the connection down', async () => {
-    const closed = await freePort();
-    const t = await TestApp.start({ env: { REDIS_URL: `redis://127.0.0.1:${closed}` } });
+    // a "Redis" that takes each connection and closes it at once: the service's tries can be counted
+    const tries: Socket[] = [];
+    const deadRedis = createServer((socket) => {
+      tries.push(socket);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => deadRedis.listen(0, '127.0.0.1', resolve));
+    const t = await TestApp.start({ env: { REDIS_URL: `redis://127.0.0.1:${(deadRedis.address() as AddressInfo).port}` } });
     try {
+      // 0 is also the gauge before any attempt: wait until the service has tried and said it failed
+      await eventually(() => tries.length > 0 && t.logger.lines.some((l) => l.includes(REDIS_UNREACHABLE)), { timeoutMs: 10_000 }).catch(
+        () => undefined,
+      );
+      expect(tries.length).toBeGreaterThan(0);
+      expect(t.logger.lines.filter((l) => l.includes(REDIS_UNREACHABLE)).length).toBeGreaterThan(0);
       const text = await scrape(t);
       expect(sample(text, 'svc_info', { database: t.databaseKind, redis: 'configured' })).toBe(1);
       expect(text).toMatch(/^svc_redis_up 0$/m);
       expect((await t.get('/api/health/ready')).body.details.redis.connection).toBe('down');
     } finally {
       await t.close();
+      await new Promise<void>((resolve) => deadRedis.close(() => resolve()));
     }
   });
 

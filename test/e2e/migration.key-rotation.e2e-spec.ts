@@ -1,15 +1,15 @@
 import 'reflect-metadata';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestApp } from '../harness/create-test-app';
 import { openWithout } from '../harness/production-options';
+import { sha256Hex } from '../harness/sha256';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 
 const SECRET = `svc_live_${'ab'.repeat(24)}`;
 const OTHER = `svc_live_${'cd'.repeat(24)}`;
-const digest = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const digest = sha256Hex;
 const period = new Date().toISOString().slice(0, 7);
 
 /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { modelFileLinkPayload, modelFileLinkQuery, modelFilePathOf } from '@svc/
 import { HmacModelLinkSigner } from '@svc/infrastructure';
 import { TEST_ADMIN_TOKEN } from '../harness/create-test-app';
 import { modelRecordBody, residentBytes, sampleResident, streamUpload } from '../harness/model-uploads';
+import { streamDownload } from '../harness/model-download';
 import { ServiceProcess } from '../harness/service-process';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 
@@ -33,24 +33,6 @@ function call(url: string, method: string, headers: Record<string, string>, body
     });
     req.on('error', reject);
     req.end(body);
-  });
-}
-
-/** GETs a URL, hashing the body as it streams; never holds it. */
-function streamDownload(url: string): Promise<{ status: number; bytes: number; sha256: string }> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (res) => {
-      const hash = createHash('sha256');
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        hash.update(chunk);
-        bytes += chunk.length;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, sha256: hash.digest('hex') }));
-      res.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
   });
 }
 
@@ -109,7 +91,7 @@ describe('A 200 MB model file, uploaded and downloaded by the service as a proce
     const downloadPeak = downloadSampler.stop();
     expect(downloaded.status).toBe(200);
     expect(downloaded.bytes).toBe(SIZE);
-    expect(`sha256:${downloaded.sha256}`).toBe(record.checksum);
+    expect(downloaded.checksum).toBe(record.checksum);
 
     const growth = { upload: (uploadPeak - baseline) / MB, download: (downloadPeak - baseline) / MB };
     console.log(`200 MB in ${Date.now() - started} ms; resident memory growth (MB): ${JSON.stringify(growth)}`);

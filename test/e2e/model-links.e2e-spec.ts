@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FixedClock, GeneratedSecretRepository } from '@svc/domain';
 import { modelRecordBody } from '../harness/model-uploads';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { downloadFile } from '../harness/model-download';
+import { modelChecksum } from '../harness/sha256';
 
 /**
  * CONTRACT 7: links to the embedded store are signed and expire. The
@@ -17,10 +18,6 @@ import { downloadFile } from '../harness/model-download';
 
 const SECRET = 'model-url-secret-for-tests-0123456789abcdef';
 const TTL = 600;
-
-function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-}
 
 async function publish(t: TestApp, name: string, bytes: Uint8Array): Promise<void> {
   const created = await t.admin('POST', '/admin/v1/models', modelRecordBody(name, 'Signed link test model'));
@@ -77,7 +74,7 @@ describe('Signed model file links (embedded store)', () => {
       expect(file.status).toBe(200);
       expect(file.headers['accept-ranges']).toBe('bytes');
       expect(file.headers['content-type']).toBe('application/octet-stream');
-      expect(sha256(file.bytes)).toBe(record.checksum);
+      expect(modelChecksum(file.bytes)).toBe(record.checksum);
     });
 
     it('list and get hand out links signed now, and the redirect always a fresh one', async () => {

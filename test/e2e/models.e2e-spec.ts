@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type IssuedKeyView } from '@svc/presentation';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
 import { downloadFile, signedLinkOf } from '../harness/model-download';
 import { rawRequest } from '../harness/raw-http';
+import { modelChecksum } from '../harness/sha256';
 
 /**
  * GET /v1/models/list, /v1/models/{name}, /v1/models/{name}/download and the
@@ -111,10 +112,6 @@ function recordOf(f: Fixture, ownerUserId: string | null): Record<string, unknow
   };
 }
 
-function sha256(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-}
-
 describe('Model registry (public)', () => {
   let t: TestApp;
   const files = new Map<string, Buffer>();
@@ -207,7 +204,7 @@ describe('Model registry (public)', () => {
           download_url: expect.stringMatching(
             new RegExp(`^${t.baseUrl}/model-files/motor_imagery_4class_v1-1\\.0\\.0-[0-9a-f]{24}\\.bin${SIGNED}$`),
           ),
-          checksum: sha256(bytes),
+          checksum: modelChecksum(bytes),
           requires_license: 'free',
           metadata: {
             description: 'Test model motor_imagery_4class_v1',
@@ -346,7 +343,7 @@ describe('Model registry (public)', () => {
         const res = await t.get('/v1/models/p300_binary_v1', { 'x-api-key': keys.research.api_key });
         expect(res.status).toBe(200);
         expect(res.body).toEqual(listed);
-        expect(res.body.checksum).toBe(sha256(files.get('p300_binary_v1')!));
+        expect(res.body.checksum).toBe(modelChecksum(files.get('p300_binary_v1')!));
       });
 
       it("answers a custom model to its owner's commercial and enterprise keys", async () => {
@@ -429,7 +426,7 @@ describe('Model registry (public)', () => {
         const file = await downloadFile(res.headers.get('location')!);
         expect(file.status).toBe(200);
         expect(file.headers['content-type']).toBe('application/octet-stream');
-        expect(sha256(file.bytes)).toBe(record.checksum);
+        expect(modelChecksum(file.bytes)).toBe(record.checksum);
         expect(file.bytes.length).toBe(record.size_bytes);
         expect(Number(file.headers['content-length'])).toBe(record.size_bytes);
       }
@@ -445,7 +442,7 @@ describe('Model registry (public)', () => {
       const res = await t.get(`/v1/models/acme_custom_mi_v1/download?api_key=${owner.commercial.api_key}`);
       expect(res.status).toBe(302);
       const { bytes } = await downloadFile(res.headers.get('location')!);
-      expect(sha256(bytes)).toBe(sha256(files.get('acme_custom_mi_v1')!));
+      expect(modelChecksum(bytes)).toBe(modelChecksum(files.get('acme_custom_mi_v1')!));
     });
 
     it('the same 403 and 404 rules as GET /v1/models/{name}, and key errors first', async () => {

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 import { ForwardingProxy } from '../harness/forwarding-proxy';
 import { type HttpAnswer } from '../harness/http';
 import { rawRequest } from '../harness/raw-http';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
+import { sha256Hex } from '../harness/sha256';
 
 /** The SPEC 8 limits, set explicitly (the harness raises them for other tests). */
 const SPEC_LIMITS = {
@@ -288,7 +288,7 @@ describe('Key callers and address callers never share a window (TRUST_PROXY)', (
     const t = await TestApp.start({ env: { ...SPEC_LIMITS, TRUST_PROXY: '1' } });
     try {
       const key = await t.issueKey();
-      const digest = createHash('sha256').update(key.api_key, 'utf8').digest('hex');
+      const digest = sha256Hex(key.api_key);
       for (let i = 0; i < 10; i++) expect((await t.post('/v1/auth/refresh', {}, { 'x-forwarded-for': digest })).status).toBe(400);
       expect((await t.post('/v1/auth/refresh', {}, { 'x-forwarded-for': digest })).status).toBe(429);
       const own = await t.post('/v1/auth/refresh', { api_key: key.api_key });

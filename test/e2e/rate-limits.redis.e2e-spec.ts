@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { TestApp } from '../harness/create-test-app';
-import { eventually, serverAvailableSync } from '../harness/services';
+import { eventually } from '../harness/eventually';
+import { serverAvailableSync } from '../harness/services';
 import { TcpProxy } from '../harness/tcp-proxy';
 
 const REDIS_PORT = 6379;
@@ -103,8 +104,8 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
     expect(warnings).toHaveLength(2); // once per incident, per instance
 
     await proxy.restore();
-    await eventually(async () => (await a.get('/api/health/ready')).body.details.redis.rate_limits === 'shared', 10000);
-    await eventually(async () => (await b.get('/api/health/ready')).body.details.redis.rate_limits === 'shared', 10000);
+    await eventually(async () => (await a.get('/api/health/ready')).body.details.redis.rate_limits === 'shared', { timeoutMs: 10000 });
+    await eventually(async () => (await b.get('/api/health/ready')).body.details.redis.rate_limits === 'shared', { timeoutMs: 10000 });
     const fresh = await a.issueKey();
     for (let i = 0; i < 5; i++) await a.post('/v1/auth/refresh', { api_key: fresh.api_key });
     for (let i = 0; i < 5; i++) await b.post('/v1/auth/refresh', { api_key: fresh.api_key });

@@ -1,29 +1,13 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
+import { runCli } from '../harness/cli';
+import { BUILT_CLI } from '../harness/service-process';
 import { TestApp } from '../harness/create-test-app';
 import { testDatabaseKind } from '../harness/test-database';
 
-const ROOT = resolve(__dirname, '../..');
-const CLI_MAIN = join(ROOT, 'dist/apps/cli/main.js');
-
 /** Runs the built CLI on the given database, bounded in time; resolves its exit code. */
-function runCli(args: string[], databaseUrl: string): Promise<number | null> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI_MAIN, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, SAMPLE_MODELS: 'false' },
-      stdio: 'ignore',
-    });
-    // a run takes about a second on an idle machine; a minute is a margin for a busy 2-core one
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.once('error', fail);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      done(code);
-    });
-  });
+async function runCliOn(args: string[], databaseUrl: string): Promise<number | null> {
+  return (await runCli(args, { env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, SAMPLE_MODELS: 'false' } })).code;
 }
 
 /**
@@ -34,7 +18,7 @@ function runCli(args: string[], databaseUrl: string): Promise<number | null> {
 (testDatabaseKind() === 'sqlite' ? describe : describe.skip)('SQLite: the CLI writing while the service serves', () => {
   let t: TestApp;
   beforeAll(async () => {
-    if (!existsSync(CLI_MAIN)) throw new Error(`${CLI_MAIN} is missing: run "npm run build" first (npm test does)`);
+    if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run "npm run build" first (npm test does)`);
     t = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } });
   });
   afterAll(async () => {
@@ -53,7 +37,7 @@ function runCli(args: string[], databaseUrl: string): Promise<number | null> {
     }
   });
 
-  // four CLI runs at once, then one more, each bounded by runCli
+  // four CLI runs at once, then one more, each bounded by runCliOn
   it('no request fails while CLI processes write to the same file', async () => {
     const key = await t.issueKey({ licenseType: 'enterprise' });
     const victim = await t.issueKey();
@@ -71,12 +55,12 @@ function runCli(args: string[], databaseUrl: string): Promise<number | null> {
       }
     })();
     const codes = await Promise.all([
-      runCli(['keys', 'create', '--email', 'ops1@example.org', '--license-type', 'free', '--json'], t.databaseUrl),
-      runCli(['keys', 'create', '--email', 'ops2@example.org', '--license-type', 'commercial', '--json'], t.databaseUrl),
-      runCli(['keys', 'update', victim.key_id, '--license-type', 'enterprise', '--json'], t.databaseUrl),
-      runCli(['keys', 'create', '--email', 'ops3@example.org', '--license-type', 'research', '--json'], t.databaseUrl),
+      runCliOn(['keys', 'create', '--email', 'ops1@example.org', '--license-type', 'free', '--json'], t.databaseUrl),
+      runCliOn(['keys', 'create', '--email', 'ops2@example.org', '--license-type', 'commercial', '--json'], t.databaseUrl),
+      runCliOn(['keys', 'update', victim.key_id, '--license-type', 'enterprise', '--json'], t.databaseUrl),
+      runCliOn(['keys', 'create', '--email', 'ops3@example.org', '--license-type', 'research', '--json'], t.databaseUrl),
     ]);
-    const revoked = await runCli(['keys', 'revoke', victim.key_id, '--reason', 'rotation', '--json'], t.databaseUrl);
+    const revoked = await runCliOn(['keys', 'revoke', victim.key_id, '--reason', 'rotation', '--json'], t.databaseUrl);
     stop = true;
     await load;
     expect(codes).toEqual([0, 0, 0, 0]);

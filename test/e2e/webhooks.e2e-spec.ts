@@ -3,7 +3,7 @@ import { DispatchWebhooks } from '@svc/application';
 import { FixedClock, RETRY_DELAYS_MS } from '@svc/domain';
 import { Webhook } from 'standardwebhooks';
 import { TestApp } from '../harness/create-test-app';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 import { type ReceivedWebhook, WebhookReceiver, ALL_EVENTS, outboxSettled } from '../harness/webhook-receiver';
 
 /**
@@ -136,7 +136,7 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
     expect((await t.admin('POST', `/admin/v1/webhooks/${id}/test`)).status).toBe(202);
 
     const expected = [...ALL_EVENTS, 'webhook.test'];
-    await eventually(() => expected.every((type) => receiver.ofType(type).length > 0), 15000);
+    await eventually(() => expected.every((type) => receiver.ofType(type).length > 0), { timeoutMs: 15000 });
     // nothing left to send: whatever was sent twice has arrived
     await outboxSettled(t.baseUrl);
     for (const message of receiver.received) {
@@ -201,7 +201,7 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
     const tests = () => receiver.ofType('webhook.test').filter((r) => r.body.includes(id));
     const sent = Date.now();
     await t.admin('POST', `/admin/v1/webhooks/${id}/test`);
-    await eventually(() => tests().length === 1, 5000, 20);
+    await eventually(() => tests().length === 1, { timeoutMs: 5000, intervalMs: 20 });
     const message = tests()[0];
     // the instance that committed it starts delivering at once (within a second)
     expect(message.at - sent).toBeLessThan(1000);
@@ -242,7 +242,7 @@ describe('webhooks: admin API, events, signatures, retries (CONTRACT 20)', () =>
         // the attempt the receiver answered is recorded (its next attempt timed by the clock) before the clock moves on
         await eventually(async () => (await t.admin('GET', `/admin/v1/webhooks/${id}/deliveries`)).body.deliveries[0].attempts === i + 1);
         clock.advance(delay);
-        await eventually(() => failing.received.length === i + 2, 10000);
+        await eventually(() => failing.received.length === i + 2, { timeoutMs: 10000 });
       }
       expect(failing.received.map((r) => r.headers['webhook-id'])).toEqual(Array(8).fill(deliveryId));
       expect(failing.received.every((r) => signedBy(secret, r))).toBe(true);
@@ -325,29 +325,46 @@ const RESERVED_IPV6: Array<[string, string]> = [
   ['an address in ::/8 outside ::/96', 'https://[::1:0:0:0]/'],
   ['a reserved block outside 2000::/3', 'https://[4000::1]/'],
 ];
+/** Addresses refused without WEBHOOK_ALLOW_INSECURE, when registering and when changing an endpoint (CONTRACT 20). */
+const REFUSED: ReadonlyArray<readonly [string, string]> = [
+  ['plain http', 'http://example.com/hooks'],
+  ['loopback', 'https://127.0.0.1/hooks'],
+  ['a private address', 'https://10.1.2.3/hooks'],
+  ['the metadata address', 'https://169.254.169.254/latest'],
+  ["AWS's IPv6 metadata address", 'https://[fd00:ec2::254]/'],
+  ['a name resolving to loopback', 'https://localhost/hooks'],
+  ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'],
+  ...RESERVED_IPV6,
+];
+/** A public address (an IP literal, so the check resolves nothing). */
+const PUBLIC_URL = 'https://93.184.215.14/hooks';
 
 describe('webhooks: safe addresses without WEBHOOK_ALLOW_INSECURE (CONTRACT 20)', () => {
   let t: TestApp;
   beforeAll(async () => (t = await TestApp.start({ env: { SAMPLE_MODELS: 'false' } })));
   afterAll(async () => t?.close());
 
-  it.each([
-    ['plain http', 'http://example.com/hooks'],
-    ['loopback', 'https://127.0.0.1/hooks'],
-    ['a private address', 'https://10.1.2.3/hooks'],
-    ['the metadata address', 'https://169.254.169.254/latest'],
-    ["AWS's IPv6 metadata address", 'https://[fd00:ec2::254]/'],
-    ['a name resolving to loopback', 'https://localhost/hooks'],
-    ['an IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/'],
-    ...RESERVED_IPV6,
-  ])('refuses %s when registering', async (_, url) => {
+  it.each(REFUSED)('refuses %s when registering', async (_, url) => {
     const answer = await t.admin('POST', '/admin/v1/webhooks', { url, events: ['key.issued'] });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('url') });
   });
 
-  it('registers nothing it refused', async () => {
+  it('refuses such an address when changing an endpoint too', async () => {
+    // none of the registrations above was stored
     expect((await t.admin('GET', '/admin/v1/webhooks')).body).toEqual({ webhooks: [] });
+    // an endpoint at a public address (an IP literal: nothing is resolved, and no event it takes is sent here)
+    const created = await t.admin('POST', '/admin/v1/webhooks', { url: PUBLIC_URL, events: ['model.deleted'] });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const refusals = [];
+    for (const [label, url] of REFUSED) {
+      const answer = await t.admin('PATCH', `/admin/v1/webhooks/${id}`, { url });
+      refusals.push({ label, status: answer.status, code: answer.body?.code, names: String(answer.body?.message).includes('url') });
+    }
+    expect(refusals).toEqual(REFUSED.map(([label]) => ({ label, status: 400, code: 'INVALID_REQUEST', names: true })));
+    // the endpoint still has its address
+    expect((await t.admin('GET', `/admin/v1/webhooks/${id}`)).body).toMatchObject({ id, url: PUBLIC_URL });
   });
 
   describe('changing an endpoint', () => {
@@ -466,7 +483,7 @@ describe('webhooks: a receiver that never answers holds only its own slots (issu
     const healthyId = await add(healthy.url);
     // more deliveries to the silent endpoint than an instance attempts at once
     for (let i = 0; i < 12; i += 1) expect((await t.admin('POST', `/admin/v1/webhooks/${slowId}/test`)).status).toBe(202);
-    await eventually(() => slow.received.length >= 1, 5000, 20);
+    await eventually(() => slow.received.length >= 1, { timeoutMs: 5000, intervalMs: 20 });
     const sent = Date.now();
     const tests: string[] = [];
     for (let i = 0; i < 3; i += 1) tests.push((await t.admin('POST', `/admin/v1/webhooks/${healthyId}/test`)).body.id as string);
@@ -477,7 +494,7 @@ describe('webhooks: a receiver that never answers holds only its own slots (issu
       keys.push(issued.body.key_id as string);
     }
     // well within the silent endpoint's 10 s timeout (ATTEMPT_TIMEOUT_MS): nothing of the healthy one waits for it
-    await eventually(() => healthy.received.length === 6, 5000, 20);
+    await eventually(() => healthy.received.length === 6, { timeoutMs: 5000, intervalMs: 20 });
     expect(Date.now() - sent).toBeLessThan(5000);
     expect(healthy.received.map((r) => r.headers['webhook-id']).filter((id) => tests.includes(String(id)))).toHaveLength(3);
     expect(

@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { GENEROUS_LIMITS, TEST_ADMIN_TOKEN } from '../harness/create-test-app';
 import { request } from '../harness/http';
 import { ServiceProcess } from '../harness/service-process';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 import { WebhookReceiver, outboxSettled } from '../harness/webhook-receiver';
 
@@ -75,7 +75,7 @@ describe('webhooks across service instances', () => {
     );
     expect(answers.filter((a) => a.status === 202)).toHaveLength(20);
     const notices = () => receiver.received.filter((r) => r.body.includes(key.key_id));
-    await eventually(() => notices().length >= 2, 15_000);
+    await eventually(() => notices().length >= 2, { timeoutMs: 15_000 });
     // nothing left to send on any instance: whatever was sent twice has arrived
     for (const p of running) await outboxSettled(p.baseUrl);
     const rows = (await call(running[0], 'GET', `/admin/v1/webhooks/${id}/deliveries?limit=100`)).body.deliveries as unknown[];
@@ -98,12 +98,12 @@ describe('webhooks across service instances', () => {
     try {
       const { id } = await endpoint(running[0], ['model.deleted'], held.url);
       const test = await call(running[0], 'POST', `/admin/v1/webhooks/${id}/test`);
-      await eventually(() => held.received.length === 1, 10_000);
+      await eventually(() => held.received.length === 1, { timeoutMs: 10_000 });
       await running.shift()!.stop('SIGKILL');
       held.answer = 204;
       const started = Date.now();
       running.push(await ServiceProcess.start(env));
-      await eventually(() => held.received.length === 2, 60_000, 250);
+      await eventually(() => held.received.length === 2, { timeoutMs: 60_000, intervalMs: 250 });
       // not before the dead instance's lease (WEBHOOK_DELIVERY_LEASE_MS from its claim) ran out
       expect(held.received[1].at - held.received[0].at).toBeGreaterThanOrEqual(5_500);
       expect(held.received.map((r) => r.headers['webhook-id'])).toEqual([test.body.id, test.body.id]);
@@ -130,7 +130,10 @@ describe('webhooks across service instances', () => {
     const back = await WebhookReceiver.startOn(port);
     try {
       running.push(await ServiceProcess.start(env));
-      await eventually(() => back.received.some((r) => r.body.includes((issued.body as { key_id: string }).key_id)), 45_000, 250);
+      await eventually(() => back.received.some((r) => r.body.includes((issued.body as { key_id: string }).key_id)), {
+        timeoutMs: 45_000,
+        intervalMs: 250,
+      });
       expect(JSON.parse(back.received[0].body)).toMatchObject({
         type: 'key.issued',
         data: { key_id: (issued.body as { key_id: string }).key_id },

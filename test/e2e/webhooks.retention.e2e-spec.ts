@@ -4,7 +4,7 @@ import { FixedClock, WebhookRepository, outboxRetention, quotaNoticeId } from '@
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../apps/api/src/modules/webhooks/webhook-dispatcher';
 import { TestApp } from '../harness/create-test-app';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 import { WebhookReceiver, ALL_EVENTS } from '../harness/webhook-receiver';
 
 /**
@@ -77,7 +77,7 @@ describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => 
     expect((await t.admin('POST', `/admin/v1/keys/${key.key_id}/revoke`, { reason: 'test' })).status).toBeLessThan(300);
 
     const delivered = ['key.expiring', 'key.issued', 'key.issued', 'key.revoked', 'quota.exhausted', 'quota.warning'];
-    await eventually(() => receiver.messages().length === delivered.length && failing.received.length === 1, 15000);
+    await eventually(() => receiver.messages().length === delivered.length && failing.received.length === 1, { timeoutMs: 15000 });
     expect(
       receiver
         .messages()
@@ -128,7 +128,7 @@ describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => 
     // the retrying delivery succeeds at last; a retention later it goes, and its event after it
     failing.answer = 204;
     clock.set(new Date(start.getTime() + 42 * DAY));
-    await eventually(async () => (await deliveries())[0]?.status === 'succeeded', 15000);
+    await eventually(async () => (await deliveries())[0]?.status === 'succeeded', { timeoutMs: 15000 });
     expect(await prune()).toEqual({ deliveries: 0, events: 0 });
     clock.set(new Date(start.getTime() + 43 * DAY + 1000));
     expect(await prune()).toEqual({ deliveries: 1, events: 1 });

@@ -12,6 +12,19 @@ export interface Jwk {
   readonly use?: string;
 }
 
+/** A JSON Web Key Set as `GET /v1/license/jwks` publishes it. */
+export interface Jwks {
+  readonly keys: Jwk[];
+}
+
+/** The JWKS as an SDK fetches it: over HTTP, with no key; anything but a 200 fails. */
+export async function fetchJwks(baseUrl: string): Promise<Jwks> {
+  const res = await fetch(`${baseUrl}/v1/license/jwks`);
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET /v1/license/jwks answered ${res.status}: ${text}`);
+  return JSON.parse(text) as Jwks;
+}
+
 /**
  * An offline verifier written from the standards alone (RFC 7515, 8037, 7519),
  * with node:crypto's Ed25519 and none of the service's code or its JOSE

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { get } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { ModelStore } from '@svc/domain';
@@ -14,13 +15,32 @@ export interface Downloaded {
  * the answer (`agent: false`), as an SDK downloading once would; a keep-alive
  * socket left behind could otherwise outlive the service under test.
  */
-export function downloadFile(url: string): Promise<Downloaded> {
+export function downloadFile(url: string, headers: Record<string, string> = {}): Promise<Downloaded> {
   return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
+    get(url, { agent: false, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+/**
+ * GETs a large file the same way, keeping none of it: its size and its checksum (`sha256:<hex>`),
+ * hashed as it streams, so the test's own memory stays flat however large the file.
+ */
+export function streamDownload(url: string): Promise<{ readonly status: number; readonly bytes: number; readonly checksum: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      const hash = createHash('sha256');
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        hash.update(chunk);
+        bytes += chunk.length;
+      });
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, checksum: `sha256:${hash.digest('hex')}` }));
     }).on('error', reject);
   });
 }

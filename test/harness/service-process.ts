@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { eventually } from './services';
+import { eventually } from './eventually';
 
 export const ROOT = join(__dirname, '..', '..');
 export const BUILT_API = join(ROOT, 'dist/apps/api/main.js');
@@ -47,8 +47,7 @@ export class ServiceProcess {
    * Starts the built service with `env` (and nothing else of this process's). `cwd`: the
    * working directory (the repository by default); a directory of its own gives the process
    * its own data directory (./data), as a pod with nothing shared on disk has. `startTimeoutMs`
-   * bounds the wait until it answers (default 15 s; several processes starting at once on a busy
-   * machine need more).
+   * bounds the wait until it answers (default START_TIMEOUT_MS, a minute).
    */
   static async start(
     env: Record<string, string>,
@@ -63,13 +62,16 @@ export class ServiceProcess {
     });
     const service = new ServiceProcess(child, `http://127.0.0.1:${port}`);
     try {
-      await eventually(async () => {
-        if (service.exitCode !== null) throw new Error(`service exited with ${service.exitCode}: ${service.output}`);
-        return fetch(`${service.baseUrl}/api/health/live`).then(
-          (r) => r.ok,
-          () => false,
-        );
-      }, options.startTimeoutMs ?? START_TIMEOUT_MS);
+      await eventually(
+        async () => {
+          if (service.exitCode !== null) throw new Error(`service exited with ${service.exitCode}: ${service.output}`);
+          return fetch(`${service.baseUrl}/api/health/live`).then(
+            (r) => r.ok,
+            () => false,
+          );
+        },
+        { timeoutMs: options.startTimeoutMs ?? START_TIMEOUT_MS },
+      );
     } catch (error) {
       child.kill('SIGKILL');
       throw new Error(`${(error as Error).message}; its output: ${service.output.slice(-2000)}`);

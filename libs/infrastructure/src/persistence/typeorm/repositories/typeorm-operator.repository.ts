@@ -40,6 +40,19 @@ export class TypeOrmOperatorRepository extends OperatorRepository {
    * once are serialised: the second sees the first's change and is refused.
    */
   async update(id: string, change: OperatorChange, at: Date, keepAnOwner: boolean): Promise<Operator | 'last_owner' | null> {
+    const run = this.updates.then(() => this.updateNow(id, change, at, keepAnOwner));
+    this.updates = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * One update at a time in this instance: on SQLite TypeORM runs every transaction on its one
+   * connection, where a second BEGIN while the first is open fails ("cannot start a transaction
+   * within a transaction"). Other instances are kept apart by the locks below.
+   */
+  private updates: Promise<unknown> = Promise.resolve();
+
+  private async updateNow(id: string, change: OperatorChange, at: Date, keepAnOwner: boolean): Promise<Operator | 'last_owner' | null> {
     return this.records.manager.transaction(async (manager) => {
       const records = manager.getRepository(OperatorRecord);
       if (keepAnOwner) {

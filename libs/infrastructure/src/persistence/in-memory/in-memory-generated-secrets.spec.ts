@@ -1,0 +1,14 @@
+import {
+  describeGeneratedSecretRepositoryContract,
+  describeLicenseSigningKeyRepositoryContract,
+} from '../../../../../test/contracts/generated-secrets.contract';
+import { makeInMemoryPersistence } from '../../../../../test/contracts/in-memory-persistence';
+import { InMemoryGeneratedSecretRepository, InMemoryLicenseSigningKeyRepository } from './in-memory-generated-secrets';
+
+describe(InMemoryGeneratedSecretRepository.name, () => {
+  describeGeneratedSecretRepositoryContract(makeInMemoryPersistence);
+});
+
+describe(InMemoryLicenseSigningKeyRepository.name, () => {
+  describeLicenseSigningKeyRepositoryContract(makeInMemoryPersistence);
+});
