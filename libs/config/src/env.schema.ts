@@ -127,7 +127,7 @@ export class EnvSchema {
   @IsIn(BOOLEAN_WORDS, { message: 'S3_FORCE_PATH_STYLE must be true or false' })
   S3_FORCE_PATH_STYLE?: string;
 
-/**
+  /**
    * Issue 35: the key that encrypts the secrets kept in the database at rest (AES-256-GCM), and the
    * key being moved to by `license rotate-secrets-key`: 32 bytes each, in base64 (padded or url-safe).
    */

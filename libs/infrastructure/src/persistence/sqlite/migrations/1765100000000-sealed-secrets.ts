@@ -1,9 +1,5 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
-import {
-  SEALED_WEBHOOK_SECRET_WIDTH,
-  WEBHOOK_ENDPOINT_COLUMNS,
-  webhookEndpointsTable,
-} from '../../typeorm/webhooks-migration';
+import { SEALED_WEBHOOK_SECRET_WIDTH, WEBHOOK_ENDPOINT_COLUMNS, webhookEndpointsTable } from '../../typeorm/webhooks-migration';
 
 /**
  * Webhook secrets sealed at rest (issue 35) are longer than the 100 characters their columns
