@@ -17,7 +17,9 @@ export class LicenseCommand extends CommandRunner {
   async run(params: string[]): Promise<void> {
     this.command.outputHelp({ error: true });
     throw new CliUsageError(
-      params.length > 0 ? `unknown command 'license ${params[0]}'` : 'license needs a command: keygen, rotate-signing-key, rotate-secrets-key or verify',
+      params.length > 0
+        ? `unknown command 'license ${params[0]}'`
+        : 'license needs a command: keygen, rotate-signing-key, rotate-secrets-key or verify',
     );
   }
 }
