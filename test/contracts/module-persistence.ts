@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import {
   UserRepository,
   WebhookRepository,
 } from '@svc/domain';
+import { SecretsCipher } from '@svc/infrastructure/crypto/secrets-cipher';
 import { MySqlPersistenceModule } from '@svc/infrastructure/persistence/mysql/mysql-persistence.module';
 import { PostgresPersistenceModule } from '@svc/infrastructure/persistence/postgres/postgres-persistence.module';
 import { SqlitePersistenceModule } from '@svc/infrastructure/persistence/sqlite/sqlite-persistence.module';
@@ -25,6 +27,9 @@ import { DataSource } from 'typeorm';
 import { uniqueId } from '../factories/domain.factory';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 import { type MakePersistence, type PersistenceFixture } from './persistence-fixture';
+
+/** The contracts run with the secrets the adapters keep encrypted at rest, as SECRETS_KEY makes them (issue 35). */
+const SECRETS = SecretsCipher.of({ key: randomBytes(32).toString('base64'), newKey: null });
 
 export interface SqlPersistence extends PersistenceFixture {
   readonly dataSource: DataSource;
@@ -78,7 +83,7 @@ function optional<T>(context: INestApplicationContext, port: abstract new (...ar
 
 /** The SQLite module on a file (created with its folder when missing). */
 export const openSqlitePersistence = (path: string): Promise<SqlPersistence> =>
-  openPersistence(SqlitePersistenceModule.forRoot({ kind: 'sqlite', path, busyTimeoutMs: 5000, cacheMb: 8 }));
+  openPersistence(SqlitePersistenceModule.forRoot({ kind: 'sqlite', path, busyTimeoutMs: 5000, cacheMb: 8 }, SECRETS));
 
 /**
  * A fresh SQLite file per test, in a temporary folder removed after the file's
@@ -154,7 +159,7 @@ const server = { poolSize: 4, statementTimeoutMs: 5000 };
 export function postgresPersistence(): { make: MakePersistence; open: () => Promise<SqlPersistence> } {
   return serverPersistence(
     'postgres',
-    (url) => PostgresPersistenceModule.forRoot({ kind: 'postgres', url, ...server }),
+    (url) => PostgresPersistenceModule.forRoot({ kind: 'postgres', url, ...server }, SECRETS),
     (dataSource) => dataSource.query(`TRUNCATE ${TABLES.join(', ')}`),
   );
 }
@@ -162,7 +167,7 @@ export function postgresPersistence(): { make: MakePersistence; open: () => Prom
 export function mysqlPersistence(): { make: MakePersistence; open: () => Promise<SqlPersistence> } {
   return serverPersistence(
     'mysql',
-    (url) => MySqlPersistenceModule.forRoot({ kind: 'mysql', url, ...server }),
+    (url) => MySqlPersistenceModule.forRoot({ kind: 'mysql', url, ...server }, SECRETS),
     async (dataSource) => {
       // TRUNCATE is refused on a table other tables reference; DELETE children first is not
       for (const table of TABLES) await dataSource.query(`DELETE FROM ${table}`);

@@ -220,6 +220,8 @@ describe('Admin API: keys and audit (/admin/v1)', () => {
           license_id: issued.key_id,
           rotated_from: null,
           rotated_to: null,
+          // how far support (keys.update alone) may move the terms: the tier's limit, a year past the expiry
+          update_bounds: { monthly_limit_max: 10000, expires_at_max: '2028-05-09T08:00:00Z' },
         });
         expect(res.body.prefix).toBe('svc_live_' + issued.api_key.slice(9, 12));
         expect(res.text).not.toContain(issued.api_key);

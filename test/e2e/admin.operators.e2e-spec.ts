@@ -105,10 +105,18 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
       { method: 'POST', path: '/admin/v1/keys', json: { email: `${unique('n')}@example.org`, license_type: 'free' } },
     ],
     'GET /admin/v1/keys/:key_id': async () => [{ method: 'GET', path: `/admin/v1/keys/${await freshKey()}` }],
-    'PATCH /admin/v1/keys/:key_id': async () => [
-      { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { expires_at: '2031-01-01T00:00:00Z', monthly_limit: 10 } },
-      { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { license_type: 'enterprise' }, needs: 'keys.change_tier' },
-    ],
+    'PATCH /admin/v1/keys/:key_id': async () => {
+      // a research key (tier limit 50000) expiring a year from now: a month more is within keys.update, five years are not
+      const { key_id: id, expires_at: expiresAt } = await t.issueKey({ email: `${unique('k')}@example.org` });
+      const later = (days: number) => new Date(Date.parse(expiresAt) + days * 86_400_000).toISOString();
+      return [
+        { method: 'PATCH', path: `/admin/v1/keys/${id}`, json: { expires_at: later(30), monthly_limit: 10 } },
+        { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { license_type: 'enterprise' }, needs: 'keys.change_tier' },
+        { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { monthly_limit: null }, needs: 'keys.raise_limit' },
+        { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { monthly_limit: 50_001 }, needs: 'keys.raise_limit' },
+        { method: 'PATCH', path: `/admin/v1/keys/${id}`, json: { expires_at: later(5 * 365) }, needs: 'keys.extend_expiry' },
+      ];
+    },
     'POST /admin/v1/keys/:key_id/revoke': async () => [
       { method: 'POST', path: `/admin/v1/keys/${await freshKey()}/revoke`, json: { reason: 'roles' } },
     ],
@@ -213,10 +221,98 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
     // what the role lacks, with the lowest role that holds it: the console's reasons, from the one table
     const lacking = Object.keys(PERMISSIONS).filter((p) => !roleAllows('support', p as Permission));
     expect(me.body.denied).toEqual(Object.fromEntries(lacking.map((p) => [p, roleNeededFor(p as Permission)])));
-    expect(me.body.denied).toMatchObject({ 'keys.issue': 'admin', 'operators.manage': 'owner' });
+    expect(me.body.denied).toMatchObject({
+      'keys.issue': 'admin',
+      'keys.raise_limit': 'admin',
+      'keys.extend_expiry': 'admin',
+      'operators.manage': 'owner',
+    });
+    expect(me.body.permissions).toContain('keys.update');
     expect(Object.keys(me.body.denied).length + me.body.permissions.length).toBe(Object.keys(PERMISSIONS).length);
     const boot = await t.admin('GET', '/admin/v1/me');
     expect(boot.body).toMatchObject({ operator_id: null, name: 'bootstrap', role: 'owner', denied: {} });
+  });
+
+  describe("a key's limit and expiry: support lowers and extends a little, only admin upgrades (issue 35)", () => {
+    const DAY = 86_400_000;
+    const patch = (role: Role, keyId: string, json: unknown) =>
+      t.request('PATCH', `/admin/v1/keys/${keyId}`, { headers: bearer(tokens[role]), json });
+    /** A research key (tier limit 50000, the default year of life) and when it expires. */
+    async function researchKey(): Promise<{ id: string; expiresAt: number }> {
+      const issued = await t.admin('POST', '/admin/v1/keys', { email: `${unique('b')}@example.org`, license_type: 'research' });
+      expect(issued.status).toBe(201);
+      return { id: issued.body.key_id, expiresAt: Date.parse(issued.body.expires_at) };
+    }
+    const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+    it('support: lowering a limit 200, above the tier 403, unlimited 403, a short extension 200, a long one 403', async () => {
+      const key = await researchKey();
+      const shown = await t.admin('GET', `/admin/v1/keys/${key.id}`);
+      expect(shown.body.update_bounds).toEqual({ monthly_limit_max: 50_000, expires_at_max: iso(key.expiresAt + 365 * DAY) });
+
+      const lowered = await patch('support', key.id, { monthly_limit: 1000 });
+      expect({ status: lowered.status, limit: lowered.body.monthly_limit }).toEqual({ status: 200, limit: 1000 });
+      expect((await patch('support', key.id, { monthly_limit: 50_000 })).status).toBe(200);
+      expect((await patch('support', key.id, { monthly_limit: 'tier' })).status).toBe(200);
+
+      const above = await patch('support', key.id, { monthly_limit: 50_001 });
+      expect({ status: above.status, body: above.body }).toEqual({
+        status: 403,
+        body: {
+          error: 'Forbidden',
+          code: 'FORBIDDEN',
+          message:
+            "This needs the admin role or higher (permission keys.raise_limit): a monthly limit of 50001 is above the research tier's 50000",
+        },
+      });
+      const unlimited = await patch('support', key.id, { monthly_limit: null });
+      expect({ status: unlimited.status, code: unlimited.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
+      expect(unlimited.body.message).toBe(
+        "This needs the admin role or higher (permission keys.raise_limit): an unlimited monthly limit is above the research tier's 50000",
+      );
+
+      const short = await patch('support', key.id, { expires_at: iso(key.expiresAt + 30 * DAY) });
+      expect({ status: short.status, expires_at: short.body.expires_at }).toEqual({
+        status: 200,
+        expires_at: iso(key.expiresAt + 30 * DAY),
+      });
+      const long = await patch('support', key.id, { expires_at: iso(key.expiresAt + 30 * DAY + 366 * DAY) });
+      expect({ status: long.status, code: long.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
+      expect(long.body.message).toMatch(
+        /^This needs the admin role or higher \(permission keys\.extend_expiry\): an expiry more than 365 days \(the default lifetime\) past the current /,
+      );
+      // one refused part refuses the whole change: the allowed lowering in it is not made either
+      expect((await patch('support', key.id, { monthly_limit: 5, expires_at: '2099-01-01T00:00:00Z' })).status).toBe(403);
+
+      // the refusals changed nothing and wrote no audit entry
+      const after = await t.admin('GET', `/admin/v1/keys/${key.id}`);
+      expect(after.body).toMatchObject({ monthly_limit: 50_000, monthly_limit_source: 'tier', expires_at: iso(key.expiresAt + 30 * DAY) });
+      const trail = await t.admin('GET', `/admin/v1/audit?key_id=${key.id}`);
+      expect(trail.body.entries.filter((e: { action: string }) => e.action === 'key.updated')).toHaveLength(4);
+    });
+
+    it('an admin override above the tier may be lowered by support, not raised', async () => {
+      const key = await researchKey();
+      expect((await patch('admin', key.id, { monthly_limit: 1_000_000 })).status).toBe(200);
+      expect((await t.admin('GET', `/admin/v1/keys/${key.id}`)).body.update_bounds.monthly_limit_max).toBe(1_000_000);
+      expect((await patch('support', key.id, { monthly_limit: 900_000 })).status).toBe(200);
+      expect((await patch('support', key.id, { monthly_limit: 950_000 })).status).toBe(403);
+    });
+
+    it.each(['admin', 'owner'] as const)('%s may raise above the tier, make unlimited and extend by years', async (role) => {
+      const key = await researchKey();
+      expect((await patch(role, key.id, { monthly_limit: 10_000_000 })).status).toBe(200);
+      const unlimited = await patch(role, key.id, { monthly_limit: null, expires_at: iso(key.expiresAt + 10 * 365 * DAY) });
+      expect({ status: unlimited.status, limit: unlimited.body.monthly_limit, expires_at: unlimited.body.expires_at }).toEqual({
+        status: 200,
+        limit: null,
+        expires_at: iso(key.expiresAt + 10 * 365 * DAY),
+      });
+      expect(unlimited.body.update_bounds.monthly_limit_max).toBeNull();
+      // an unlimited key has no ceiling: support may set any limit (a lowering), and keep it unlimited
+      expect((await patch('support', key.id, { monthly_limit: null })).status).toBe(200);
+      expect((await patch('support', key.id, { monthly_limit: 123_456_789 })).status).toBe(200);
+    });
   });
 
   it('operators: created with a token shown once, listed and shown without it, last_used_at kept', async () => {

@@ -256,6 +256,10 @@ describe('operator CLI (built), on the database the API serves', () => {
       license_id: id,
       rotated_from: null,
       rotated_to: null,
+      update_bounds: {
+        monthly_limit_max: 50000,
+        expires_at_max: new Date(Date.parse(issued.expires_at) + 365 * 86_400_000).toISOString().replace('.000Z', 'Z'),
+      },
     });
     expect(await admin('GET', `/admin/v1/keys/${id}`)).toEqual({ status: 200, body: shown });
     expect(human.code).toBe(0);

@@ -785,6 +785,28 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
       }
       await tab.screenshot({ path: join(SHOTS, 'key-as-support.png'), fullPage: true });
       await axeCheckOn(tab, 'key-as-support');
+
+      // beyond the key's bounds is an upgrade (issue 35): unlimited, a limit above the tier's, an expiry years ahead
+      const reasonOf = async (control: Locator): Promise<string> => {
+        const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+        return (await Promise.all(ids.map((id) => tab.locator(`[id="${id}"]`).textContent()))).join(' ');
+      };
+      const changeLimit = tab.getByRole('button', { name: 'Change limit', exact: true });
+      await tab.locator('#action-limit-mode').selectOption('unlimited');
+      await web(changeLimit).toBeDisabled();
+      expect(await reasonOf(changeLimit)).toBe(
+        'Up to 50,000 a month; a higher limit or unlimited is an upgrade: Needs the admin role (you are support).',
+      );
+      await tab.locator('#action-limit-mode').selectOption('override');
+      await tab.locator('#action-limit').fill('50001');
+      await web(changeLimit).toBeDisabled();
+      await tab.locator('#action-limit').fill('50000');
+      await web(changeLimit).toBeEnabled();
+      const changeExpiry = tab.getByRole('button', { name: 'Change expiry', exact: true });
+      await tab.locator('#action-expires').fill('2099-01-01T00:00');
+      await web(changeExpiry).toBeDisabled();
+      expect(await reasonOf(changeExpiry)).toMatch(/later is an upgrade: Needs the admin role \(you are support\)\.$/);
+      await tab.screenshot({ path: join(SHOTS, 'key-bounds-as-support.png'), fullPage: true });
       await tab.getByLabel('Revoke (reason, optional)').fill('leaked in a support ticket');
       await tab.getByRole('button', { name: 'Revoke', exact: true }).click();
       await tab.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
@@ -1066,6 +1088,16 @@ function web(locator: Locator) {
       poll(
         async () => ((await locator.textContent()) ?? '').includes(text),
         async () => `expected to contain ${JSON.stringify(text)}, got ${JSON.stringify(await locator.textContent().catch(() => null))}`,
+      ),
+    toBeDisabled: () =>
+      poll(
+        () => locator.isDisabled(),
+        async () => `expected ${locator} to be disabled`,
+      ),
+    toBeEnabled: () =>
+      poll(
+        () => locator.isEnabled(),
+        async () => `expected ${locator} to be enabled`,
       ),
     toHaveCount: (count: number) =>
       poll(

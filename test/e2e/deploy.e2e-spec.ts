@@ -124,6 +124,8 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
         'INSTALLER_GITHUB_TOKEN',
         'GITHUB_APP_PRIVATE_KEY',
         'KEY_DIGEST_PEPPER',
+        'SECRETS_KEY',
+        'NEW_SECRETS_KEY',
       ]) {
         expect(Object.keys(data)).not.toContain(secret);
       }
@@ -206,6 +208,22 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       const example = manifests().find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'svc-licensing-secrets')!;
       expect(Object.keys(example.stringData)).not.toContain('LICENSE_SIGNING_KEY');
       expect(Object.keys(example.stringData)).not.toContain('MODEL_URL_SECRET');
+    });
+
+    it('the replicas and the migration Job read SECRETS_KEY (and NEW_SECRETS_KEY while moving) from the Secret (issue 35)', () => {
+      for (const manifest of [one('Deployment'), one('Job')]) {
+        const env = new Map(((manifest.spec.template.spec.containers[0] as Container).env ?? []).map((v) => [v.name, v]));
+        for (const name of ['SECRETS_KEY', 'NEW_SECRETS_KEY']) {
+          expect({ kind: manifest.kind, name, from: env.get(name)?.valueFrom?.secretKeyRef }).toEqual({
+            kind: manifest.kind,
+            name,
+            from: { name: 'svc-licensing-secrets', key: name, optional: true },
+          });
+        }
+      }
+      const example = manifests().find((doc) => doc.kind === 'Secret' && doc.metadata.name === 'svc-licensing-secrets')!;
+      expect(Object.keys(example.stringData)).toContain('SECRETS_KEY');
+      expect(Object.keys(example.stringData)).not.toContain('NEW_SECRETS_KEY');
     });
 
     it('a PodDisruptionBudget keeps two of the three replicas through voluntary disruptions', () => {

@@ -7,6 +7,7 @@ import { CreateKeyCommand } from './commands/create-key.command';
 import { KeysCommand } from './commands/keys.command';
 import { LicenseCommand } from './commands/license.command';
 import { LicenseKeygenCommand } from './commands/license-keygen.command';
+import { LicenseRotateSecretsKeyCommand } from './commands/license-rotate-secrets-key.command';
 import { LicenseRotateSigningKeyCommand } from './commands/license-rotate-signing-key.command';
 import { LicenseVerifyCommand } from './commands/license-verify.command';
 import { MigrateCommand } from './commands/migrate.command';
@@ -50,6 +51,7 @@ export const COMMANDS = [
   LicenseCommand,
   LicenseKeygenCommand,
   LicenseRotateSigningKeyCommand,
+  LicenseRotateSecretsKeyCommand,
   LicenseVerifyCommand,
   OperatorsCommand,
   CreateOperatorCommand,

@@ -149,6 +149,8 @@ export interface KeyDetails extends KeySummary {
   license_id: string;
   rotated_from: string | null;
   rotated_to: string | null;
+  /** How far keys.update alone may move the terms; beyond needs keys.raise_limit / keys.extend_expiry (admin). */
+  update_bounds: { monthly_limit_max: number | null; expires_at_max: string };
 }
 
 export interface KeyPage {

@@ -35,6 +35,7 @@ export * from './models/show-model.use-case';
 export * from './models/publish-model-from-file.use-case';
 export * from './models/sweep-model-store.use-case';
 export * from './license/rotate-license-signing-key.use-case';
+export * from './secrets/secrets-at-rest';
 export * from './operators/authenticate-operator.use-case';
 export * from './operators/manage-operators.use-case';
 import { AuthenticateApiKey } from './auth/authenticate-api-key.use-case';

@@ -113,6 +113,14 @@ export class AppConfig {
     /** LICENSE_KEY_PUBLISH_SECONDS: how long a rotated generated key is published before it signs (default 3600). */
     readonly keyPublishSeconds: number;
   };
+  /**
+   * The secrets the service keeps in the database (generated license signing keys, the generated
+   * link secret, webhook signing secrets), encrypted at rest with AES-256-GCM (issue 35): `key`
+   * (SECRETS_KEY) and, while moving to another key, `newKey` (NEW_SECRETS_KEY, which then
+   * encrypts what is written, `key` still decrypting). Base64 of 32 bytes each; null: unset.
+   * Never logged.
+   */
+  readonly secrets!: { readonly key: string | null; readonly newKey: string | null };
   readonly installer!: {
     readonly staticToken: string | null;
     readonly staticTokenExpiresAt: Date | null;

@@ -2,6 +2,9 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 const BOOLEAN_WORDS = ['true', 'false', '1', '0', 'yes', 'no'];
+/** 32 bytes in base64: 43 characters and `=` (what `openssl rand -base64 32` prints), or 43 url-safe ones without padding. */
+const SECRETS_KEY_FORM = /^(?:[A-Za-z0-9+/]{43}=|[A-Za-z0-9_-]{43})$/;
+const SECRETS_KEY_RULE = 'must be 32 random bytes in base64, 44 characters ending in = (make one with: openssl rand -base64 32)';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
@@ -123,6 +126,18 @@ export class EnvSchema {
   @IsOptional()
   @IsIn(BOOLEAN_WORDS, { message: 'S3_FORCE_PATH_STYLE must be true or false' })
   S3_FORCE_PATH_STYLE?: string;
+
+  /**
+   * Issue 35: the key that encrypts the secrets kept in the database at rest (AES-256-GCM), and the
+   * key being moved to by `license rotate-secrets-key`: 32 bytes each, in base64 (padded or url-safe).
+   */
+  @IsOptional()
+  @Matches(SECRETS_KEY_FORM, { message: `SECRETS_KEY ${SECRETS_KEY_RULE}` })
+  SECRETS_KEY?: string;
+
+  @IsOptional()
+  @Matches(SECRETS_KEY_FORM, { message: `NEW_SECRETS_KEY ${SECRETS_KEY_RULE}` })
+  NEW_SECRETS_KEY?: string;
 
   @IsOptional()
   @IsString()

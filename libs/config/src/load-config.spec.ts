@@ -168,6 +168,18 @@ describe(loadConfig.name, () => {
       expect(load({ MODEL_URL_TTL_SECONDS: '604800' }).models.urlTtlSeconds).toBe(604800);
     });
 
+    it('reads SECRETS_KEY and NEW_SECRETS_KEY: 32 bytes in base64, padded or url-safe; unset by default (issue 35)', () => {
+      const key = Buffer.alloc(32, 0xfb).toString('base64');
+      const urlSafe = Buffer.alloc(32, 0xfb).toString('base64url');
+      expect(load({}).secrets).toEqual({ key: null, newKey: null });
+      expect(load({ SECRETS_KEY: key }).secrets).toEqual({ key, newKey: null });
+      expect(load({ SECRETS_KEY: key, NEW_SECRETS_KEY: urlSafe }).secrets).toEqual({ key, newKey: urlSafe });
+      expect(load({ SECRETS_KEY: '', NEW_SECRETS_KEY: '' }).secrets).toEqual({ key: null, newKey: null });
+      expect(configErrorOf({ SECRETS_KEY: 'short' }).problems).toEqual([
+        'SECRETS_KEY must be 32 random bytes in base64, 44 characters ending in = (make one with: openssl rand -base64 32)',
+      ]);
+    });
+
     it('reads KEY_ROTATION_GRACE_SECONDS and KEY_ROTATION_RECOMMENDED_DAYS at their bounds (CONTRACT 16)', () => {
       expect(load({ KEY_ROTATION_GRACE_SECONDS: '0', KEY_ROTATION_RECOMMENDED_DAYS: '1' }).keyRotation).toEqual({
         graceSeconds: 0,
@@ -370,6 +382,11 @@ describe(loadConfig.name, () => {
       ['WEBHOOK_RETENTION_DAYS', 'a-month'],
       ['METRICS_PORT', '70000'],
       ['TIERS_FILE', 'config/no-such-tiers-file.json'],
+      ['SECRETS_KEY', 'a-passphrase-s3cret'],
+      ['SECRETS_KEY', Buffer.alloc(16, 7).toString('base64')],
+      ['SECRETS_KEY', Buffer.alloc(33, 7).toString('base64')],
+      ['SECRETS_KEY', Buffer.alloc(32, 7).toString('hex')],
+      ['NEW_SECRETS_KEY', 'S3cret'.repeat(8)],
     ])('%s=%j stops start-up with a line naming it, never the value', (name, value) => {
       const error = configErrorOf({ [name]: value });
 

@@ -123,6 +123,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       tokenTtlSeconds: schema.LICENSE_TOKEN_TTL_SECONDS ?? DEFAULTS.LICENSE_TOKEN_TTL_SECONDS,
       keyPublishSeconds: schema.LICENSE_KEY_PUBLISH_SECONDS ?? DEFAULTS.LICENSE_KEY_PUBLISH_SECONDS,
     },
+    secrets: { key: schema.SECRETS_KEY ?? null, newKey: schema.NEW_SECRETS_KEY ?? null },
     installer: {
       staticToken: schema.INSTALLER_GITHUB_TOKEN ?? null,
       staticTokenExpiresAt: schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT ? new Date(schema.INSTALLER_GITHUB_TOKEN_EXPIRES_AT) : null,

@@ -22,6 +22,7 @@ export * from './api-key/api-key.errors';
 export * from './api-key/key-check';
 export * from './api-key/key-rotation';
 export * from './api-key/key-change';
+export * from './api-key/key-term-change';
 export * from './api-key/api-key.repository';
 export * from './api-key/key-context.repository';
 export * from './user/user';

@@ -23,6 +23,7 @@ import {
 import { HmacModelLinkSigner, modelUrlSecretOf } from './crypto/hmac-model-link-signer';
 import { Ed25519LicenseKeyGenerator, JoseLicenseSigner, KeptLicenseSigner } from './crypto/jose-license-signer';
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
+import { SecretsCipher } from './crypto/secrets-cipher';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { LocalModelStore } from './model-store/local-model-store';
 import { RepoTokenIssuer } from '@svc/application';
@@ -124,7 +125,7 @@ export class InfrastructureModule {
     ];
     return {
       module: InfrastructureModule,
-      imports: [persistenceModuleOf(config.database)],
+      imports: [persistenceModuleOf(config.database, SecretsCipher.of(config.secrets))],
       providers,
       exports: providers.map((p) => (p as { provide: unknown }).provide as never),
     };
@@ -187,17 +188,17 @@ function tierCatalogOf(config: AppConfig): TierCatalog {
 /**
  * The one place that asks which database is configured: each kind has its
  * module, which binds every persistence port to its own adapters (global, so
- * the feature modules ask only for ports). A new kind in `DatabaseConfig`
+ * the feature modules ask only for ports), their kept secrets sealed by `secrets`. A new kind in `DatabaseConfig`
  * fails to compile here until it has its module.
  */
-function persistenceModuleOf(database: DatabaseConfig): DynamicModule {
+function persistenceModuleOf(database: DatabaseConfig, secrets: SecretsCipher): DynamicModule {
   switch (database.kind) {
     case 'sqlite':
-      return SqlitePersistenceModule.forRoot(database);
+      return SqlitePersistenceModule.forRoot(database, secrets);
     case 'postgres':
-      return PostgresPersistenceModule.forRoot(database);
+      return PostgresPersistenceModule.forRoot(database, secrets);
     case 'mysql':
-      return MySqlPersistenceModule.forRoot(database);
+      return MySqlPersistenceModule.forRoot(database, secrets);
     default:
       return unhandled(database);
   }

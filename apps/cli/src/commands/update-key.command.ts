@@ -31,6 +31,8 @@ export class UpdateKeyCommand extends CliCommand<UpdateKeyOptions> {
       monthlyLimit: options.monthlyLimit === undefined ? undefined : monthlyLimitOption(options.monthlyLimit),
       licenseType: options.licenseType === undefined ? undefined : licenseTypeOption(options.licenseType),
       actor: cliActor(),
+      // the CLI runs on the database directly, as whoever may read its configuration: every permission, as ADMIN_TOKEN has
+      role: 'owner',
     };
     const view = keyViewOf(await this.updateKey.execute(input));
     this.print(options, view, () => keySummary(view));

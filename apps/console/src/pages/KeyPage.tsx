@@ -235,6 +235,17 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const mayTier = useAllowance('keys.change_tier', 'refused-tier');
   const mayLimit = useAllowance('keys.update', 'refused-limit');
   const mayExpire = useAllowance('keys.update', 'refused-expiry');
+  // beyond the key's update_bounds: a limit above its tier's (or unlimited), an expiry far past the current one (admin)
+  const mayRaise = useAllowance('keys.raise_limit', 'refused-raise');
+  const mayExtend = useAllowance('keys.extend_expiry', 'refused-extend');
+  const bounds = d.update_bounds;
+  const limitBeyond =
+    bounds.monthly_limit_max !== null &&
+    (limitMode === 'unlimited' || (limitMode === 'override' && limit.trim() !== '' && Number(limit) > bounds.monthly_limit_max));
+  const expiresIso = fromLocalInput(expires);
+  const expiryBeyond = expiresIso !== null && new Date(expiresIso).getTime() > new Date(bounds.expires_at_max).getTime();
+  const raiseRefused = limitBeyond && mayRaise.off;
+  const extendRefused = expiryBeyond && mayExtend.off;
   const mayRotate = useAllowance('keys.rotate', 'refused-rotate');
   const mayRevoke = useAllowance('keys.revoke', 'refused-revoke');
   const blocked = blockedReason(d);
@@ -367,14 +378,19 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
                 type="submit"
                 busy={patch.busy}
                 busyText="Working…"
-                disabled={off || mayLimit.off}
-                describedBy={describedByOf(describedBy, mayLimit.describedBy)}
+                disabled={off || mayLimit.off || raiseRefused}
+                describedBy={describedByOf(describedBy, mayLimit.describedBy ?? (raiseRefused ? mayRaise.describedBy : undefined))}
               >
                 Change limit
               </ActionButton>
             </div>
           </Field>
           {mayLimit.note}
+          {!mayLimit.off && mayRaise.off && bounds.monthly_limit_max !== null && (
+            <p class={raiseRefused ? 'reason' : 'muted'} id="refused-raise" data-refused={raiseRefused ? 'keys.raise_limit' : undefined}>
+              Up to {formatLimit(bounds.monthly_limit_max)} a month; a higher limit or unlimited is an upgrade: {mayRaise.reason}
+            </p>
+          )}
         </form>
         <form
           onSubmit={(e) => {
@@ -401,14 +417,24 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
                 type="submit"
                 busy={patch.busy}
                 busyText="Working…"
-                disabled={off || mayExpire.off}
-                describedBy={describedByOf(describedBy, mayExpire.describedBy)}
+                disabled={off || mayExpire.off || extendRefused}
+                describedBy={describedByOf(describedBy, mayExpire.describedBy ?? (extendRefused ? mayExtend.describedBy : undefined))}
               >
                 Change expiry
               </ActionButton>
             </div>
           </Field>
           {mayExpire.note}
+          {!mayExpire.off && mayExtend.off && (
+            <p
+              class={extendRefused ? 'reason' : 'muted'}
+              id="refused-extend"
+              data-refused={extendRefused ? 'keys.extend_expiry' : undefined}
+            >
+              Until <Time iso={bounds.expires_at_max} /> at the latest (the default lifetime past the current expiry); later is an upgrade:{' '}
+              {mayExtend.reason}
+            </p>
+          )}
         </form>
         <form
           onSubmit={(e) => {

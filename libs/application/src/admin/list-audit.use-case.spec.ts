@@ -37,7 +37,7 @@ describe(ListAudit.name, () => {
     const ids = new SequentialIdGenerator();
     const catalog = shippedTierCatalog();
     issue = new IssueApiKey(format, hasher, new ScriptedRandomSource(), ids, keys, users, clock, catalog);
-    update = new UpdateApiKey(keys, new ShowApiKey(keys, users, usage, catalog, clock), audit, clock, ids);
+    update = new UpdateApiKey(keys, new ShowApiKey(keys, users, usage, catalog, clock), audit, clock, ids, catalog);
     revoke = new RevokeApiKey(new KeyRevocation(keys, clock, ids));
     list = new ListAudit(audit, keys);
   });
@@ -46,7 +46,7 @@ describe(ListAudit.name, () => {
   async function lifecycleOfOneKey(): Promise<string> {
     const issued = await issue.execute({ email: 'ada@example.org', licenseType: 'free', actor: BY });
     clock.advance(60_000);
-    await update.execute({ keyId: issued.key.id, licenseType: 'research', actor: BY });
+    await update.execute({ keyId: issued.key.id, licenseType: 'research', actor: BY, role: 'owner' });
     clock.advance(60_000);
     await revoke.execute({ key: issued.key, reason: 'rotated' });
     clock.advance(60_000);

@@ -6,11 +6,13 @@ import {
   Clock,
   KeyNotFoundError,
   KeyStatus,
+  KeyUpdateBounds,
   Quota,
   TierCatalog,
   UsageRepository,
   User,
   UserRepository,
+  keyUpdateBoundsOf,
 } from '@svc/domain';
 
 export interface KeyDetails {
@@ -18,6 +20,8 @@ export interface KeyDetails {
   readonly user: User;
   readonly status: KeyStatus;
   readonly quota: Quota;
+  /** How far keys.update alone may move its terms (the rest needs admin: keys.raise_limit, keys.extend_expiry). */
+  readonly bounds: KeyUpdateBounds;
 }
 
 /** An operator's view of one key: state, terms and this period's quota (its license's); never the key itself. */
@@ -42,6 +46,12 @@ export class ShowApiKey {
     const period = BillingPeriod.containing(now);
     const [user, used] = await Promise.all([this.users.findById(key.userId), this.usage.usedIn(key.licenseId, period.key)]);
     if (!user) throw new Error(`key ${key.id} has no user ${key.userId}`);
-    return { key, user, status: key.statusAt(now), quota: new Quota(key.monthlyLimitUnder(this.catalog), used, period) };
+    return {
+      key,
+      user,
+      status: key.statusAt(now),
+      quota: new Quota(key.monthlyLimitUnder(this.catalog), used, period),
+      bounds: keyUpdateBoundsOf(key, this.catalog),
+    };
   }
 }

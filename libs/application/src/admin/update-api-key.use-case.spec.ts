@@ -41,7 +41,7 @@ describe(UpdateApiKey.name, () => {
   function build(): UpdateApiKey {
     const catalog = shippedTierCatalog();
     const show = new ShowApiKey(keys, users, usage, catalog, clock);
-    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator());
+    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator(), catalog);
   }
 
   beforeEach(() => {
@@ -65,7 +65,7 @@ describe(UpdateApiKey.name, () => {
     const key = await given({ licenseType: 'free', monthlyLimit: { source: 'tier' } });
     usage.consumeNow(key.id, '2026-03', 12, null);
 
-    const details = await update.execute({ actor: BY, keyId: key.id, licenseType: 'commercial' });
+    const details = await update.execute({ actor: BY, role: 'owner', keyId: key.id, licenseType: 'commercial' });
 
     expect(details.key.licenseType).toBe('commercial');
     expect(details.quota).toMatchObject({ monthlyLimit: 500000, used: 12, remaining: 499988 });
@@ -78,7 +78,7 @@ describe(UpdateApiKey.name, () => {
 
   it('keeps an override when the tier changes', async () => {
     const key = await given({ licenseType: 'free', monthlyLimit: { source: 'override', limit: 5 } });
-    const details = await update.execute({ actor: BY, keyId: key.id, licenseType: 'enterprise' });
+    const details = await update.execute({ actor: BY, role: 'owner', keyId: key.id, licenseType: 'enterprise' });
     expect(details.quota.monthlyLimit).toBe(5);
   });
 
@@ -89,7 +89,7 @@ describe(UpdateApiKey.name, () => {
   ])('monthly_limit: %s', async (_, monthlyLimit, setting, inForce) => {
     const key = await given({ licenseType: 'research', monthlyLimit: { source: 'override', limit: 3 } });
 
-    const details = await update.execute({ actor: BY, keyId: key.id, monthlyLimit });
+    const details = await update.execute({ actor: BY, role: 'owner', keyId: key.id, monthlyLimit });
 
     expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual(setting);
     expect(details.quota.monthlyLimit).toBe(inForce);
@@ -97,7 +97,7 @@ describe(UpdateApiKey.name, () => {
 
   it('leaves the limit alone when monthly_limit is not given', async () => {
     const key = await given({ monthlyLimit: { source: 'override', limit: 3 } });
-    await update.execute({ actor: BY, keyId: key.id, licenseType: 'free' });
+    await update.execute({ actor: BY, role: 'owner', keyId: key.id, licenseType: 'free' });
     expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual({ source: 'override', limit: 3 });
   });
 
@@ -105,7 +105,7 @@ describe(UpdateApiKey.name, () => {
     const key = await given();
     const past = new Date(T0.getTime() - DAY_MS);
 
-    const details = await update.execute({ actor: BY, keyId: key.id, expiresAt: past });
+    const details = await update.execute({ actor: BY, role: 'owner', keyId: key.id, expiresAt: past });
 
     expect(details.status).toBe('expired');
     expect((await keys.findById(key.id))?.expiresAt).toEqual(past);
@@ -117,6 +117,7 @@ describe(UpdateApiKey.name, () => {
 
     await update.execute({
       actor: BY,
+      role: 'owner',
       keyId: key.id,
       licenseType: 'research',
       expiresAt: new Date('2027-06-01T00:00:00Z'),
@@ -143,7 +144,9 @@ describe(UpdateApiKey.name, () => {
   it('refuses a revoked key with KeyRevokedError, changing nothing', async () => {
     const key = await given({ licenseType: 'free', revokedAt: T0 });
 
-    await expect(update.execute({ actor: BY, keyId: key.id, licenseType: 'enterprise' })).rejects.toBeInstanceOf(KeyRevokedError);
+    await expect(update.execute({ actor: BY, role: 'owner', keyId: key.id, licenseType: 'enterprise' })).rejects.toBeInstanceOf(
+      KeyRevokedError,
+    );
 
     expect((await keys.findById(key.id))?.licenseType).toBe('free');
     await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
@@ -154,14 +157,18 @@ describe(UpdateApiKey.name, () => {
     update = build();
     const key = await given({ licenseType: 'free' });
 
-    await expect(update.execute({ actor: BY, keyId: key.id, licenseType: 'enterprise' })).rejects.toMatchObject({ code: 'KEY_REVOKED' });
+    await expect(update.execute({ actor: BY, role: 'owner', keyId: key.id, licenseType: 'enterprise' })).rejects.toMatchObject({
+      code: 'KEY_REVOKED',
+    });
 
     expect((await keys.findById(key.id))?.licenseType).toBe('free');
     await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
   });
 
   it('answers KeyNotFoundError for an unknown key', async () => {
-    await expect(update.execute({ actor: BY, keyId: 'key_missing', licenseType: 'free' })).rejects.toBeInstanceOf(KeyNotFoundError);
+    await expect(update.execute({ actor: BY, role: 'owner', keyId: 'key_missing', licenseType: 'free' })).rejects.toBeInstanceOf(
+      KeyNotFoundError,
+    );
   });
 
   it.each([
@@ -170,7 +177,7 @@ describe(UpdateApiKey.name, () => {
     ['an unsafe integer', { monthlyLimit: Number.MAX_SAFE_INTEGER + 1 }],
   ])('refuses %s with INVALID_REQUEST, changing nothing', async (_, change) => {
     const key = await given({ licenseType: 'free' });
-    await expect(update.execute({ actor: BY, keyId: key.id, licenseType: 'enterprise', ...change })).rejects.toMatchObject({
+    await expect(update.execute({ actor: BY, role: 'owner', keyId: key.id, licenseType: 'enterprise', ...change })).rejects.toMatchObject({
       code: 'INVALID_REQUEST',
       hint: 'monthly_limit must be an integer >= 0, null for unlimited, or "tier"',
     });
@@ -178,9 +185,27 @@ describe(UpdateApiKey.name, () => {
     await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
   });
 
+  it('refuses support a limit above the tier, unlimited or a long extension (FORBIDDEN), changing nothing; lets it lower and extend a little', async () => {
+    const key = await given({ licenseType: 'research', expiresAt: new Date(T0.getTime() + 365 * DAY_MS) });
+    const support = { actor: BY, role: 'support', keyId: key.id } as const;
+    for (const change of [{ monthlyLimit: 50_001 }, { monthlyLimit: null }, { expiresAt: new Date(T0.getTime() + 731 * DAY_MS) }]) {
+      await expect(update.execute({ ...support, ...change })).rejects.toMatchObject({ code: 'FORBIDDEN', roleNeeded: 'admin' });
+    }
+    expect((await keys.findById(key.id))?.props).toEqual(key.props);
+    await expect(audit.list({ limit: 10 })).resolves.toEqual([]);
+
+    await update.execute({ ...support, monthlyLimit: 100, expiresAt: new Date(T0.getTime() + 395 * DAY_MS) });
+    expect((await keys.findById(key.id))?.props).toMatchObject({
+      monthlyLimit: { source: 'override', limit: 100 },
+      expiresAt: new Date(T0.getTime() + 395 * DAY_MS),
+    });
+    await update.execute({ ...support, role: 'admin', monthlyLimit: null, expiresAt: new Date(T0.getTime() + 3650 * DAY_MS) });
+    expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual({ source: 'override', limit: null });
+  });
+
   it('changes nothing for a monthly_limit left undefined', async () => {
     const key = await given({ monthlyLimit: { source: 'override', limit: 3 } });
-    await update.execute({ actor: BY, keyId: key.id, monthlyLimit: undefined });
+    await update.execute({ actor: BY, role: 'owner', keyId: key.id, monthlyLimit: undefined });
     expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual({ source: 'override', limit: 3 });
   });
 
@@ -191,7 +216,9 @@ describe(UpdateApiKey.name, () => {
       const old = await given({ licenseType: 'free' });
       const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
       await keys.rotate(rotation, NO_RECORDS);
-      await expect(update.execute({ actor: BY, keyId: old.id, expiresAt: new Date(T0.getTime() + 400 * DAY_MS) })).rejects.toMatchObject({
+      await expect(
+        update.execute({ actor: BY, role: 'owner', keyId: old.id, expiresAt: new Date(T0.getTime() + 400 * DAY_MS) }),
+      ).rejects.toMatchObject({
         code: 'KEY_ROTATED',
       });
       expect((await keys.findById(old.id))?.expiresAt).toEqual(rotation.predecessorExpiresAt);
@@ -201,7 +228,7 @@ describe(UpdateApiKey.name, () => {
       const old = await given({ licenseType: 'free' });
       const rotation = policy.rotationOf(old, { id: 'key_next', digest: 'e'.repeat(64), displayPrefix: 'svc_live_eee' }, T0);
       await keys.rotate(rotation, NO_RECORDS);
-      await update.execute({ actor: BY, keyId: 'key_next', licenseType: 'enterprise', monthlyLimit: 5 });
+      await update.execute({ actor: BY, role: 'owner', keyId: 'key_next', licenseType: 'enterprise', monthlyLimit: 5 });
       expect((await keys.findById(old.id))?.props).toMatchObject({
         licenseType: 'enterprise',
         monthlyLimit: { source: 'override', limit: 5 },

@@ -13,6 +13,9 @@ import {
   KeyRotatedError,
   LicenseType,
   MonthlyLimitChoice,
+  Role,
+  TierCatalog,
+  assertTermChangeAllowed,
   monthlyLimitSettingOf,
   toSecondTimestamp,
 } from '@svc/domain';
@@ -27,6 +30,11 @@ export interface UpdateApiKeyInput {
   readonly monthlyLimit?: MonthlyLimitChoice;
   /** Who changes it (the audit entry's actor). */
   readonly actor: Actor;
+  /**
+   * The caller's role, which decides how far the terms may move (the domain's
+   * assertTermChangeAllowed): the operator's; `owner` for ADMIN_TOKEN and the CLI.
+   */
+  readonly role: Role;
 }
 
 /**
@@ -34,7 +42,9 @@ export interface UpdateApiKeyInput {
  * key is frozen; so is a key already rotated (its successor holds the
  * license, CONTRACT 16): a change of tier or limit made to the license's
  * current key reaches its predecessors still in their grace, so the keys of
- * one license never answer different terms.
+ * one license never answer different terms. A tier change, a limit above the
+ * tier's and an expiry far past the current one need more than keys.update
+ * (assertTermChangeAllowed, judged on the key as stored).
  */
 @Injectable()
 export class UpdateApiKey {
@@ -44,6 +54,7 @@ export class UpdateApiKey {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly catalog: TierCatalog,
   ) {}
 
   async execute(input: UpdateApiKeyInput): Promise<KeyDetails> {
@@ -59,6 +70,7 @@ export class UpdateApiKey {
     if (!key) throw new KeyNotFoundError('API key not found');
     if (key.revokedAt) throw new KeyRevokedError();
     if (key.rotatedTo !== null) throw new KeyRotatedError();
+    assertTermChangeAllowed(input.role, key, changes, this.catalog);
     const updated = key.with(changes);
     if (!(await this.keys.updateTerms(updated))) throw new KeyRevokedError();
     const graceKeys = await this.followedByGraceKeys(updated, changes);

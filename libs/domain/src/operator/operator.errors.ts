@@ -9,13 +9,20 @@ export class AdminUnauthorizedError extends DomainError {
   }
 }
 
-/** A valid admin credential whose role lacks the permission; the message names the role needed. */
+/**
+ * A valid admin credential whose role lacks the permission; the message names
+ * the role needed and, where the refusal depends on the request rather than the
+ * route (a key's limit raised above its tier's), what in it needs that role.
+ */
 export class ForbiddenError extends DomainError {
   readonly code = 'FORBIDDEN' as const;
   readonly roleNeeded: Role;
-  constructor(readonly permission: Permission) {
+  constructor(
+    readonly permission: Permission,
+    because?: string,
+  ) {
     const role = roleNeededFor(permission);
-    super('Forbidden', `This needs the ${role} role or higher (permission ${permission})`);
+    super('Forbidden', `This needs the ${role} role or higher (permission ${permission})${because ? `: ${because}` : ''}`);
     this.roleNeeded = role;
   }
 }

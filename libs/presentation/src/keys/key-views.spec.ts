@@ -7,7 +7,13 @@ describe(keyViewOf.name, () => {
   it("shows the key's state, owner and quota in snake case, to the second, without the key", () => {
     const user = makeUser({ email: 'op@example.org' });
     const key = makeApiKey({ userId: user.id, licenseType: 'free', displayPrefix: 'svc_live_abc' });
-    const details: KeyDetails = { key, user, status: 'active', quota: new Quota(10000, 40, BillingPeriod.containing(T0)) };
+    const details: KeyDetails = {
+      key,
+      user,
+      status: 'active',
+      quota: new Quota(10000, 40, BillingPeriod.containing(T0)),
+      bounds: { monthlyLimitMax: 10000, expiresAtMax: new Date('2028-03-14T12:00:00.000Z') },
+    };
 
     const view = keyViewOf(details);
 
@@ -27,6 +33,7 @@ describe(keyViewOf.name, () => {
       license_id: key.id,
       rotated_from: null,
       rotated_to: null,
+      update_bounds: { monthly_limit_max: 10000, expires_at_max: '2028-03-14T12:00:00Z' },
     });
     expect(JSON.stringify(view)).not.toContain(key.props.digest);
   });

@@ -64,6 +64,12 @@ export interface KeyView {
   readonly rotated_from: string | null;
   /** The key that replaced this one by rotation, or null. */
   readonly rotated_to: string | null;
+  /** How far keys.update alone (support) may move the terms; beyond needs admin (keys.raise_limit, keys.extend_expiry). */
+  readonly update_bounds: {
+    /** The highest monthly limit; null: no ceiling (the tier or the key is unlimited: any limit, unlimited too). */
+    readonly monthly_limit_max: number | null;
+    readonly expires_at_max: string;
+  };
 }
 
 export function keyViewOf(details: KeyDetails): KeyView {
@@ -84,6 +90,10 @@ export function keyViewOf(details: KeyDetails): KeyView {
     license_id: p.licenseId,
     rotated_from: p.rotatedFrom,
     rotated_to: p.rotatedTo,
+    update_bounds: {
+      monthly_limit_max: details.bounds.monthlyLimitMax,
+      expires_at_max: toSecondTimestamp(details.bounds.expiresAtMax),
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MySqlDatabaseConfig } from '@svc/config';
 import { OutboxWrites } from '../typeorm/outbox';
+import { type SecretsCipher } from '../../crypto/secrets-cipher';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repository';
 import { mysqlDataSourceOptions } from './mysql-data-source';
@@ -12,14 +13,21 @@ import { MySqlWebhookRepository } from './mysql-webhook.repository';
 /** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
 @Module({})
 export class MySqlPersistenceModule {
-  static forRoot(database: MySqlDatabaseConfig): DynamicModule {
-    return sqlPersistenceModule(MySqlPersistenceModule, mysqlDataSourceOptions(database), {
-      faults: MYSQL_FAULTS,
-      statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
-      events: (statements, bell, dataSource) =>
-        new MySqlAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
-      models: (records, statements, bell) => new MySqlModelRepository(records, statements, bell),
-      webhooks: (dataSource, statements, lines, bell) => new MySqlWebhookRepository(dataSource, statements, lines, bell),
-    });
+  /** `secrets` seals the secrets it keeps (SECRETS_KEY; SecretsCipher.plain() without one). */
+  static forRoot(database: MySqlDatabaseConfig, secrets: SecretsCipher): DynamicModule {
+    return sqlPersistenceModule(
+      MySqlPersistenceModule,
+      mysqlDataSourceOptions(database),
+      {
+        faults: MYSQL_FAULTS,
+        statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
+        events: (statements, bell, dataSource) =>
+          new MySqlAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
+        models: (records, statements, bell) => new MySqlModelRepository(records, statements, bell),
+        webhooks: (dataSource, statements, lines, bell, secrets) =>
+          new MySqlWebhookRepository(dataSource, statements, lines, bell, secrets),
+      },
+      secrets,
+    );
   }
 }

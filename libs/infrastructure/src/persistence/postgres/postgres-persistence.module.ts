@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PostgresDatabaseConfig } from '@svc/config';
+import { type SecretsCipher } from '../../crypto/secrets-cipher';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.repository';
 import { postgresDataSourceOptions } from './postgres-data-source';
@@ -11,13 +12,20 @@ import { PostgresWebhookRepository } from './postgres-webhook.repository';
 /** PostgreSQL, production: every persistence port on one pool (pg). */
 @Module({})
 export class PostgresPersistenceModule {
-  static forRoot(database: PostgresDatabaseConfig): DynamicModule {
-    return sqlPersistenceModule(PostgresPersistenceModule, postgresDataSourceOptions(database), {
-      faults: POSTGRES_FAULTS,
-      statements: (dataSource) => new PostgresStatements(dataSource),
-      events: (statements, bell) => new PostgresAnalyticsEventRepository(statements, bell),
-      models: (records, statements, bell) => new PostgresModelRepository(records, statements, bell),
-      webhooks: (dataSource, statements, lines, bell) => new PostgresWebhookRepository(dataSource, statements, lines, bell),
-    });
+  /** `secrets` seals the secrets it keeps (SECRETS_KEY; SecretsCipher.plain() without one). */
+  static forRoot(database: PostgresDatabaseConfig, secrets: SecretsCipher): DynamicModule {
+    return sqlPersistenceModule(
+      PostgresPersistenceModule,
+      postgresDataSourceOptions(database),
+      {
+        faults: POSTGRES_FAULTS,
+        statements: (dataSource) => new PostgresStatements(dataSource),
+        events: (statements, bell) => new PostgresAnalyticsEventRepository(statements, bell),
+        models: (records, statements, bell) => new PostgresModelRepository(records, statements, bell),
+        webhooks: (dataSource, statements, lines, bell, secrets) =>
+          new PostgresWebhookRepository(dataSource, statements, lines, bell, secrets),
+      },
+      secrets,
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type SqliteDatabaseConfig } from '@svc/config';
 import type { DataSourceOptions } from 'typeorm';
@@ -15,7 +15,7 @@ import { SQLITE_MIGRATIONS } from './migrations';
  * memory (docs/PERFORMANCE.md, issue 25).
  */
 export function sqliteDataSourceOptions(database: SqliteDatabaseConfig): DataSourceOptions {
-  if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
+  if (database.path !== ':memory:') createPrivately(database.path);
   return {
     type: 'better-sqlite3',
     database: database.path,
@@ -33,4 +33,22 @@ export function sqliteDataSourceOptions(database: SqliteDatabaseConfig): DataSou
     },
     logging: false,
   };
+}
+
+/**
+ * The database file holds every key digest, the audit log and (without SECRETS_KEY) the
+ * secrets in plain text: what the service or CLI creates, only its user may read (issue 35).
+ * A missing folder is made 0700 (each one made, the umask may only take away), a missing file
+ * 0600; SQLite gives its -wal and -shm files the database file's mode. A folder or file that
+ * exists keeps the mode its owner gave it (docs/OPERATIONS.md says how to tighten an old one).
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (existsSync(path)) return;
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    // another process (an instance or the CLI starting beside it) made it first
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SqliteDatabaseConfig } from '@svc/config';
 import { OutboxWrites } from '../typeorm/outbox';
+import { type SecretsCipher } from '../../crypto/secrets-cipher';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
 import { sqliteDataSourceOptions } from './sqlite-data-source';
@@ -12,14 +13,21 @@ import { SqliteWebhookRepository } from './sqlite-webhook.repository';
 /** SQLite, the embedded default: every persistence port on one file (better-sqlite3). */
 @Module({})
 export class SqlitePersistenceModule {
-  static forRoot(database: SqliteDatabaseConfig): DynamicModule {
-    return sqlPersistenceModule(SqlitePersistenceModule, sqliteDataSourceOptions(database), {
-      faults: SQLITE_FAULTS,
-      statements: (dataSource) => new SqliteStatements(dataSource),
-      events: (statements, bell, dataSource) =>
-        new SqliteAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
-      models: (records, statements, bell) => new SqliteModelRepository(records, statements, bell),
-      webhooks: (dataSource, statements, lines, bell) => new SqliteWebhookRepository(dataSource, statements, lines, bell),
-    });
+  /** `secrets` seals the secrets it keeps (SECRETS_KEY; SecretsCipher.plain() without one). */
+  static forRoot(database: SqliteDatabaseConfig, secrets: SecretsCipher): DynamicModule {
+    return sqlPersistenceModule(
+      SqlitePersistenceModule,
+      sqliteDataSourceOptions(database),
+      {
+        faults: SQLITE_FAULTS,
+        statements: (dataSource) => new SqliteStatements(dataSource),
+        events: (statements, bell, dataSource) =>
+          new SqliteAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
+        models: (records, statements, bell) => new SqliteModelRepository(records, statements, bell),
+        webhooks: (dataSource, statements, lines, bell, secrets) =>
+          new SqliteWebhookRepository(dataSource, statements, lines, bell, secrets),
+      },
+      secrets,
+    );
   }
 }

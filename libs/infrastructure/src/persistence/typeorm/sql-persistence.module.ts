@@ -1,5 +1,5 @@
 import { type DynamicModule, type FactoryProvider, type Provider, type Type } from '@nestjs/common';
-import { DatabasePing, KeyDirectory } from '@svc/application';
+import { DatabasePing, KeyDirectory, SecretsAtRest } from '@svc/application';
 import { TypeOrmModule, getDataSourceToken, getRepositoryToken } from '@nestjs/typeorm';
 import {
   AnalyticsEventRepository,
@@ -16,6 +16,7 @@ import {
 } from '@svc/domain';
 import { type DataSource, type DataSourceOptions, type Repository } from 'typeorm';
 import { AuditLines, LoggingAuditLog } from '../../audit/logging-audit-log';
+import { SecretsCipher } from '../../crypto/secrets-cipher';
 import { type DriverFaults, translatingFaults } from '../driver-faults';
 import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
@@ -28,6 +29,7 @@ import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
 import { SqlKeyDirectory } from './repositories/sql-key-directory';
 import { SqlUsageRepository } from './repositories/sql-usage.repository';
 import { SqlDatabasePing } from './sql-database-ping';
+import { SqlSecretsAtRest } from './sql-secrets-at-rest';
 import { SqlStatements } from './sql-statements';
 import { OutboxBell } from './outbox';
 
@@ -40,8 +42,14 @@ export interface SqlDialectAdapters<S extends SqlStatements> {
   readonly events: (statements: S, bell: OutboxBell, dataSource: DataSource) => AnalyticsEventRepository;
   /** The registry's writes in the dialect's atomic steps. */
   readonly models: (records: Repository<ModelRecord>, statements: S, bell: OutboxBell) => ModelRepository;
-  /** Webhooks, claimed the dialect's way. */
-  readonly webhooks: (dataSource: DataSource, statements: S, lines: AuditLines, bell: OutboxBell) => WebhookRepository;
+  /** Webhooks, claimed the dialect's way; their secrets sealed by the cipher. */
+  readonly webhooks: (
+    dataSource: DataSource,
+    statements: S,
+    lines: AuditLines,
+    bell: OutboxBell,
+    secrets: SecretsCipher,
+  ) => WebhookRepository;
 }
 
 /**
@@ -78,12 +86,14 @@ function untranslated(port: Port): symbol {
  * `typeorm/`), and the database's own, each port's failures translated by the
  * database's DriverFaults (a driver's unavailability becomes the domain's
  * DatabaseUnavailableError before it leaves the adapter). Global, like the configuration: the
- * feature modules ask for ports, never for a database.
+ * feature modules ask for ports, never for a database. The secrets the adapters keep are sealed
+ * by `secrets` (SECRETS_KEY), checked at start-up by SecretsAtRest.
  */
 export function sqlPersistenceModule<S extends SqlStatements>(
   module: Type<unknown>,
   options: DataSourceOptions,
   dialect: SqlDialectAdapters<S>,
+  secrets: SecretsCipher,
 ): DynamicModule {
   const adapters: ReadonlyArray<{ provide: Port } & ({ useClass: Type<object> } | Omit<FactoryProvider<object>, 'provide'>)> = [
     { provide: UsageRepository, useClass: SqlUsageRepository },
@@ -95,7 +105,11 @@ export function sqlPersistenceModule<S extends SqlStatements>(
       useFactory: (records: Repository<ApiKeyRecord>, statements: S, lines: AuditLines, bell: OutboxBell) =>
         new TypeOrmApiKeyRepository(records, statements, lines, bell),
     },
-    { provide: WebhookRepository, inject: [getDataSourceToken(), SqlStatements, AuditLines, OutboxBell], useFactory: dialect.webhooks },
+    {
+      provide: WebhookRepository,
+      inject: [getDataSourceToken(), SqlStatements, AuditLines, OutboxBell, SecretsCipher],
+      useFactory: dialect.webhooks,
+    },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
@@ -111,6 +125,12 @@ export function sqlPersistenceModule<S extends SqlStatements>(
   ];
   const providers: Provider[] = [
     { provide: SqlStatements, inject: [getDataSourceToken()], useFactory: dialect.statements },
+    { provide: SecretsCipher, useValue: secrets },
+    {
+      provide: SecretsAtRest,
+      inject: [getDataSourceToken()],
+      useFactory: (dataSource: DataSource) => new SqlSecretsAtRest(dataSource, secrets),
+    },
     TypeOrmAuditLog,
     AuditLines,
     OutboxBell,
@@ -127,6 +147,6 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     global: true,
     imports: [TypeOrmModule.forRoot({ ...options, retryAttempts: 0 }), TypeOrmModule.forFeature(RECORDS)],
     providers,
-    exports: [...PERSISTENCE_PORTS, OutboxBell, TypeOrmModule],
+    exports: [...PERSISTENCE_PORTS, SecretsAtRest, OutboxBell, TypeOrmModule],
   };
 }

@@ -9,21 +9,45 @@ export interface WebhookTableSpelling {
   readonly tableOptions: string;
 }
 
-export function webhookTables({ instant, tableOptions }: WebhookTableSpelling): string[] {
-  return [
-    `CREATE TABLE webhook_endpoints (
+/**
+ * `webhook_endpoints` as migration 1764700000000 made it (secrets of at most 100 characters: a
+ * `whsec_` secret is 50), or, under another name, with wider secret columns (issue 35's rebuild
+ * on SQLite, where a column's type cannot be altered).
+ */
+export function webhookEndpointsTable(
+  { instant, tableOptions }: WebhookTableSpelling,
+  name = 'webhook_endpoints',
+  secretWidth = 100,
+): string {
+  return `CREATE TABLE ${name} (
       id varchar(40) NOT NULL PRIMARY KEY,
       url varchar(2000) NOT NULL,
       events text NOT NULL,
       description varchar(500) NULL,
-      secret varchar(100) NOT NULL,
-      previous_secret varchar(100) NULL,
+      secret varchar(${secretWidth}) NOT NULL,
+      previous_secret varchar(${secretWidth}) NULL,
       previous_secret_expires_at ${instant} NULL,
       failing_since ${instant} NULL,
       disabled_at ${instant} NULL,
       disabled_reason varchar(200) NULL,
       created_at ${instant} NOT NULL,
-      updated_at ${instant} NOT NULL) ${tableOptions}`,
+      updated_at ${instant} NOT NULL) ${tableOptions}`;
+}
+
+/**
+ * The width of the webhook secret columns from migration 1765100000000 on: a secret sealed at
+ * rest (issue 35: `enc:v1:` and base64 of a 12-byte nonce, the 50-character secret and a 16-byte
+ * tag) is 111 characters.
+ */
+export const SEALED_WEBHOOK_SECRET_WIDTH = 255;
+
+/** Every column of `webhook_endpoints`, in order (to copy its rows into a rebuilt table). */
+export const WEBHOOK_ENDPOINT_COLUMNS =
+  'id, url, events, description, secret, previous_secret, previous_secret_expires_at, failing_since, disabled_at, disabled_reason, created_at, updated_at';
+
+export function webhookTables({ instant, tableOptions }: WebhookTableSpelling): string[] {
+  return [
+    webhookEndpointsTable({ instant, tableOptions }),
     `CREATE TABLE webhook_events (
       id varchar(120) NOT NULL PRIMARY KEY,
       type varchar(40) NOT NULL,

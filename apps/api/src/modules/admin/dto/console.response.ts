@@ -17,7 +17,7 @@ const NEXT_CURSOR = { type: String, nullable: true, description: 'Pass as `curso
 
 /** One key of GET /admin/v1/keys: the key view without its quota and lineage; never the key, nor its digest. */
 export class ListedKeyResponse
-  extends OmitType(KeyResponse, ['quota', 'license_id', 'rotated_from', 'rotated_to'] as const)
+  extends OmitType(KeyResponse, ['quota', 'license_id', 'rotated_from', 'rotated_to', 'update_bounds'] as const)
   implements ListedKeyView
 {
   @ApiProperty({ type: String, format: 'date-time' })

@@ -31,6 +31,24 @@ export class IssuedKeyResponse implements IssuedKeyView {
 }
 
 /** GET, PATCH and revoke of /admin/v1/keys/{key_id}: never the whole key. */
+/** A key's bounds for keys.update alone (CONTRACT 21; issue 35). */
+export class KeyUpdateBoundsResponse {
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      "The highest monthly limit: the higher of the tier's and the key's own. null: no ceiling (the tier or the key is unlimited already)",
+  })
+  readonly monthly_limit_max!: number | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'The latest expiry: the current one plus the default lifetime (365 days)',
+  })
+  readonly expires_at_max!: string;
+}
+
 export class KeyResponse implements KeyView {
   @ApiProperty({ type: String })
   readonly key_id!: string;
@@ -76,6 +94,13 @@ export class KeyResponse implements KeyView {
 
   @ApiProperty({ type: String, nullable: true, description: 'The key that replaced this one by rotation' })
   readonly rotated_to!: string | null;
+
+  @ApiProperty({
+    type: () => KeyUpdateBoundsResponse,
+    description:
+      "How far keys.update alone (the support role) may move this key's terms; beyond them needs keys.raise_limit or keys.extend_expiry (admin)",
+  })
+  readonly update_bounds!: KeyUpdateBoundsResponse;
 }
 
 /** An audit entry's actor: `type` says which of the other fields are present. */

@@ -118,8 +118,12 @@ export class AdminKeysController {
   @ApiOperation({
     summary: "Change a key's tier, expiry or monthly limit",
     description:
-      'Expiry and monthly limit need keys.update (support); a tier change needs keys.change_tier (admin) as well. An audit event (key.updated) records the change. A key already rotated answers 409 KEY_ROTATED; a tier or limit ' +
-      'change of the current key reaches its predecessors still in their grace (CONTRACT 16).',
+      'Expiry and monthly limit need keys.update (support) within the bounds the key shows (update_bounds): lowering a limit, ' +
+      "raising it up to the tier's, going back to the tier's, or an expiry at most the default lifetime (365 days) past the current one. " +
+      'Beyond them: a limit above the bounds or unlimited needs keys.raise_limit, a later expiry keys.extend_expiry, and a tier ' +
+      'change keys.change_tier (all admin); refused with 403 FORBIDDEN saying why. An audit event (key.updated) records the change. ' +
+      'A key already rotated answers 409 KEY_ROTATED; a tier or limit change of the current key reaches its predecessors still in ' +
+      'their grace (CONTRACT 16).',
   })
   @ApiBody({ type: UpdateKeyRequest })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
@@ -129,13 +133,13 @@ export class AdminKeysController {
     @Param('key_id') keyId: string,
     @Body() body: UpdateKeyRequest = new UpdateKeyRequest(),
   ): Promise<KeyView> {
-    if (body.license_type !== undefined) admin.require('keys.change_tier');
     const input: UpdateApiKeyInput = {
       keyId,
       licenseType: body.license_type,
       expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
       monthlyLimit: body.monthly_limit,
       actor: admin.actor,
+      role: admin.role,
     };
     return keyViewOf(await this.updateKey.execute(input));
   }

@@ -10,6 +10,7 @@ import { OperatorsMySql1764600000000 } from './1764600000000-operators';
 import { WebhooksMySql1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionMySql1764800000000 } from './1764800000000-webhook-retention';
 import { KeyExpiryIndexMySql1764900000000 } from './1764900000000-key-expiry-index';
+import { SealedSecretsMySql1765100000000 } from './1765100000000-sealed-secrets';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MYSQL_MIGRATIONS = [
   WebhooksMySql1764700000000,
   WebhookRetentionMySql1764800000000,
   KeyExpiryIndexMySql1764900000000,
+  SealedSecretsMySql1765100000000,
 ];

@@ -10,6 +10,7 @@ import { OperatorsPostgres1764600000000 } from './1764600000000-operators';
 import { WebhooksPostgres1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionPostgres1764800000000 } from './1764800000000-webhook-retention';
 import { KeyExpiryIndexPostgres1764900000000 } from './1764900000000-key-expiry-index';
+import { SealedSecretsPostgres1765100000000 } from './1765100000000-sealed-secrets';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const POSTGRES_MIGRATIONS = [
   WebhooksPostgres1764700000000,
   WebhookRetentionPostgres1764800000000,
   KeyExpiryIndexPostgres1764900000000,
+  SealedSecretsPostgres1765100000000,
 ];

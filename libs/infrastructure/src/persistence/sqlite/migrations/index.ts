@@ -10,6 +10,7 @@ import { OperatorsSqlite1764600000000 } from './1764600000000-operators';
 import { WebhooksSqlite1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionSqlite1764800000000 } from './1764800000000-webhook-retention';
 import { KeyExpiryIndexSqlite1764900000000 } from './1764900000000-key-expiry-index';
+import { SealedSecretsSqlite1765100000000 } from './1765100000000-sealed-secrets';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -25,4 +26,5 @@ export const SQLITE_MIGRATIONS = [
   WebhooksSqlite1764700000000,
   WebhookRetentionSqlite1764800000000,
   KeyExpiryIndexSqlite1764900000000,
+  SealedSecretsSqlite1765100000000,
 ];

@@ -6,18 +6,21 @@ import {
   type WebhookEventType,
   type WebhookMessageType,
 } from '@svc/domain';
+import { type SecretsCipher } from '../../../crypto/secrets-cipher';
 import { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from '../records/webhook.records';
 
 export class WebhookMapper {
-  static endpointToDomain(record: WebhookEndpointRecord): WebhookEndpoint {
+  /** The endpoint of a stored record, its secrets opened by `cipher` (encrypted at rest with SECRETS_KEY). */
+  static endpointToDomain(record: WebhookEndpointRecord, cipher: SecretsCipher): WebhookEndpoint {
     return {
       id: record.id,
       url: record.url,
       events: JSON.parse(record.events) as WebhookEventType[],
       description: record.description,
       enabled: record.disabledAt === null,
-      secret: record.secret,
-      previousSecret: record.previousSecret,
+      secret: cipher.open(record.secret, `webhook_endpoints.secret of ${record.id}`),
+      previousSecret:
+        record.previousSecret === null ? null : cipher.open(record.previousSecret, `webhook_endpoints.previous_secret of ${record.id}`),
       previousSecretExpiresAt: record.previousSecretExpiresAt,
       failingSince: record.failingSince,
       disabledReason: record.disabledReason,
@@ -26,15 +29,15 @@ export class WebhookMapper {
     };
   }
 
-  /** `disabledAt`: kept from the stored record while still disabled, `at` when newly disabled. */
-  static endpointToRecord(endpoint: WebhookEndpoint, disabledAt: Date | null): WebhookEndpointRecord {
+  /** `disabledAt`: kept from the stored record while still disabled, `at` when newly disabled; the secrets sealed by `cipher`. */
+  static endpointToRecord(endpoint: WebhookEndpoint, disabledAt: Date | null, cipher: SecretsCipher): WebhookEndpointRecord {
     return Object.assign(new WebhookEndpointRecord(), {
       id: endpoint.id,
       url: endpoint.url,
       events: JSON.stringify(endpoint.events),
       description: endpoint.description,
-      secret: endpoint.secret,
-      previousSecret: endpoint.previousSecret,
+      secret: cipher.seal(endpoint.secret),
+      previousSecret: endpoint.previousSecret === null ? null : cipher.seal(endpoint.previousSecret),
       previousSecretExpiresAt: endpoint.previousSecretExpiresAt,
       failingSince: endpoint.failingSince,
       disabledAt: endpoint.enabled ? null : disabledAt,

@@ -1,10 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * A webhook endpoint (CONTRACT 20). Its secrets are kept as they are: an
- * HMAC signature needs the secret itself, so they cannot be digests; they
- * are never logged and never shown after they are made. `events` is a JSON
- * array of event types, as text.
+ * A webhook endpoint (CONTRACT 20). An HMAC signature needs the secret
+ * itself, so its secrets cannot be digests: they are sealed by the
+ * SecretsCipher (encrypted at rest with SECRETS_KEY, issue 35), never logged
+ * and never shown after they are made. `events` is a JSON array of event
+ * types, as text.
  */
 @Entity('webhook_endpoints')
 export class WebhookEndpointRecord {
@@ -20,10 +21,10 @@ export class WebhookEndpointRecord {
   @Column({ type: 'varchar', length: 500, nullable: true })
   description!: string | null;
 
-  @Column({ type: 'varchar', length: 100 })
+  @Column({ type: 'varchar', length: 255 })
   secret!: string;
 
-  @Column({ name: 'previous_secret', type: 'varchar', length: 100, nullable: true })
+  @Column({ name: 'previous_secret', type: 'varchar', length: 255, nullable: true })
   previousSecret!: string | null;
 
   @Column({ name: 'previous_secret_expires_at', type: Date, nullable: true })

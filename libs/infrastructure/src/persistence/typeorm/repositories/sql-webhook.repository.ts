@@ -14,6 +14,7 @@ import {
 } from '@svc/domain';
 import { type DataSource } from 'typeorm';
 import { type AuditLines } from '../../../audit/logging-audit-log';
+import { type SecretsCipher } from '../../../crypto/secrets-cipher';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
 import { RecordHydrator } from '../record-hydrator';
@@ -68,6 +69,8 @@ export abstract class SqlWebhookRepository extends WebhookRepository {
     protected readonly statements: SqlStatements,
     private readonly lines: AuditLines,
     private readonly bell: OutboxBell,
+    /** Seals and opens the endpoints' secrets (encrypted at rest with SECRETS_KEY). */
+    private readonly cipher: SecretsCipher,
   ) {
     super();
     this.endpointRows = new RecordHydrator(dataSource, WebhookEndpointRecord);
@@ -92,9 +95,10 @@ export abstract class SqlWebhookRepository extends WebhookRepository {
 
   async createEndpoint(endpoint: WebhookEndpoint, audit: AuditEntry): Promise<void> {
     const values = this.endpointValues;
+    const record = WebhookMapper.endpointToRecord(endpoint, endpoint.updatedAt, this.cipher);
     const outbox = this.outbox;
     await this.audited([audit], function* () {
-      yield { sql: values.insertSql(), params: values.of(WebhookMapper.endpointToRecord(endpoint, endpoint.updatedAt)) };
+      yield { sql: values.insertSql(), params: values.of(record) };
       yield* outbox.audit([audit]);
       return true;
     });
@@ -105,7 +109,7 @@ export abstract class SqlWebhookRepository extends WebhookRepository {
       'webhook_endpoints_all',
       `SELECT ${this.endpointRows.selectList('e')} FROM webhook_endpoints e ORDER BY e.created_at, e.id`,
     ).all([]);
-    return rows.map((row) => WebhookMapper.endpointToDomain(this.endpointRows.hydrate(row)));
+    return rows.map((row) => WebhookMapper.endpointToDomain(this.endpointRows.hydrate(row), this.cipher));
   }
 
   async findEndpoint(id: string): Promise<WebhookEndpoint | null> {
@@ -113,11 +117,11 @@ export abstract class SqlWebhookRepository extends WebhookRepository {
       'webhook_endpoint_by_id',
       `SELECT ${this.endpointRows.selectList('e')} FROM webhook_endpoints e WHERE e.id = ?`,
     ).first([id]);
-    return row ? WebhookMapper.endpointToDomain(this.endpointRows.hydrate(row)) : null;
+    return row ? WebhookMapper.endpointToDomain(this.endpointRows.hydrate(row), this.cipher) : null;
   }
 
   async updateEndpoint(endpoint: WebhookEndpoint, audit: AuditEntry): Promise<boolean> {
-    const record = WebhookMapper.endpointToRecord(endpoint, endpoint.updatedAt);
+    const record = WebhookMapper.endpointToRecord(endpoint, endpoint.updatedAt, this.cipher);
     const { id, createdAt, ...changed } = record;
     void createdAt;
     const set = this.endpointValues.assignments(changed);

@@ -2,25 +2,32 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { GeneratedSecretRepository } from '@svc/domain';
 import { Repository } from 'typeorm';
+import { SecretsCipher } from '../../../crypto/secrets-cipher';
 import { GeneratedSecretRecord } from '../records/generated-secret.record';
 
 /**
  * Generated secrets on every SQL database: insert-if-absent under the name
  * (TypeORM's `orIgnore`: ON CONFLICT DO NOTHING, INSERT IGNORE, INSERT OR
  * IGNORE), then read back, so instances racing at start-up all keep the first.
+ * Values are sealed by the SecretsCipher (encrypted at rest with SECRETS_KEY).
  */
 @Injectable()
 export class TypeOrmGeneratedSecretRepository extends GeneratedSecretRepository {
-  constructor(@InjectRepository(GeneratedSecretRecord) private readonly records: Repository<GeneratedSecretRecord>) {
+  constructor(
+    @InjectRepository(GeneratedSecretRecord) private readonly records: Repository<GeneratedSecretRecord>,
+    private readonly cipher: SecretsCipher,
+  ) {
     super();
   }
 
   async find(name: string): Promise<string | null> {
-    return (await this.records.findOneBy({ name }))?.value ?? null;
+    const record = await this.records.findOneBy({ name });
+    return record === null ? null : this.cipher.open(record.value, `generated_secrets.value of ${name}`);
   }
 
   async keepFirst(name: string, value: string, at: Date): Promise<string> {
-    await this.records.createQueryBuilder().insert().values({ name, value, createdAt: at }).orIgnore().execute();
+    const sealed = this.cipher.seal(value);
+    await this.records.createQueryBuilder().insert().values({ name, value: sealed, createdAt: at }).orIgnore().execute();
     const kept = await this.find(name);
     if (kept === null) throw new Error(`the generated secret ${name} was neither kept nor found`);
     return kept;
