@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { TestApp } from '../harness/create-test-app';
 import { type Jwk, verifyIndependently } from '../harness/license-token';
 import { BUILT_API, BUILT_CLI, ROOT, freePort } from '../harness/service-process';
-import { eventually } from '../harness/services';
+import { eventually } from '../harness/eventually';
 import { testDatabaseKind } from '../harness/test-database';
 import { type ReceivedWebhook, WebhookReceiver } from '../harness/webhook-receiver';
 
@@ -116,7 +116,7 @@ async function testDelivery(t: TestApp, receiver: WebhookReceiver, id: string): 
   const before = receiver.received.length;
   const sent = await t.admin('POST', `/admin/v1/webhooks/${id}/test`);
   expect(sent.status).toBeLessThan(300);
-  await eventually(() => receiver.received.length > before, 20_000);
+  await eventually(() => receiver.received.length > before, { timeoutMs: 20_000 });
   return receiver.received[receiver.received.length - 1];
 }
 
