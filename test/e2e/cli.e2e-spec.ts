@@ -471,6 +471,123 @@ describe('operator CLI (built), on the database the API serves', () => {
     });
   });
 
+  it('keys list: the admin API list, filtered (--email in any case, --tier, --status), paged by --cursor; --json is its body', async () => {
+    const past = '2020-01-01T00:00:00Z';
+    const [mixed, expired] = await Promise.all([
+      cliJson('keys', 'create', '--email', 'Mixed.Case@Example.org', '--license-type', 'enterprise'),
+      cliJson('keys', 'create', '--email', 'lapsed@example.org', '--license-type', 'free', '--expires-at', past),
+    ]);
+    const everyKey = await admin('GET', '/admin/v1/keys?limit=200');
+    expect(everyKey.status).toBe(200);
+    const all: Array<{ key_id: string; email: string; status: string; license_type: string }> = everyKey.body.keys;
+    expect(everyKey.body.next_cursor).toBeNull();
+    // the keys of the earlier tests and these two: enough to page through, every status present
+    expect(all.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(all.map((k) => k.status))).toEqual(new Set(['active', 'expired', 'revoked']));
+
+    // no filter: exactly the admin API's body (newest first), one line of JSON
+    expect(await cliJson('keys', 'list', '--limit', '200')).toEqual(everyKey.body);
+
+    // --email matches the whole address in any case, both ways round
+    const byEmail = await cliJson('keys', 'list', '--email', 'mixed.case@EXAMPLE.ORG');
+    expect(byEmail).toEqual({
+      keys: [expect.objectContaining({ key_id: mixed.key_id, email: 'Mixed.Case@Example.org' })],
+      next_cursor: null,
+    });
+    expect(byEmail).toEqual((await admin('GET', '/admin/v1/keys?email=mixed.case%40EXAMPLE.ORG')).body);
+    expect((await cliJson('keys', 'list', '--email', 'ADA@example.org')).keys.map((k: { key_id: string }) => k.key_id)).toEqual([
+      issued.key_id,
+    ]);
+    expect(await cliJson('keys', 'list', '--email', 'mixed.case@example')).toEqual({ keys: [], next_cursor: null });
+
+    // --status and --tier, each the admin API's answer, alone and together
+    for (const status of ['active', 'expired', 'revoked']) {
+      const listed = await cliJson('keys', 'list', '--status', status);
+      expect(listed.keys.length).toBeGreaterThan(0);
+      expect(listed.keys.every((k: { status: string }) => k.status === status)).toBe(true);
+      expect(listed).toEqual((await admin('GET', `/admin/v1/keys?status=${status}`)).body);
+    }
+    expect((await cliJson('keys', 'list', '--status', 'expired')).keys.map((k: { key_id: string }) => k.key_id)).toContain(expired.key_id);
+    const freeActive = await cliJson('keys', 'list', '--tier', 'free', '--status', 'active');
+    expect(freeActive.keys.map((k: { email: string }) => k.email)).toEqual(['grace@example.org']);
+    expect(freeActive).toEqual((await admin('GET', '/admin/v1/keys?license_type=free&status=active')).body);
+    expect((await cliJson('keys', 'list', '--tier', 'free')).keys.map((k: { key_id: string }) => k.key_id).sort()).toEqual(
+      all
+        .filter((k) => k.license_type === 'free')
+        .map((k) => k.key_id)
+        .sort(),
+    );
+
+    // --limit 2 and --cursor: every key exactly once, in the list's order; the last page says there is no more
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: { keys: Array<{ key_id: string }>; next_cursor: string | null } = await cliJson(
+        'keys',
+        'list',
+        '--limit',
+        '2',
+        ...(cursor === null ? [] : ['--cursor', cursor]),
+      );
+      expect(page.keys.length).toBeLessThanOrEqual(2);
+      expect(page.keys.length).toBeGreaterThan(0);
+      paged.push(...page.keys.map((k) => k.key_id));
+      cursor = page.next_cursor;
+      pages += 1;
+      expect(pages).toBeLessThanOrEqual(all.length);
+    } while (cursor !== null);
+    expect(paged).toEqual(all.map((k) => k.key_id));
+    expect(pages).toBe(Math.ceil(all.length / 2));
+
+    // the table: a header, a line per key, and the cursor of the next page, which the next run takes
+    const table = await cli('keys', 'list', '--limit', '3');
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^KEY_ID\s+EMAIL\s+TIER\s+ENV\s+STATUS\s+PREFIX\s+CREATED\s+EXPIRES\s+MONTHLY_LIMIT$/);
+    for (const [i, key] of all.slice(0, 3).entries()) {
+      expect(lines[i + 1]).toMatch(
+        new RegExp(`^${key.key_id}\\s+${key.email.replace(/\./g, '\\.')}\\s+${key.license_type}\\s+\\w+\\s+${key.status}\\s`),
+      );
+    }
+    const more = lines[lines.length - 1].match(/^More keys: run again with --cursor (\S+)$/);
+    expect(more).not.toBeNull();
+    const second = await cliJson('keys', 'list', '--limit', '3', '--cursor', more![1]);
+    expect(second.keys.map((k: { key_id: string }) => k.key_id)).toEqual(all.slice(3, 6).map((k) => k.key_id));
+    const none = await cli('keys', 'list', '--email', 'nobody@example.org');
+    expect(none).toMatchObject({ code: 0, stdout: 'No keys.\n' });
+    // never a key, in either form
+    expect(table.stdout).not.toContain(issued.api_key);
+
+    const [badTier, badStatus, badLimit, bigLimit, badCursor, auditCursor] = await Promise.all([
+      cli('keys', 'list', '--tier', 'platinum', '--json'),
+      cli('keys', 'list', '--status', 'Active', '--json'),
+      cli('keys', 'list', '--limit', '0', '--json'),
+      cli('keys', 'list', '--limit', '201', '--json'),
+      cli('keys', 'list', '--cursor', 'not-a-cursor', '--json'),
+      // a cursor of another list is not one of this list's
+      cli('keys', 'list', '--cursor', Buffer.from(JSON.stringify(['audit', 0, 'aud_1'])).toString('base64url'), '--json'),
+    ]);
+    expect(badTier).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^INVALID_REQUEST: .*--tier must be one of free, research/),
+    });
+    expect(badStatus).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^INVALID_REQUEST: .*--status must be one of active/),
+    });
+    expect(badLimit).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^INVALID_REQUEST: .*--limit must be an integer from 1 to 200/),
+    });
+    expect(bigLimit).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*--limit/) });
+    expect(badCursor).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*--cursor/) });
+    expect(auditCursor).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*--cursor/) });
+  });
+
   it('never stores nor prints the plaintext key after issuing it', async () => {
     const key = issued.api_key;
     expect(databaseBytes().includes(key)).toBe(false);
