@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CLI_DATABASE_LINE, splitCliStderr } from '../harness/cli-stderr';
+import { createTestDatabase } from '../harness/test-database';
 
 /**
  * The operator CLI (CONTRACT 12), run as the operator runs it: the BUILT
@@ -31,6 +33,11 @@ interface Ran {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/** A CLI run: `stderr` is what the command wrote after the line naming the database, which is `database` (null if absent). */
+interface CliRan extends Ran {
+  readonly database: string | null;
 }
 
 const children = new Set<ChildProcess>();
@@ -91,21 +98,27 @@ describe('operator CLI (built), on the database the API serves', () => {
   let issued: { key_id: string; api_key: string; user_id: string; expires_at: string };
   let licenseToken: string;
 
-  async function cli(...args: string[]): Promise<Ran> {
+  async function cli(...args: string[]): Promise<CliRan> {
     return cliWith(env, ...args);
   }
 
-  async function cliWith(cliEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Ran> {
+  async function cliWith(cliEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRan> {
     const run = start(CLI_MAIN, args, cliEnv);
     const ran = await within(run.ended, RUN_TIMEOUT_MS, `cli ${args.join(' ')}`, run.child);
     if (issued) laterOutput.push(ran.stdout, ran.stderr);
-    return ran;
+    const { database, rest } = splitCliStderr(ran.stderr);
+    return { ...ran, stderr: rest, database };
   }
 
   /** Runs a command expected to succeed with `--json`, and answers its JSON. */
   async function cliJson(...args: string[]): Promise<any> {
     const ran = await cli(...args, '--json');
-    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    // stderr: only the line naming the database (this test's file); stdout: the JSON alone
+    expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
+      code: 0,
+      database: `${CLI_DATABASE_LINE}sqlite ${dbPath}`,
+      stderr: '',
+    });
     // one line of JSON, so `| jq` and line-wise scripts read it (README's walk)
     expect(ran.stdout).toMatch(/^\{[^\n]*\}\n$/);
     return JSON.parse(ran.stdout);
@@ -376,7 +389,7 @@ describe('operator CLI (built), on the database the API serves', () => {
     expect(again).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_REVOKED: /) });
     expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_NOT_FOUND: /) });
     expect(badTier).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*license_type/) });
-    expect(badUrl).toMatchObject({ code: 1, stdout: '' });
+    expect(badUrl).toMatchObject({ code: 1, stdout: '', database: null });
     expect(badUrl.stderr.trim().split('\n')).toEqual([expect.stringContaining('DATABASE_URL')]);
     expect(badUrl.stderr).not.toContain('mssql://sa:hunter2@localhost/keys');
   });
@@ -600,5 +613,84 @@ describe('operator CLI (built), on the database the API serves', () => {
 
     expect(laterOutput.length).toBeGreaterThan(0);
     for (const printed of laterOutput) expect(printed).not.toContain(key);
+  });
+});
+
+describe('operator CLI (built): which database it works on (stderr, never stdout)', () => {
+  let folder: string;
+  const drops: Array<() => Promise<void>> = [];
+
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-cli-database-test-'));
+  });
+  afterAll(async () => {
+    for (const drop of drops) await drop().catch(() => undefined);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function run(databaseUrl: string, ...args: string[]): Promise<Ran> {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: databaseUrl,
+      MODEL_STORE_DIR: join(folder, 'models'),
+      SAMPLE_MODELS: 'false',
+    };
+    const started = start(CLI_MAIN, args, env);
+    return within(started.ended, RUN_TIMEOUT_MS, `cli ${args.join(' ')}`, started.child);
+  }
+
+  /** Issues a key, then lists it by its e-mail in another case: stdout is the JSON alone, stderr the one line naming the database. */
+  async function expectWorksOn(databaseUrl: string, line: string): Promise<void> {
+    const created = await run(databaseUrl, 'keys', 'create', '--email', 'Where@Example.org', '--license-type', 'free', '--json');
+    expect({ code: created.code, stderr: created.stderr }).toEqual({ code: 0, stderr: `${line}\n` });
+    const keyId = JSON.parse(created.stdout).key_id;
+    const listed = await run(databaseUrl, 'keys', 'list', '--email', 'where@EXAMPLE.org', '--json');
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: `${line}\n` });
+    expect(listed.stdout).toMatch(/^\{[^\n]*\}\n$/);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      keys: [expect.objectContaining({ key_id: keyId, email: 'Where@Example.org' })],
+      next_cursor: null,
+    });
+    // the human output too: the line on stderr, the table on stdout
+    const table = await run(databaseUrl, 'keys', 'list');
+    expect({ code: table.code, stderr: table.stderr }).toEqual({ code: 0, stderr: `${line}\n` });
+    expect(table.stdout).not.toContain(CLI_DATABASE_LINE);
+    // a refusal comes after the line
+    const refused = await run(databaseUrl, 'keys', 'show', 'key_000000000000000000000000', '--json');
+    expect(refused).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(new RegExp(`^${literal(line)}\\nKEY_NOT_FOUND: `)),
+    });
+  }
+
+  function literal(text: string): string {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+
+  it('SQLite: the file, by its absolute path', async () => {
+    const file = join(folder, 'where.db');
+    await expectWorksOn(`sqlite:${file}`, `${CLI_DATABASE_LINE}sqlite ${file}`);
+  });
+
+  it('PostgreSQL: the URL, its password masked and printed nowhere', async () => {
+    const database = await createTestDatabase(folder, 'postgres');
+    drops.push(() => database.drop());
+    // the server trusts local connections, so any password connects: the CLI must still never print it
+    const url = new URL(database.url);
+    url.password = 'not-to-be-printed-0123';
+    const shown = new URL(database.url);
+    shown.password = '***';
+    await expectWorksOn(url.toString(), `${CLI_DATABASE_LINE}postgres ${shown.toString()}`);
+    const again = await run(url.toString(), 'migrate', '--json');
+    expect(again.code).toBe(0);
+    expect(again.stdout + again.stderr).not.toContain('not-to-be-printed-0123');
+    expect(again.stderr).toContain(':***@');
+  });
+
+  it('MySQL / MariaDB: the URL (root, no password here)', async () => {
+    const database = await createTestDatabase(folder, 'mysql');
+    drops.push(() => database.drop());
+    await expectWorksOn(database.url, `${CLI_DATABASE_LINE}mysql ${database.url}`);
   });
 });

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CLI_DATABASE_LINE, splitCliStderr } from '../harness/cli-stderr';
 import { TestApp } from '../harness/create-test-app';
 import { downloadFile } from '../harness/model-download';
 
@@ -23,7 +24,9 @@ jest.setTimeout(180_000);
 interface CliAnswer {
   readonly status: number;
   readonly stdout: string;
+  /** What the command wrote to stderr after the line naming the database (which is `database`). */
   readonly stderr: string;
+  readonly database: string | null;
 }
 
 function sha256(bytes: Uint8Array): string {
@@ -46,9 +49,14 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
     return new Promise((done) => {
       execFile(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, timeout: RUN_TIMEOUT_MS }, (error, stdout, stderr) => {
         const status = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        done({ status, stdout: String(stdout), stderr: String(stderr) });
+        done({ status, stdout: String(stdout), ...splitStderr(String(stderr)) });
       });
     });
+  }
+
+  function splitStderr(stderr: string): { stderr: string; database: string | null } {
+    const { database, rest } = splitCliStderr(stderr);
+    return { stderr: rest, database };
   }
 
   function publishArgs(file: string, name: string, extra: string[] = []): string[] {
@@ -99,6 +107,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
     const res = await cli([...publishArgs(file, 'p300_cli_v3'), '--json']);
 
     expect(res.stderr).toBe('');
+    expect(res.database).toBe(`${CLI_DATABASE_LINE}sqlite ${env.DATABASE_URL.slice('sqlite:'.length)}`);
     expect(res.status).toBe(0);
     const view = JSON.parse(res.stdout);
     expect(view).toEqual({

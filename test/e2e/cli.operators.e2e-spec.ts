@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { CLI_DATABASE_LINE, splitCliStderr } from '../harness/cli-stderr';
 import { BUILT_CLI, ServiceProcess } from '../harness/service-process';
 
 const ROOT = resolve(__dirname, '../..');
@@ -15,7 +16,9 @@ const OPERATOR_TOKEN = /^svc_admin_[0-9a-f]{48}$/;
 interface Ran {
   readonly code: number;
   readonly stdout: string;
+  /** What the command wrote to stderr after the line naming the database (which is `database`). */
   readonly stderr: string;
+  readonly database: string | null;
 }
 
 /**
@@ -50,16 +53,25 @@ describe('operator CLI (built): operators', () => {
         env,
         timeout: RUN_TIMEOUT_MS,
       });
-      return { code: 0, stdout, stderr };
+      return { code: 0, stdout, ...splitStderr(stderr) };
     } catch (error) {
       const failed = error as { code?: number; stdout?: string; stderr?: string };
-      return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+      return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', ...splitStderr(failed.stderr ?? '') };
     }
+  }
+
+  function splitStderr(stderr: string): { stderr: string; database: string | null } {
+    const { database, rest } = splitCliStderr(stderr);
+    return { stderr: rest, database };
   }
 
   async function cliJson(...args: string[]): Promise<any> {
     const ran = await cli(...args, '--json');
-    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
+      code: 0,
+      database: `${CLI_DATABASE_LINE}sqlite ${env.DATABASE_URL!.slice('sqlite:'.length)}`,
+      stderr: '',
+    });
     return JSON.parse(ran.stdout);
   }
 

@@ -11,6 +11,7 @@ import { type HttpAnswer, request } from '../harness/http';
 import { type Jwk, verifyIndependently } from '../harness/license-token';
 import { modelRecordBody, residentBytes, streamUpload } from '../harness/model-uploads';
 import { S3RVER_CREDENTIALS, S3TestServer } from '../harness/s3-server';
+import { expectedDatabaseLine } from '../harness/cli-stderr';
 import { BUILT_CLI, ROOT, ServiceProcess } from '../harness/service-process';
 import { eventually, serverAvailableSync } from '../harness/services';
 import { type TestDatabase, createTestDatabase, testDatabaseKind } from '../harness/test-database';
@@ -275,7 +276,8 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
         (error, stdout, stderr) => done({ status: error ? -1 : 0, stdout: String(stdout), stderr: String(stderr) }),
       );
     });
-    expect(swept.stderr).toBe('');
+    // stderr: only the line naming the database
+    expect(swept.stderr).toBe(`${expectedDatabaseLine(env.DATABASE_URL)}\n`);
     expect(swept.status).toBe(0);
     expect(JSON.parse(swept.stdout)).toEqual({ removed: [], kept: objects.length, aborted_uploads: [stale] });
     expect(await s3.unfinishedUploadKeys()).toEqual([`${PREFIX}/${fresh}`]);

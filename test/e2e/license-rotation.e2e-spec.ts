@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 import { type Jwk, verifyIndependently } from '../harness/license-token';
+import { expectedDatabaseLine, splitCliStderr } from '../harness/cli-stderr';
 import { BUILT_CLI } from '../harness/service-process';
 
 /**
@@ -20,7 +21,11 @@ const CLI_TIMEOUT_MS = 20_000;
 
 type Jwks = { keys: Jwk[] };
 
-function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** One run of the built CLI; `stderr` is what follows its first line, which names the database (`database`). */
+function cli(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string; database: string | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BUILT_CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
     let stdout = '';
@@ -31,7 +36,8 @@ function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: nu
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      const { database, rest } = splitCliStderr(stderr);
+      resolve({ code, stdout, stderr: rest, database });
     });
   });
 }
@@ -79,7 +85,11 @@ describe('Signing-key rotation with generated keys (CONTRACT 19)', () => {
 
     const rotatedAt = Date.now();
     const ran = await cli(cliEnv, 'license', 'rotate-signing-key', '--json');
-    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
+      code: 0,
+      database: expectedDatabaseLine(cliEnv.DATABASE_URL),
+      stderr: '',
+    });
     const rotated = JSON.parse(ran.stdout) as {
       kid: string;
       generation: number;

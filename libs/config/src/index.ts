@@ -3,3 +3,4 @@ export * from './config.error';
 export * from './load-config';
 export * from './config.module';
 export * from './license-keys';
+export * from './database-label';
