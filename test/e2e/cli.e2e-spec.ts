@@ -2,9 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Ran, type Started, RUN_TIMEOUT_MS, startNode, within } from '../harness/cli';
+import { type CliRan, type Ran, type Started, RUN_TIMEOUT_MS, startNode, within } from '../harness/cli';
 import { eventually } from '../harness/eventually';
 import { freePort } from '../harness/service-process';
+import { commandTableIn } from '../../apps/cli/src/shared/command-table';
+import { CLI_DATABASE_LINE, splitCliStderr } from '../harness/cli-stderr';
+import { createTestDatabase } from '../harness/test-database';
 
 /**
  * The operator CLI (CONTRACT 12), run as the operator runs it: the BUILT
@@ -15,6 +18,7 @@ import { freePort } from '../harness/service-process';
 const ROOT = resolve(__dirname, '../..');
 const CLI_MAIN = join(ROOT, 'dist/apps/cli/main.js');
 const API_MAIN = join(ROOT, 'dist/apps/api/main.js');
+const COMMAND_TABLE_MAIN = join(ROOT, 'dist/apps/cli/write-command-table.js');
 const ADMIN_TOKEN = 'cli-e2e-admin-token-0123456789abcdef';
 const ISO_SECOND = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -47,21 +51,27 @@ describe('operator CLI (built), on the database the API serves', () => {
   let issued: { key_id: string; api_key: string; user_id: string; expires_at: string };
   let licenseToken: string;
 
-  async function cli(...args: string[]): Promise<Ran> {
+  async function cli(...args: string[]): Promise<CliRan> {
     return cliWith(env, ...args);
   }
 
-  async function cliWith(cliEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<Ran> {
+  async function cliWith(cliEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRan> {
     const run = start(CLI_MAIN, args, cliEnv);
     const ran = await within(run.ended, RUN_TIMEOUT_MS, `cli ${args.join(' ')}`, run.child);
     if (issued) laterOutput.push(ran.stdout, ran.stderr);
-    return ran;
+    const { database, rest } = splitCliStderr(ran.stderr);
+    return { ...ran, stderr: rest, database };
   }
 
   /** Runs a command expected to succeed with `--json`, and answers its JSON. */
   async function cliJson(...args: string[]): Promise<any> {
     const ran = await cli(...args, '--json');
-    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    // stderr: only the line naming the database (this test's file); stdout: the JSON alone
+    expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
+      code: 0,
+      database: `${CLI_DATABASE_LINE}sqlite ${dbPath}`,
+      stderr: '',
+    });
     // one line of JSON, so `| jq` and line-wise scripts read it (README's walk)
     expect(ran.stdout).toMatch(/^\{[^\n]*\}\n$/);
     return JSON.parse(ran.stdout);
@@ -334,7 +344,7 @@ describe('operator CLI (built), on the database the API serves', () => {
     expect(again).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_REVOKED: /) });
     expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^KEY_NOT_FOUND: /) });
     expect(badTier).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*license_type/) });
-    expect(badUrl).toMatchObject({ code: 1, stdout: '' });
+    expect(badUrl).toMatchObject({ code: 1, stdout: '', database: null });
     expect(badUrl.stderr.trim().split('\n')).toEqual([expect.stringContaining('DATABASE_URL')]);
     expect(badUrl.stderr).not.toContain('mssql://sa:hunter2@localhost/keys');
   });
@@ -429,6 +439,127 @@ describe('operator CLI (built), on the database the API serves', () => {
     });
   });
 
+  // about 20 CLI runs (a second of CPU each): a loaded 2-core machine takes minutes, hence the bound of its own
+  it('keys list: the admin API list, filtered (--email in any case, --tier, --status), paged by --cursor; --json is its body', async () => {
+    const mixed = await cliJson('keys', 'create', '--email', 'Mixed.Case@Example.org', '--license-type', 'enterprise');
+    const expired = await cliJson(
+      'keys',
+      'create',
+      '--email',
+      'lapsed@example.org',
+      '--license-type',
+      'free',
+      '--expires-at',
+      '2020-01-01T00:00:00Z',
+    );
+    const everyKey = await admin('GET', '/admin/v1/keys?limit=200');
+    expect(everyKey.status).toBe(200);
+    const all: Array<{ key_id: string; email: string; status: string; license_type: string }> = everyKey.body.keys;
+    expect(everyKey.body.next_cursor).toBeNull();
+    // the keys of the earlier tests and these two: enough to page through, every status present
+    expect(all.length).toBeGreaterThanOrEqual(7);
+    expect(new Set(all.map((k) => k.status))).toEqual(new Set(['active', 'expired', 'revoked']));
+    const ids = (keys: Array<{ key_id: string }>) => keys.map((k) => k.key_id);
+
+    // one run at a time: on a loaded 2-core machine parallel runs each take longer than their bound
+    const unfiltered = await cliJson('keys', 'list', '--limit', '200');
+    const byEmail = await cliJson('keys', 'list', '--email', 'mixed.case@EXAMPLE.ORG');
+    const byUpperEmail = await cliJson('keys', 'list', '--email', 'ADA@example.org');
+    const active = await cliJson('keys', 'list', '--status', 'active');
+    const expiredOnes = await cliJson('keys', 'list', '--status', 'expired');
+    const revoked = await cliJson('keys', 'list', '--status', 'revoked');
+    const freeActive = await cliJson('keys', 'list', '--tier', 'free', '--status', 'active');
+    // no filter: exactly the admin API's body (newest first)
+    expect(unfiltered).toEqual(everyKey.body);
+    // --email matches the whole address in any case, both ways round
+    expect(byEmail).toEqual({
+      keys: [expect.objectContaining({ key_id: mixed.key_id, email: 'Mixed.Case@Example.org' })],
+      next_cursor: null,
+    });
+    expect(byEmail).toEqual((await admin('GET', '/admin/v1/keys?email=mixed.case%40EXAMPLE.ORG')).body);
+    expect(ids(byUpperEmail.keys)).toEqual([issued.key_id]);
+    // --status and --tier: what the admin API answers to the same filters
+    for (const [status, listed] of [
+      ['active', active],
+      ['expired', expiredOnes],
+      ['revoked', revoked],
+    ] as const) {
+      expect(listed.keys.length).toBeGreaterThan(0);
+      expect(ids(listed.keys)).toEqual(ids(all.filter((k) => k.status === status)));
+      expect(listed).toEqual((await admin('GET', `/admin/v1/keys?status=${status}`)).body);
+    }
+    expect(ids(expiredOnes.keys)).toContain(expired.key_id);
+    expect(freeActive.keys.map((k: { email: string }) => k.email)).toEqual(['grace@example.org']);
+    expect(freeActive).toEqual((await admin('GET', '/admin/v1/keys?license_type=free&status=active')).body);
+
+    // paging by 3: the first page as the table (a header, a line per key, the next page's cursor),
+    // the rest with --json from that cursor on; every key exactly once, in the list's order
+    const table = await cli('keys', 'list', '--limit', '3');
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^KEY_ID\s+EMAIL\s+TIER\s+ENV\s+STATUS\s+PREFIX\s+CREATED\s+EXPIRES\s+MONTHLY_LIMIT$/);
+    for (const [i, key] of all.slice(0, 3).entries()) {
+      const dots = key.email.replace(/\./g, '\\.');
+      expect(lines[i + 1]).toMatch(new RegExp(`^${key.key_id}\\s+${dots}\\s+${key.license_type}\\s+\\w+\\s+${key.status}\\s`));
+    }
+    expect(lines[4]).toBe('');
+    const more = lines[5].match(/^More keys: run again with --cursor (\S+)$/);
+    expect(lines).toHaveLength(6);
+    const paged = lines.slice(1, 4).map((line) => line.split(/\s+/)[0]);
+    let cursor: string | null = more![1];
+    let pages = 1;
+    while (cursor !== null) {
+      const page: { keys: Array<{ key_id: string }>; next_cursor: string | null } = await cliJson(
+        'keys',
+        'list',
+        '--limit',
+        '3',
+        '--cursor',
+        cursor,
+      );
+      expect(page.keys.length).toBeGreaterThan(0);
+      expect(page.keys.length).toBeLessThanOrEqual(3);
+      paged.push(...ids(page.keys));
+      cursor = page.next_cursor;
+      pages += 1;
+      expect(pages).toBeLessThanOrEqual(all.length);
+    }
+    expect(paged).toEqual(ids(all));
+    expect(pages).toBe(Math.ceil(all.length / 3));
+    // never a key, in either form
+    expect(table.stdout).not.toContain(issued.api_key);
+
+    const none = await cli('keys', 'list', '--email', 'mixed.case@example');
+    const badTier = await cli('keys', 'list', '--tier', 'platinum', '--json');
+    const badStatus = await cli('keys', 'list', '--status', 'Active', '--json');
+    const badLimit = await cli('keys', 'list', '--limit', '201', '--json');
+    // a cursor of another list is not one of this list's
+    const auditCursor = await cli(
+      'keys',
+      'list',
+      '--cursor',
+      Buffer.from(JSON.stringify(['audit', 0, 'aud_1'])).toString('base64url'),
+      '--json',
+    );
+    expect(none).toMatchObject({ code: 0, stdout: 'No keys.\n', stderr: '' });
+    expect(badTier).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^INVALID_REQUEST: .*--tier must be one of free, research/),
+    });
+    expect(badStatus).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^INVALID_REQUEST: .*--status must be one of active/),
+    });
+    expect(badLimit).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^INVALID_REQUEST: .*--limit must be an integer from 1 to 200/),
+    });
+    expect(auditCursor).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^INVALID_REQUEST: .*--cursor/) });
+  }, 420_000);
+
   it('never stores nor prints the plaintext key after issuing it', async () => {
     const key = issued.api_key;
     expect(databaseBytes().includes(key)).toBe(false);
@@ -442,4 +573,143 @@ describe('operator CLI (built), on the database the API serves', () => {
     expect(laterOutput.length).toBeGreaterThan(0);
     for (const printed of laterOutput) expect(printed).not.toContain(key);
   });
+});
+
+describe('operator CLI (built): which database it works on (stderr, never stdout)', () => {
+  let folder: string;
+  const drops: Array<() => Promise<void>> = [];
+
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-cli-database-test-'));
+  });
+  afterAll(async () => {
+    for (const drop of drops) await drop().catch(() => undefined);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function run(databaseUrl: string, ...args: string[]): Promise<Ran> {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: databaseUrl,
+      MODEL_STORE_DIR: join(folder, 'models'),
+      SAMPLE_MODELS: 'false',
+    };
+    const started = start(CLI_MAIN, args, env);
+    return within(started.ended, RUN_TIMEOUT_MS, `cli ${args.join(' ')}`, started.child);
+  }
+
+  /** Issues a key, then lists it by its e-mail in another case: stdout is the JSON alone, stderr the one line naming the database. */
+  async function expectWorksOn(databaseUrl: string, line: string): Promise<void> {
+    const created = await run(databaseUrl, 'keys', 'create', '--email', 'Where@Example.org', '--license-type', 'free', '--json');
+    expect({ code: created.code, stderr: created.stderr }).toEqual({ code: 0, stderr: `${line}\n` });
+    const keyId = JSON.parse(created.stdout).key_id;
+    const listed = await run(databaseUrl, 'keys', 'list', '--email', 'where@EXAMPLE.org', '--json');
+    expect({ code: listed.code, stderr: listed.stderr }).toEqual({ code: 0, stderr: `${line}\n` });
+    expect(listed.stdout).toMatch(/^\{[^\n]*\}\n$/);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      keys: [expect.objectContaining({ key_id: keyId, email: 'Where@Example.org' })],
+      next_cursor: null,
+    });
+    // the human output too: the line on stderr, the table on stdout
+    const table = await run(databaseUrl, 'keys', 'list');
+    expect({ code: table.code, stderr: table.stderr }).toEqual({ code: 0, stderr: `${line}\n` });
+    expect(table.stdout).not.toContain(CLI_DATABASE_LINE);
+    // a refusal comes after the line
+    const refused = await run(databaseUrl, 'keys', 'show', 'key_000000000000000000000000', '--json');
+    expect(refused).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(new RegExp(`^${literal(line)}\\nKEY_NOT_FOUND: `)),
+    });
+  }
+
+  function literal(text: string): string {
+    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+
+  it('SQLite: the file, by its absolute path', async () => {
+    const file = join(folder, 'where.db');
+    await expectWorksOn(`sqlite:${file}`, `${CLI_DATABASE_LINE}sqlite ${file}`);
+  });
+
+  it('PostgreSQL: the URL, its password masked and printed nowhere', async () => {
+    const database = await createTestDatabase(folder, 'postgres');
+    drops.push(() => database.drop());
+    // the server trusts local connections, so any password connects: the CLI must still never print it
+    const url = new URL(database.url);
+    url.password = 'not-to-be-printed-0123';
+    const shown = new URL(database.url);
+    shown.password = '***';
+    await expectWorksOn(url.toString(), `${CLI_DATABASE_LINE}postgres ${shown.toString()}`);
+    const again = await run(url.toString(), 'migrate', '--json');
+    expect(again.code).toBe(0);
+    expect(again.stdout + again.stderr).not.toContain('not-to-be-printed-0123');
+    expect(again.stderr).toContain(':***@');
+  });
+
+  it('MySQL / MariaDB: the URL (root, no password here)', async () => {
+    const database = await createTestDatabase(folder, 'mysql');
+    drops.push(() => database.drop());
+    await expectWorksOn(database.url, `${CLI_DATABASE_LINE}mysql ${database.url}`);
+  });
+});
+
+describe("README's table of commands: the CLI's own help (npm run docs:cli)", () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-cli-help-test-'));
+  });
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function run(entry: string, ...args: string[]): Promise<Ran> {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: `sqlite:${join(folder, 'help.db')}`,
+      MODEL_STORE_DIR: join(folder, 'models'),
+    };
+    const started = start(entry, args, env);
+    return within(started.ended, RUN_TIMEOUT_MS, `${entry} ${args.join(' ')}`, started.child);
+  }
+
+  /** The names `--help` lists under "Commands:" (the first word of each entry; commander's own `help` left out). */
+  function commandsIn(help: string): string[] {
+    const section = help.split('\nCommands:\n')[1] ?? '';
+    return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]).filter((name) => name !== 'help');
+  }
+
+  it('the README holds exactly the table rendered from the built CLI, and it has a row for every command --help lists', async () => {
+    const rendered = await run(COMMAND_TABLE_MAIN);
+    expect({ code: rendered.code, stderr: rendered.stderr }).toEqual({ code: 0, stderr: '' });
+    const table = rendered.stdout.trimEnd();
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    // run `npm run docs:cli` after changing a command
+    expect(commandTableIn(readme)).toBe(table);
+
+    const rows = table.split('\n').slice(2);
+    const terms = rows.map((row) => row.match(/^\| `([^`]+)` \|/)![1]);
+    expect(terms).toEqual(expect.arrayContaining(['keys list', 'models list', 'operators list', 'migrate']));
+    expect(rows.find((row) => row.startsWith('| `keys list` |'))).toContain('`--cursor <cursor>`');
+
+    const top = await run(CLI_MAIN, '--help');
+    expect(top.code).toBe(0);
+    const groups = commandsIn(top.stdout);
+    expect(groups).toEqual(expect.arrayContaining(['keys', 'models', 'operators', 'audit', 'migrate']));
+    const fromHelp: string[] = [];
+    for (const group of groups) {
+      // one at a time (a loaded 2-core machine)
+      const subcommands = commandsIn((await run(CLI_MAIN, group, '--help')).stdout);
+      fromHelp.push(...(subcommands.length === 0 ? [group] : subcommands.map((name) => `${group} ${name}`)));
+    }
+    // the same commands, in the order --help lists them (arguments follow the name in the table)
+    expect(
+      terms.map((term) =>
+        term
+          .split(' ')
+          .filter((word) => /^[a-z]/.test(word))
+          .join(' '),
+      ),
+    ).toEqual(fromHelp);
+  }, 420_000);
 });

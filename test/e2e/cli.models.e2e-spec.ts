@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runCli } from '../harness/cli';
+import { CLI_DATABASE_LINE } from '../harness/cli-stderr';
 import { TestApp } from '../harness/create-test-app';
 import { downloadFile } from '../harness/model-download';
 import { BUILT_CLI, SHIPPED_TIERS_FILE } from '../harness/service-process';
@@ -19,7 +20,9 @@ jest.setTimeout(180_000);
 interface CliAnswer {
   readonly status: number;
   readonly stdout: string;
+  /** What the command wrote to stderr after the line naming the database (which is `database`). */
   readonly stderr: string;
+  readonly database: string | null;
 }
 
 const METADATA = JSON.stringify({
@@ -36,7 +39,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
 
   async function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<CliAnswer> {
     const ran = await runCli(args, { env: { ...env, ...extraEnv } });
-    return { status: ran.code ?? -1, stdout: ran.stdout, stderr: ran.stderr };
+    return { status: ran.code ?? -1, stdout: ran.stdout, stderr: ran.stderr, database: ran.database };
   }
 
   function publishArgs(file: string, name: string, extra: string[] = []): string[] {
@@ -87,6 +90,7 @@ describe('CLI: models publish, list, show, delete, sweep', () => {
     const res = await cli([...publishArgs(file, 'p300_cli_v3'), '--json']);
 
     expect(res.stderr).toBe('');
+    expect(res.database).toBe(`${CLI_DATABASE_LINE}sqlite ${env.DATABASE_URL.slice('sqlite:'.length)}`);
     expect(res.status).toBe(0);
     const view = JSON.parse(res.stdout);
     expect(view).toEqual({

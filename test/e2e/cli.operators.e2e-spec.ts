@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runCli } from '../harness/cli';
+import { CLI_DATABASE_LINE } from '../harness/cli-stderr';
 import { ServiceProcess } from '../harness/service-process';
 
 import { request } from '../harness/http';
@@ -11,7 +12,9 @@ const OPERATOR_TOKEN = /^svc_admin_[0-9a-f]{48}$/;
 interface Ran {
   readonly code: number;
   readonly stdout: string;
+  /** What the command wrote to stderr after the line naming the database (which is `database`). */
   readonly stderr: string;
+  readonly database: string | null;
 }
 
 /**
@@ -41,12 +44,16 @@ describe('operator CLI (built): operators', () => {
 
   async function cli(...args: string[]): Promise<Ran> {
     const ran = await runCli(args, { env });
-    return { code: ran.code ?? -1, stdout: ran.stdout, stderr: ran.stderr };
+    return { code: ran.code ?? -1, stdout: ran.stdout, stderr: ran.stderr, database: ran.database };
   }
 
   async function cliJson(...args: string[]): Promise<any> {
     const ran = await cli(...args, '--json');
-    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
+      code: 0,
+      database: `${CLI_DATABASE_LINE}sqlite ${env.DATABASE_URL!.slice('sqlite:'.length)}`,
+      stderr: '',
+    });
     return JSON.parse(ran.stdout);
   }
 

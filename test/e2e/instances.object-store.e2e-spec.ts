@@ -12,6 +12,7 @@ import { type Jwks, fetchJwks, verifyIndependently } from '../harness/license-to
 import { downloadFile, streamDownload } from '../harness/model-download';
 import { modelRecordBody, residentBytes, streamUpload } from '../harness/model-uploads';
 import { S3RVER_CREDENTIALS, S3TestServer } from '../harness/s3-server';
+import { expectedDatabaseLine } from '../harness/cli-stderr';
 import { BUILT_CLI, ROOT, ServiceProcess } from '../harness/service-process';
 import { eventually } from '../harness/eventually';
 import { serverAvailableSync } from '../harness/services';
@@ -269,7 +270,8 @@ const RECORD = (name: string) => modelRecordBody(name, 'Object store test');
         (error, stdout, stderr) => done({ status: error ? -1 : 0, stdout: String(stdout), stderr: String(stderr) }),
       );
     });
-    expect(swept.stderr).toBe('');
+    // stderr: only the line naming the database
+    expect(swept.stderr).toBe(`${expectedDatabaseLine(env.DATABASE_URL)}\n`);
     expect(swept.status).toBe(0);
     expect(JSON.parse(swept.stdout)).toEqual({ removed: [], kept: objects.length, aborted_uploads: [stale] });
     expect(await s3.unfinishedUploadKeys()).toEqual([`${PREFIX}/${fresh}`]);

@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { FixedClock } from '@svc/domain';
-import { type Ran, runCli } from '../harness/cli';
+import { type CliRan, runCli } from '../harness/cli';
 import { TestApp } from '../harness/create-test-app';
 import { type Jwks, fetchJwks, verifyIndependently } from '../harness/license-token';
+import { expectedDatabaseLine } from '../harness/cli-stderr';
 
 /**
  * CONTRACT 19: `license rotate-signing-key` (the built CLI, on the database two running
@@ -17,7 +18,7 @@ const TTL_S = 86_400;
 /** Bounds one CLI run (a busy machine: generous). */
 const CLI_TIMEOUT_MS = 20_000;
 
-function cli(env: Record<string, string>, ...args: string[]): Promise<Ran> {
+function cli(env: Record<string, string>, ...args: string[]): Promise<CliRan> {
   return runCli(args, { env: { PATH: process.env.PATH ?? '', ...env }, timeoutMs: CLI_TIMEOUT_MS });
 }
 
@@ -64,7 +65,11 @@ describe('Signing-key rotation with generated keys (CONTRACT 19)', () => {
 
     const rotatedAt = Date.now();
     const ran = await cli(cliEnv, 'license', 'rotate-signing-key', '--json');
-    expect({ code: ran.code, stderr: ran.stderr }).toEqual({ code: 0, stderr: '' });
+    expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
+      code: 0,
+      database: expectedDatabaseLine(cliEnv.DATABASE_URL),
+      stderr: '',
+    });
     const rotated = JSON.parse(ran.stdout) as {
       kid: string;
       generation: number;

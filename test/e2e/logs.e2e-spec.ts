@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
 import { rawRequest } from '../harness/raw-http';
@@ -230,6 +231,33 @@ describe('Structured logs', () => {
       for (const res of [await t.get('/nope'), await t.request('PUT', '/v1/auth/validate'), await t.post('/v1/auth/validate', {})]) {
         expect(res.status).toBeGreaterThanOrEqual(400);
         expect(res.headers.get('x-request-id')).toMatch(UUID);
+      }
+    });
+  });
+
+  describe('migrations at start-up', () => {
+    /** The lines saying a migration was applied, as `[level, name]`. */
+    function migrationLines(app: TestApp): Array<[unknown, string]> {
+      return app.logger.records
+        .filter((record) => record.context === 'Database' && /^migration \S+ applied$/.test(String(record.msg)))
+        .map((record) => [record.level, String(record.msg).split(' ')[1]]);
+    }
+
+    it('a fresh database: one info line per migration applied, in the order applied; a restart on it: none', async () => {
+      // a database of its own, created empty (SQLite, PostgreSQL or MySQL): the service migrates it
+      const fresh = await TestApp.start({ emptyDatabase: true, env: { LOG_LEVEL: 'info' } });
+      const recorded: Array<{ name: string }> = await fresh.app.get(DataSource).query('SELECT name FROM migrations ORDER BY id');
+      expect(recorded.length).toBeGreaterThan(5);
+      expect(migrationLines(fresh)).toEqual(recorded.map(({ name }) => ['info', name]));
+
+      const again = await TestApp.start({ env: { DATABASE_URL: fresh.databaseUrl, LOG_LEVEL: 'info' } });
+      try {
+        expect(migrationLines(again)).toEqual([]);
+        // the same database, migrated once: the second start found nothing to apply
+        expect(await again.app.get(DataSource).query('SELECT name FROM migrations ORDER BY id')).toEqual(recorded);
+      } finally {
+        await again.close();
+        await fresh.close();
       }
     });
   });

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { splitCliStderr } from './cli-stderr';
 import { BUILT_CLI, ROOT } from './service-process';
 
 /** How a child process ended, with everything it wrote. */
@@ -54,6 +55,11 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string, c
   }
 }
 
+/** A CLI run: `database` is its first line on stderr, naming the database it worked on (null when it never got that far); `stderr` is the rest. */
+export interface CliRan extends Ran {
+  readonly database: string | null;
+}
+
 /**
  * Runs the BUILT operator CLI (`dist/apps/cli/main.js`, as an operator runs it) with `args` and
  * exactly `env`, bounded by `timeoutMs` (a run that hangs is killed and fails the test).
@@ -61,8 +67,10 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string, c
 export async function runCli(
   args: readonly string[],
   options: { readonly env: NodeJS.ProcessEnv; readonly cwd?: string; readonly timeoutMs?: number },
-): Promise<Ran> {
+): Promise<CliRan> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run "npm run build" first (npm test does)`);
   const run = startNode(BUILT_CLI, args, options.env, options.cwd);
-  return within(run.ended, options.timeoutMs ?? RUN_TIMEOUT_MS, `cli ${args.join(' ')}`, run.child);
+  const ran = await within(run.ended, options.timeoutMs ?? RUN_TIMEOUT_MS, `cli ${args.join(' ')}`, run.child);
+  const { database, rest } = splitCliStderr(ran.stderr);
+  return { ...ran, stderr: rest, database };
 }

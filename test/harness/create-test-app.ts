@@ -37,6 +37,8 @@ export interface TestAppOptions {
   readonly clock?: Clock;
   /** Feature modules to mount beside the service's own (as docs/EXTENDING.md adds one). */
   readonly features?: ApiFeatures;
+  /** Start on an empty database that the service migrates itself (by default it starts on one copied, migrated, from the run's template). */
+  readonly emptyDatabase?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export class TestApp {
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
     const folder = mkdtempSync(join(tmpdir(), 'svc-test-'));
-    const database = options.env?.DATABASE_URL ? null : await createTestDatabase(folder);
+    const database = options.env?.DATABASE_URL ? null : await createTestDatabase(folder, undefined, { empty: options.emptyDatabase });
     const config = loadConfig({
       DATABASE_URL: database?.url ?? '',
       MODEL_STORE_DIR: join(folder, 'models'),

@@ -5,6 +5,7 @@ import { InfrastructureModule } from '@svc/infrastructure';
 import { AuditCommand } from './commands/audit.command';
 import { CreateKeyCommand } from './commands/create-key.command';
 import { KeysCommand } from './commands/keys.command';
+import { ListKeysCommand } from './commands/list-keys.command';
 import { LicenseCommand } from './commands/license.command';
 import { LicenseKeygenCommand } from './commands/license-keygen.command';
 import { LicenseRotateSecretsKeyCommand } from './commands/license-rotate-secrets-key.command';
@@ -34,6 +35,7 @@ import { CliProgram } from './shared/cli-program';
 export const COMMANDS = [
   KeysCommand,
   CreateKeyCommand,
+  ListKeysCommand,
   ShowKeyCommand,
   UpdateKeyCommand,
   RevokeKeyCommand,

@@ -4,3 +4,4 @@ export * from './load-config';
 export * from './config.module';
 export * from './license-keys';
 export * from './trust-proxy';
+export * from './database-label';

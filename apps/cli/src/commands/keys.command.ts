@@ -1,6 +1,7 @@
 import { Command, CommandRunner } from 'nest-commander';
 import { CliUsageError } from '../shared/cli-usage-error';
 import { CreateKeyCommand } from './create-key.command';
+import { ListKeysCommand } from './list-keys.command';
 import { RevokeKeyCommand } from './revoke-key.command';
 import { RotateKeyCommand } from './rotate-key.command';
 import { ShowKeyCommand } from './show-key.command';
@@ -12,14 +13,14 @@ import { UpdateKeyCommand } from './update-key.command';
  */
 @Command({
   name: 'keys',
-  description: 'issue, show, update, rotate and revoke API keys',
-  subCommands: [CreateKeyCommand, ShowKeyCommand, UpdateKeyCommand, RotateKeyCommand, RevokeKeyCommand],
+  description: 'issue, list, show, update, rotate and revoke API keys',
+  subCommands: [CreateKeyCommand, ListKeysCommand, ShowKeyCommand, UpdateKeyCommand, RotateKeyCommand, RevokeKeyCommand],
 })
 export class KeysCommand extends CommandRunner {
   async run(params: string[]): Promise<void> {
     this.command.outputHelp({ error: true });
     throw new CliUsageError(
-      params.length > 0 ? `unknown command 'keys ${params[0]}'` : 'keys needs a command: create, show, update, rotate or revoke',
+      params.length > 0 ? `unknown command 'keys ${params[0]}'` : 'keys needs a command: create, list, show, update, rotate or revoke',
     );
   }
 }

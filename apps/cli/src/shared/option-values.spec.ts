@@ -1,5 +1,13 @@
 import { InvalidRequestError } from '@svc/domain';
-import { environmentOption, expiresAtOption, licenseTypeOption, monthlyLimitOption } from './option-values';
+import {
+  environmentOption,
+  expiresAtOption,
+  keyStatusOption,
+  licenseTypeOption,
+  monthlyLimitOption,
+  pageLimitOption,
+  tierOption,
+} from './option-values';
 
 describe('monthlyLimitOption', () => {
   it.each([
@@ -54,6 +62,46 @@ describe('environmentOption', () => {
   it.each(['', 'prod', 'LIVE'])("refuses %j with the admin API's INVALID_REQUEST message", (text) => {
     expect(() => environmentOption(text)).toThrow(
       expect.objectContaining({ code: 'INVALID_REQUEST', hint: 'environment must be live or test' }),
+    );
+  });
+});
+
+describe('tierOption', () => {
+  it.each(['free', 'research', 'commercial', 'enterprise'])('reads %j', (text) => {
+    expect(tierOption(text)).toBe(text);
+  });
+
+  it.each(['', 'platinum', 'Free'])('refuses %j with INVALID_REQUEST naming --tier', (text) => {
+    expect(() => tierOption(text)).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', hint: '--tier must be one of free, research, commercial, enterprise' }),
+    );
+  });
+});
+
+describe('keyStatusOption', () => {
+  it.each(['active', 'expired', 'revoked'])('reads %j', (text) => {
+    expect(keyStatusOption(text)).toBe(text);
+  });
+
+  it.each(['', 'Active', 'rotated'])('refuses %j with INVALID_REQUEST naming --status', (text) => {
+    expect(() => keyStatusOption(text)).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', hint: '--status must be one of active, expired, revoked' }),
+    );
+  });
+});
+
+describe('pageLimitOption', () => {
+  it.each([
+    ['1', 1],
+    [' 50 ', 50],
+    ['200', 200],
+  ])('reads %j as %j', (text, limit) => {
+    expect(pageLimitOption(text, 200)).toBe(limit);
+  });
+
+  it.each(['', '0', '201', '-1', '2.5', '1e2', 'ten', '99999999999999999999'])('refuses %j with INVALID_REQUEST naming --limit', (text) => {
+    expect(() => pageLimitOption(text, 200)).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', hint: '--limit must be an integer from 1 to 200' }),
     );
   });
 });

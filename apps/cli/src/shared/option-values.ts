@@ -9,6 +9,8 @@ import {
   ROTATION_GRACE_BOUNDS,
   isMonthlyLimit,
   isRotationGrace,
+  KEY_STATUSES,
+  type KeyStatus,
   parseRfc3339,
 } from '@svc/domain';
 
@@ -53,4 +55,25 @@ export function expiresAtOption(text: string): Date {
   const at = parseRfc3339(text.trim());
   if (!at) throw new InvalidRequestError('--expires-at must be an RFC 3339 time such as 2027-01-01T00:00:00Z');
   return at;
+}
+
+/** `--tier`: one of the tiers (license types), as written. */
+export function tierOption(text: string): LicenseType {
+  if (!isLicenseType(text)) throw new InvalidRequestError(`--tier must be one of ${LICENSE_TYPES.join(', ')}`);
+  return text;
+}
+
+/** `--status`: a key's status now, as written. */
+export function keyStatusOption(text: string): KeyStatus {
+  const status = KEY_STATUSES.find((name) => name === text);
+  if (!status) throw new InvalidRequestError(`--status must be one of ${KEY_STATUSES.join(', ')}`);
+  return status;
+}
+
+/** `--limit`: a page size, a whole number from 1 to `max` (the admin API's bounds for the same list). */
+export function pageLimitOption(text: string, max: number): number {
+  const limit = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > max)
+    throw new InvalidRequestError(`--limit must be an integer from 1 to ${max}`);
+  return limit;
 }

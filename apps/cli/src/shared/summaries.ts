@@ -1,6 +1,7 @@
 import {
   type AuditEntryView,
   type IssuedKeyView,
+  type KeyListView,
   type KeyView,
   type OperatorView,
   type RotatedKeyView,
@@ -38,6 +39,37 @@ export function keySummary(view: KeyView): string {
     `  rotated_from   ${view.rotated_from ?? '-'}`,
     `  rotated_to     ${view.rotated_to ?? '-'}`,
   ].join('\n');
+}
+
+/** A page of keys as a table, one key a line, and the `--cursor` of the next page when there is one. */
+export function keyListSummary(view: KeyListView): string {
+  const more = view.next_cursor === null ? [] : ['', `More keys: run again with --cursor ${view.next_cursor}`];
+  if (view.keys.length === 0) return ['No keys.', ...more].join('\n');
+  const rows = view.keys.map((k) => [
+    k.key_id,
+    k.email,
+    k.license_type,
+    k.environment,
+    k.status,
+    `${k.prefix}…`,
+    k.created_at,
+    k.expires_at,
+    `${limitText(k.monthly_limit)}${k.monthly_limit_source === 'override' ? ' (override)' : ''}`,
+  ]);
+  return [...textTable(['KEY_ID', 'EMAIL', 'TIER', 'ENV', 'STATUS', 'PREFIX', 'CREATED', 'EXPIRES', 'MONTHLY_LIMIT'], rows), ...more].join(
+    '\n',
+  );
+}
+
+/** Columns padded to their widest cell, two spaces apart, no trailing blanks. */
+function textTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string[] {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  return [header, ...rows].map((cells) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function rotatedKeySummary(view: RotatedKeyView): string {

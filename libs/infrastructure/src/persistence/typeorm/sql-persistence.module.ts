@@ -32,6 +32,7 @@ import { SqlDatabasePing } from './sql-database-ping';
 import { SqlSecretsAtRest } from './sql-secrets-at-rest';
 import { SqlStatements } from './sql-statements';
 import { OutboxBell } from './outbox';
+import { openMigratedDataSource } from './migrated-data-source';
 
 /** What a SQL database's module supplies: its statements, and its own adapters where its dialect differs. */
 export interface SqlDialectAdapters<S extends SqlStatements> {
@@ -81,7 +82,7 @@ function untranslated(port: Port): symbol {
 
 /**
  * The module of one SQL database: TypeORM on the database's own options and
- * migrations, the portable adapters shared by every SQL database (keys,
+ * migrations (each one applied at start-up logged), the portable adapters shared by every SQL database (keys,
  * users, key context, audit log, ping; all on the records and mappers of
  * `typeorm/`), and the database's own, each port's failures translated by the
  * database's DriverFaults (a driver's unavailability becomes the domain's
@@ -145,7 +146,15 @@ export function sqlPersistenceModule<S extends SqlStatements>(
   return {
     module,
     global: true,
-    imports: [TypeOrmModule.forRoot({ ...options, retryAttempts: 0 }), TypeOrmModule.forFeature(RECORDS)],
+    imports: [
+      // the database's options as they are; opened by openMigratedDataSource, which applies the
+      // migrations (migrationsRun) itself to log each one applied
+      TypeOrmModule.forRootAsync({
+        useFactory: () => ({ ...options, retryAttempts: 0 }),
+        dataSourceFactory: (resolved) => openMigratedDataSource(resolved ?? options),
+      }),
+      TypeOrmModule.forFeature(RECORDS),
+    ],
     providers,
     exports: [...PERSISTENCE_PORTS, SecretsAtRest, OutboxBell, TypeOrmModule],
   };
