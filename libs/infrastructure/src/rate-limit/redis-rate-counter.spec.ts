@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import { FixedClock } from '@svc/domain';
 import Redis from 'ioredis';
+import { CapturingLogger } from '../../../../test/harness/capturing-logger';
 import { serverAvailableSync } from '../../../../test/harness/services';
 import { InMemoryRateCounter } from './in-memory-rate-counter';
 import { RedisRateCounter } from './redis-rate-counter';
@@ -19,8 +21,12 @@ async function until(check: () => boolean): Promise<void> {
   const prefix = `svc-test:counter:${randomBytes(6).toString('hex')}:`;
   let redis: Redis;
   let counter: RedisRateCounter;
+  // the counter logs through Nest's Logger: no app here, so keep its lines (checked below) instead of printing them
+  const logger = new CapturingLogger();
+  const unreachable = () => logger.lines.filter((line) => line.includes('Redis unreachable'));
 
   beforeAll(() => {
+    Logger.overrideLogger(logger);
     redis = new Redis(6379, '127.0.0.1');
     counter = new RedisRateCounter('redis://127.0.0.1:6379', prefix, new InMemoryRateCounter(new FixedClock(new Date()), 1_000), RETRY_MS);
   });
@@ -29,6 +35,7 @@ async function until(check: () => boolean): Promise<void> {
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
+    Logger.overrideLogger(new ConsoleLogger());
   });
 
   it('peeks at the window hit counts in, without counting', async () => {
@@ -60,5 +67,23 @@ async function until(check: () => boolean): Promise<void> {
     await until(() => counter.mode() === 'shared');
     expect(await counter.hit('s', 'b', 5, WINDOW_MS)).toMatchObject({ allowed: true, remaining: 3 });
     expect(await redis.get(`${prefix}s:b`)).toBe('2');
+    expect(unreachable()).toHaveLength(1); // the incident, logged once
+  });
+
+  it('an orderly shutdown is no incident: closing the connection logs no "Redis unreachable"', async () => {
+    const closing = new RedisRateCounter(
+      'redis://127.0.0.1:6379',
+      prefix,
+      new InMemoryRateCounter(new FixedClock(new Date()), 1_000),
+      RETRY_MS,
+    );
+    await until(() => closing.mode() === 'shared');
+    const before = unreachable().length;
+    closing.onApplicationShutdown();
+    // the connection's 'close' event comes after disconnect(); wait until it has come
+    await until(() => (closing as unknown as { redis: Redis }).redis.status === 'end');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unreachable()).toHaveLength(before);
+    expect(closing.mode()).toBe('per-instance');
   });
 });

@@ -49,7 +49,8 @@ type RedisWithHit = Redis & {
 export class RedisRateCounter extends RateCounter implements OnApplicationShutdown {
   private readonly logger = new Logger('RateLimits');
   private readonly redis: RedisWithHit;
-  private state: 'connecting' | 'shared' | 'degraded' = 'connecting';
+  /** `closed`: the application shut it down; the connection's end is no incident. */
+  private state: 'connecting' | 'shared' | 'degraded' | 'closed' = 'connecting';
   private probe: NodeJS.Timeout | undefined;
 
   constructor(
@@ -125,17 +126,21 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
   }
 
   onApplicationShutdown(): void {
+    // before disconnecting: the 'close' event it causes must not log "Redis unreachable" on every orderly shutdown
+    this.state = 'closed';
     clearTimeout(this.probe);
     this.redis.disconnect();
   }
 
   private share(): void {
+    if (this.state === 'closed') return;
     this.logger.log('Redis reachable: rate limits are shared across instances');
     this.state = 'shared';
   }
 
   /** Once per incident: the first failure after Redis was reachable (or at start-up). */
   private degrade(): void {
+    if (this.state === 'closed') return;
     if (this.state !== 'degraded') this.logger.warn('Redis unreachable: rate limits fall back to per-instance counters');
     this.state = 'degraded';
     // a failed command on a connection that stays open: no 'ready' event will come, so ask again
