@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { runCli } from '../harness/cli';
 import { CLI_DATABASE_LINE } from '../harness/cli-stderr';
 import { TestApp } from '../harness/create-test-app';

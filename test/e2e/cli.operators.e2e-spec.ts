@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { runCli } from '../harness/cli';
 import { CLI_DATABASE_LINE } from '../harness/cli-stderr';
 import { ServiceProcess } from '../harness/service-process';
