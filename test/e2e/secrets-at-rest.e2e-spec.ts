@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { GeneratedSecretRepository, LicenseSigningKeyRepository, ModelLinkSigner } from '@svc/domain';
 import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
+import { splitCliStderr } from '../harness/cli-stderr';
 import { TestApp } from '../harness/create-test-app';
 import { type Jwk, verifyIndependently } from '../harness/license-token';
 import { BUILT_API, BUILT_CLI, ROOT, freePort } from '../harness/service-process';
@@ -38,18 +39,22 @@ interface Ran {
   readonly output: string;
 }
 
-/** The built program (CLI or service) with exactly `env` (and PATH), until it exits (killed past RUN_TIMEOUT_MS: code null). */
+/**
+ * The built program (CLI or service) with exactly `env` (and PATH), until it exits (killed past RUN_TIMEOUT_MS: code null).
+ * `output` is stdout, then stderr without the CLI's first line naming the database.
+ */
 function run(program: string, env: Record<string, string>, ...args: string[]): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [program, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code, output: stdout + splitCliStderr(stderr).rest });
     });
   });
 }
