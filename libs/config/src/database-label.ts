@@ -10,7 +10,8 @@ const SECRET_PARAMETER = /pass|secret|token|key/i;
  * (`postgres postgres://svc:***@db:5432/keys`). Never a password.
  */
 export function databaseLabel(database: DatabaseConfig): string {
-  if (database.kind === 'sqlite') return `sqlite ${database.path}`;
+  // a file (SQLite) is named by its path; a server by its URL
+  if ('path' in database) return `${database.kind} ${database.path}`;
   let url: URL;
   try {
     url = new URL(database.url);
