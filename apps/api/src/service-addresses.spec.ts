@@ -3,7 +3,7 @@ import { loadConfig } from '@svc/config';
 import { serviceAddresses } from './service-addresses';
 
 describe('serviceAddresses: the start-up line of npm start', () => {
-  const token = 'a-long-enough-admin-token';
+  const token = 'a-long-enough-admin-token-0123456789';
 
   it('names the API, the OpenAPI page and the console at localhost when the service listens on every address', () => {
     expect(serviceAddresses(loadConfig({ ADMIN_TOKEN: token }))).toBe(
