@@ -38,6 +38,8 @@ export interface GithubAppConfig {
   readonly installationId: string;
   readonly repository: { readonly owner: string; readonly name: string };
   readonly apiUrl: string;
+  /** How long a request to GitHub may take before it is abandoned (GITHUB_REQUEST_TIMEOUT_MS). */
+  readonly requestTimeoutMs: number;
 }
 
 /** The endpoints SPEC 8 limits; aliases and sub-paths share their endpoint's counter. */

@@ -226,6 +226,13 @@ export class EnvSchema {
   @IsOptional()
   @Type(() => Number)
   @IsInt()
+  @Min(100)
+  @Max(120000)
+  GITHUB_REQUEST_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
   @Min(0)
   AUTH_FAILURE_LIMIT_PER_MINUTE?: number;
 

@@ -451,7 +451,15 @@ describe(loadConfig.name, () => {
         installationId: '987654',
         repository: { owner: 'neuro-org', name: 'svc-core' },
         apiUrl: 'https://api.github.com',
+        requestTimeoutMs: 10_000,
       });
+    });
+
+    it('bounds a request to GitHub by GITHUB_REQUEST_TIMEOUT_MS: 100 ms to 2 minutes', () => {
+      expect(load({ ...GITHUB_APP, GITHUB_REQUEST_TIMEOUT_MS: '1500' }).installer.githubApp?.requestTimeoutMs).toBe(1500);
+      for (const bad of ['99', '120001', 'soon', '1.5']) {
+        expect(() => load({ ...GITHUB_APP, GITHUB_REQUEST_TIMEOUT_MS: bad })).toThrow(/GITHUB_REQUEST_TIMEOUT_MS/);
+      }
     });
 
     it('takes an API URL for GitHub Enterprise or tests, without a trailing slash', () => {

@@ -35,6 +35,7 @@ const DEFAULTS = {
   WEBHOOK_POLL_INTERVAL_MS: 1000,
   WEBHOOK_RETRY_DELAYS_MS: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
   GITHUB_API_URL: 'https://api.github.com',
+  GITHUB_REQUEST_TIMEOUT_MS: 10_000,
   AUTH_FAILURE_LIMIT_PER_MINUTE: 60,
   RATE_LIMIT_MEMORY_WINDOWS: 50_000,
   SHUTDOWN_TIMEOUT_MS: 10000,
@@ -251,6 +252,7 @@ function readGithubApp(schema: EnvSchema, problems: string[], cwd: string): Gith
     installationId: schema.GITHUB_APP_INSTALLATION_ID!,
     repository: { owner, name },
     apiUrl: (schema.GITHUB_API_URL ?? DEFAULTS.GITHUB_API_URL).replace(/\/+$/, ''),
+    requestTimeoutMs: schema.GITHUB_REQUEST_TIMEOUT_MS ?? DEFAULTS.GITHUB_REQUEST_TIMEOUT_MS,
   };
 }
 

@@ -8,9 +8,6 @@ import { InstallationTokenCache } from './installation-token-cache';
 
 /** A cached token is handed out again only while it has at least this much life left (CONTRACT 6). */
 export const INSTALLER_TOKEN_REUSE_MARGIN_MS = 10 * 60 * 1000;
-/** Bound on one call to GitHub, connection and body included. */
-export const GITHUB_REQUEST_TIMEOUT_MS = 10_000;
-
 /** The one route @octokit/auth-app asks its `request` for when minting an installation token. */
 const MINT_ROUTE = 'POST /app/installations/{installation_id}/access_tokens';
 
@@ -35,7 +32,7 @@ interface MintParameters {
  *   the library mints anew below that. The library only stores after a
  *   successful mint, so a failure is not cached and the next call tries again.
  * - `request` is our transport for that one route: a `fetch` to
- *   `GITHUB_API_URL` bounded by a timeout, no redirects, and failures turned
+ *   `GITHUB_API_URL` bounded by `GITHUB_REQUEST_TIMEOUT_MS`, no redirects, and failures turned
  *   into UpstreamError with a reason for the log (status or transport, never
  *   GitHub's body; the library's own RequestError would carry that body). It is
  *   hand-written because auth-app exposes no request instance to set a base
@@ -59,7 +56,6 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
     private readonly app: GithubAppConfig,
     signingKey: KeyObject,
     private readonly clock: Clock,
-    private readonly timeoutMs: number = GITHUB_REQUEST_TIMEOUT_MS,
   ) {
     super();
     this.privateKeyPem = signingKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -145,10 +141,10 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
         },
         body: JSON.stringify(body),
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(this.app.requestTimeoutMs),
       });
     } catch (error) {
-      const what = (error as Error)?.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : 'could not be reached';
+      const what = (error as Error)?.name === 'TimeoutError' ? `timed out after ${this.app.requestTimeoutMs} ms` : 'could not be reached';
       throw this.failure(`GitHub ${what}`);
     }
     if (response.status < 200 || response.status > 299) {
@@ -160,7 +156,7 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
       payload = await response.json();
     } catch (error) {
       const timedOut = (error as Error)?.name === 'TimeoutError';
-      throw this.failure(timedOut ? `GitHub timed out after ${this.timeoutMs} ms` : 'GitHub answered a body that is not JSON');
+      throw this.failure(timedOut ? `GitHub timed out after ${this.app.requestTimeoutMs} ms` : 'GitHub answered a body that is not JSON');
     }
     const { token, expires_at: expiresAtText } = (payload ?? {}) as { token?: unknown; expires_at?: unknown };
     const expiresAt = typeof expiresAtText === 'string' ? new Date(expiresAtText) : null;
