@@ -63,6 +63,7 @@ const TOOLS: Record<string, { why: string; holds: () => boolean }> = {
   '@nestjs/schematics': { why: 'the collection of nest-cli.json', holds: () => text('nest-cli.json').includes('"@nestjs/schematics"') },
   'dependency-cruiser': { why: '`depcruise` in the scripts', holds: () => /\bdepcruise\b/.test(scripts) },
   jest: { why: '`jest` in the scripts', holds: () => /\bjest\b/.test(scripts) },
+  'npm-run-all2': { why: '`run-p` and `run-s` in the scripts (npm test)', holds: () => /\brun-[ps]\b/.test(scripts) },
   'ts-jest': { why: 'the transform of jest.config.js', holds: () => text('jest.config.js').includes("'ts-jest'") },
   'ts-loader': {
     why: "the loader of `nest build`'s webpack (nest-cli.json: webpack)",
