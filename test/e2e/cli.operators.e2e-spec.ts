@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../harness/cli';
-import { CLI_DATABASE_LINE } from '../harness/cli-stderr';
+import { expectedDatabaseLine } from '../harness/cli-stderr';
 import { ServiceProcess } from '../harness/service-process';
+import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 
 import { request } from '../harness/http';
 
@@ -19,19 +20,22 @@ interface Ran {
 
 /**
  * `operators create|list|disable|token` (CONTRACT 21), run as an operator runs
- * them: the BUILT CLI on a SQLite file of its own, with no ADMIN_TOKEN
- * anywhere, and the built API started on the same file. Needs `npm run build`.
+ * them: the BUILT CLI on a database of its own (a SQLite file, or a PostgreSQL
+ * or MySQL database in those projects), with no ADMIN_TOKEN anywhere, and the
+ * built API started on the same database. Needs `npm run build`.
  */
 describe('operator CLI (built): operators', () => {
   let folder: string;
+  let database: TestDatabase;
   let env: NodeJS.ProcessEnv;
   let api: ServiceProcess | undefined;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), 'svc-cli-operators-'));
+    database = await createTestDatabase(folder);
     env = {
       PATH: process.env.PATH,
-      DATABASE_URL: `sqlite:${join(folder, 'service.db')}`,
+      DATABASE_URL: database.url,
       MODEL_STORE_DIR: join(folder, 'models'),
       SAMPLE_MODELS: 'false',
       LOG_LEVEL: 'error',
@@ -39,6 +43,7 @@ describe('operator CLI (built): operators', () => {
   });
   afterAll(async () => {
     await api?.stop('SIGKILL');
+    await database?.drop();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -51,7 +56,7 @@ describe('operator CLI (built): operators', () => {
     const ran = await cli(...args, '--json');
     expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
       code: 0,
-      database: `${CLI_DATABASE_LINE}sqlite ${env.DATABASE_URL!.slice('sqlite:'.length)}`,
+      database: expectedDatabaseLine(database.url),
       stderr: '',
     });
     return JSON.parse(ran.stdout);

@@ -11,7 +11,7 @@ import { TestApp } from '../harness/create-test-app';
 import { type Jwk, verifyIndependently } from '../harness/license-token';
 import { BUILT_API, BUILT_CLI, ROOT, freePort } from '../harness/service-process';
 import { eventually } from '../harness/eventually';
-import { testDatabaseKind } from '../harness/test-database';
+import { type TestDatabase, createTestDatabase, testDatabaseKind } from '../harness/test-database';
 import { type ReceivedWebhook, WebhookReceiver } from '../harness/webhook-receiver';
 
 /**
@@ -138,16 +138,24 @@ describe('Secrets at rest with SECRETS_KEY, and moving to a new key (issue 35)',
   let linkSecret = '';
   let signedLink = '';
   let cliEnv: Record<string, string>;
+  let folder: string;
+  let database: TestDatabase;
+  let aClosed = false;
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    a = await TestApp.start({ env: { ...INSECURE, SECRETS_KEY: firstKey } });
-    cliEnv = { DATABASE_URL: a.databaseUrl, MODEL_STORE_DIR: a.config.models.storeDir, LOG_LEVEL: 'error' };
+    // a database of the test's own, so that the first instance can stop and a second start on it
+    folder = mkdtempSync(join(tmpdir(), 'svc-secrets-'));
+    database = await createTestDatabase(folder);
+    cliEnv = { DATABASE_URL: database.url, MODEL_STORE_DIR: join(folder, 'models'), LOG_LEVEL: 'error' };
+    a = await TestApp.start({ env: { ...INSECURE, ...cliEnv, LOG_LEVEL: 'info', SECRETS_KEY: firstKey } });
   }, 60_000);
   afterAll(async () => {
     await b?.close();
-    await a?.close();
+    if (!aClosed) await a?.close();
     await receiver?.close();
+    await database?.drop();
+    if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
   it('keeps no secret in plain text in the raw rows; licenses verify against the JWKS and webhooks verify', async () => {
@@ -171,7 +179,7 @@ describe('Secrets at rest with SECRETS_KEY, and moving to a new key (issue 35)',
 
     // the raw database (SQLite: the file and its write-ahead log, byte for byte; the servers: every row of every table)
     forms = (await secretFormsOf(a, webhookSecrets)).all;
-    const contents = await a.databaseContents();
+    const contents = await database.contents();
     expect(contents).toContain(endpointId);
     expect(contents).toContain('enc:v1:');
     for (const form of forms) expect({ form, found: contents.includes(form) }).toEqual({ form, found: false });
@@ -258,8 +266,11 @@ describe('Secrets at rest with SECRETS_KEY, and moving to a new key (issue 35)',
     expect(again.output).toContain('Now set SECRETS_KEY to the new key');
     for (const text of [firstKey, secondKey, ...forms]) expect(moved.output + again.output).not.toContain(text);
 
+    // every instance restarts with the new key, as the command says: one left on the old key could
+    // claim a delivery and fail to read its endpoint's secret
+    await a.close();
+    aClosed = true;
     // the old key no longer reads them; the new one does, and nothing changed for SDKs and receivers
-    // (`a` keeps running on the old key: closing it would drop the test's database)
     const old = await failedStart({ SECRETS_KEY: firstKey });
     expect({ code: old.code, refused: old.output.includes('Invalid configuration: SECRETS_KEY cannot decrypt ') }).toEqual({
       code: 1,
