@@ -75,7 +75,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
     bodyParser: false,
   });
   observeRequests(adapter.getInstance(), log, config.metrics.enabled ? app.get(ServiceMetrics) : null);
-  serveOpenApiDocument(adapter.getInstance(), buildOpenApiDocument(app));
+  serveOpenApiDocument(adapter.getInstance(), () => buildOpenApiDocument(app));
   const adminApi = app.get(AdminApiPresence, { strict: false });
   hideAbsentAdminApi(adapter.getInstance(), ADMIN_PATH_PREFIX, adminApi);
   if (config.console.enabled) serveConsole(adapter.getInstance(), config.console.dir, () => adminApi.exists());

@@ -133,17 +133,20 @@ const UI_ASSETS: Readonly<Record<string, string>> = {
  * SwaggerModule.setup: its UI goes through @fastify/static 10, whose
  * dependency content-disposition 3 is an ES module only (Jest's CommonJS
  * runtime cannot load it, nor Node before 20.19), and it mounts wildcard
- * routes. Files are read once, on first request. Call before `app.init()`.
+ * routes. Files are read once, on first request, and the document is built on
+ * its first request too (scanning every route costs about a tenth of a start,
+ * and most instances never serve it). Call before `app.init()`.
  */
-export function serveOpenApiDocument(instance: FastifyInstance, document: OpenAPIObject): void {
-  const text = (path: string, type: string, body: string): void => {
+export function serveOpenApiDocument(instance: FastifyInstance, buildDocument: () => OpenAPIObject): void {
+  const text = (path: string, type: string, body: () => string): void => {
     instance.get(path, (_request, reply) => {
-      void reply.type(type).header('cache-control', 'no-cache').send(body);
+      void reply.type(type).header('cache-control', 'no-cache').send(body());
     });
   };
-  text(DOCS_JSON_PATH, 'application/json; charset=utf-8', stableJson(document));
-  text(DOCS_PATH, 'text/html; charset=utf-8', DOCS_HTML);
-  text(`${DOCS_PATH}/swagger-ui-init.js`, 'application/javascript; charset=utf-8', DOCS_INIT_JS);
+  let documentJson: string | undefined;
+  text(DOCS_JSON_PATH, 'application/json; charset=utf-8', () => (documentJson ??= stableJson(buildDocument())));
+  text(DOCS_PATH, 'text/html; charset=utf-8', () => DOCS_HTML);
+  text(`${DOCS_PATH}/swagger-ui-init.js`, 'application/javascript; charset=utf-8', () => DOCS_INIT_JS);
   const folder = swaggerUiFolder();
   for (const [file, type] of Object.entries(UI_ASSETS)) {
     let bytes: Promise<Buffer> | undefined;
