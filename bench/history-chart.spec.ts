@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readResults, renderHistorySvg } from './history-chart';
-import { type HotPathResult, resultFileName, writeResult } from './results';
+import { type HotPathResult, resultFileName, resultsFolder, writeResult } from './results';
 
 /** A run as the bench writes it, with only the figures the chart reads filled in. */
 function run(date: string, database: HotPathResult['database'], keys: number, validate: number, analytics: number): HotPathResult {
@@ -82,5 +82,11 @@ describe('bench results and their history chart (npm run bench:report)', () => {
       '2026-11-27T22-30-00Z-sqlite.json: database is "oracle", not "sqlite", "postgres", "mysql"',
       '2026-11-27T22-30-00Z-sqlite.json: summary.validate.service.rps is "fast", not a number or null',
     ]);
+  });
+
+  it('reads every run kept in bench/results/ without a problem', () => {
+    const { runs, problems } = readResults(resultsFolder(join(__dirname, '..')));
+    expect(problems).toEqual([]);
+    expect(runs.length).toBeGreaterThan(0);
   });
 });
