@@ -102,13 +102,13 @@ const PANELS: readonly Panel[] = [
   {
     title: 'service / bare ceiling (req/s)',
     valueOf: (run, endpoint) => run.summary[endpoint]?.bare_ratio ?? null,
-    format: (v) => v.toFixed(1),
+    format: (v) => v.toFixed(2),
     says: (v) => `${v.toFixed(2)} of the bare ceiling`,
   },
   {
     title: 'service / full ceiling (req/s)',
     valueOf: (run, endpoint) => run.summary[endpoint]?.ratio ?? null,
-    format: (v) => v.toFixed(1),
+    format: (v) => v.toFixed(2),
     says: (v) => `${v.toFixed(2)} of the full ceiling`,
   },
   {
@@ -130,17 +130,17 @@ const RIGHT = 16;
 const TOP = 64;
 const PANEL_HEIGHT = 170;
 const PANEL_GAP = 44;
-const BOTTOM = 76;
+const BOTTOM = 104;
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const px = (n: number) => (Math.round(n * 10) / 10).toString();
 const keysOf = (run: HotPathResult) => (typeof run.options.keys === 'number' ? run.options.keys : null);
 
-/** A round top for the requests-per-second axis: 1, 2 or 5 times a power of ten. */
+/** A round top for an axis of four steps: 1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6 or 8 times a power of ten. */
 function niceCeiling(max: number): number {
   if (max <= 0) return 1;
   const power = 10 ** Math.floor(Math.log10(max));
-  return [1, 2, 5, 10].map((m) => m * power).find((top) => top >= max) ?? 10 * power;
+  return [1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10].map((m) => m * power).find((top) => top >= max * (1 - 1e-9)) ?? 10 * power;
 }
 
 /** The SVG of the hot-path runs among `runs` (admin-scale runs are not drawn), in date order. */
@@ -182,11 +182,13 @@ export function renderHistorySvg(runs: readonly LoadedRun[]): string {
     const top = TOP + p * (PANEL_HEIGHT + PANEL_GAP);
     const bottom = top + PANEL_HEIGHT;
     const values = hot.flatMap((run) => ENDPOINTS.map((e) => panel.valueOf(run.result, e))).filter((v): v is number => v !== null);
-    const yMax = p < 2 ? Math.max(1, niceCeiling(Math.max(0, ...values))) : niceCeiling(Math.max(0, ...values));
+    // the ratios on 0 to 1 (more when a run measured the service faster than a ceiling), req/s on a round top
+    const yMax = p < 2 ? Math.max(1, Math.ceil(Math.max(0, ...values) * 4) / 4) : niceCeiling(Math.max(0, ...values));
     const yOf = (v: number) => bottom - (Math.min(Math.max(v, 0), yMax) / yMax) * PANEL_HEIGHT;
     svg.push(`<g class="panel" data-panel="${p}">`, `<text x="${LEFT}" y="${top - 8}" font-weight="bold">${escape(panel.title)}</text>`);
-    for (let t = 0; t <= 4; t++) {
-      const v = (yMax * t) / 4;
+    const steps = p < 2 ? Math.round(yMax * 4) : 4;
+    for (let t = 0; t <= steps; t++) {
+      const v = (yMax * t) / steps;
       svg.push(
         `<line x1="${LEFT}" y1="${px(yOf(v))}" x2="${WIDTH - RIGHT}" y2="${px(yOf(v))}" stroke="${t === 0 ? '#888888' : '#e5e5e5'}"/>`,
         `<text x="${LEFT - 6}" y="${px(yOf(v) + 4)}" text-anchor="end">${panel.format(v)}</text>`,
