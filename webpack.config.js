@@ -14,7 +14,11 @@ const { dirname, join, relative } = require('node:path');
 const SECOND_ENTRIES = {
   'apps/api/src': { 'write-openapi': './apps/api/src/openapi/write-openapi.ts' },
   'apps/cli/src': { 'write-command-table': './apps/cli/src/write-command-table.ts' },
-  bench: { 'ceiling-server': './bench/ceiling-server.ts', 'bare-ceiling-server': './bench/bare-ceiling-server.ts' },
+  bench: {
+    'ceiling-server': './bench/ceiling-server.ts',
+    'bare-ceiling-server': './bench/bare-ceiling-server.ts',
+    report: './bench/report.ts',
+  },
 };
 
 module.exports = (options) => {

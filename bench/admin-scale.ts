@@ -12,6 +12,8 @@
  *   --requests N         timed requests per read (default 50)
  *   --keep               keep the run's folder and database
  *   --smoke              1,000 keys, 10,000 events, 5 requests (for the bench smoke test)
+ *
+ * Every run but a smoke run writes its timings into bench/results/ (bench/results.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
@@ -29,6 +31,7 @@ import {
 } from './bench-database';
 import { BenchProcess } from './bench-process';
 import { BUILT_API_MAIN, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
+import { type AdminScaleResult, currentCommit, resultsFolder, thisMachine, writeResult } from './results';
 import { PooledRandom, dataSourceOptionsOf, rowOf, tableWriterFor, writtenColumns } from './seed-keys';
 
 const DAY_MS = 86_400_000;
@@ -43,6 +46,7 @@ interface AdminScaleOptions {
   events: number;
   requests: number;
   keep: boolean;
+  smoke: boolean;
 }
 
 function parse(argv: readonly string[]): AdminScaleOptions {
@@ -53,6 +57,7 @@ function parse(argv: readonly string[]): AdminScaleOptions {
     events: smoke ? 10_000 : 1_000_000,
     requests: smoke ? 5 : 50,
     keep: argv.includes('--keep'),
+    smoke,
   };
   for (let i = 0; i < argv.length; i++) {
     const n = Number(argv[i + 1]);
@@ -349,6 +354,7 @@ async function createOperator(baseUrl: string): Promise<string> {
 export async function runAdminScale(argv: readonly string[]): Promise<number> {
   const options = parse(argv);
   assertBuilt();
+  const startedAt = new Date();
   const out = (line = '') => process.stdout.write(`${line}\n`);
   const folder = mkdtempSync(join(tmpdir(), 'svc-bench-admin-'));
   const database: BenchDatabase =
@@ -364,7 +370,7 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
     out(
       `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}`,
     );
-    out(`date: ${new Date().toISOString()}; database: ${database.label}`);
+    out(`date: ${startedAt.toISOString()}; database: ${database.label}`);
     out(`seeding ${options.keys} keys and ${options.events} events (bulk INSERTs in transactions of ${ROWS_PER_TRANSACTION} rows)`);
     const seeded = await seed(database.url, options, out);
     out(`seeded in ${seeded.seconds.toFixed(1)} s; busy key ${seeded.busyKeyId} has ${seeded.busyEvents} events over 366 days`);
@@ -416,13 +422,31 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
       timings.push(await time(service.baseUrl, `${label}, ADMIN_TOKEN`, options.requests, () => path));
       timings.push(await time(service.baseUrl, `${label}, an operator's token`, options.requests, () => path, operatorToken));
     }
-    out(`machine load average (1 min, ${cpu.length} cores): ${loadBefore.toFixed(2)} before the reads, ${loadavg()[0].toFixed(2)} after`);
+    const loadAfter = loadavg()[0];
+    out(`machine load average (1 min, ${cpu.length} cores): ${loadBefore.toFixed(2)} before the reads, ${loadAfter.toFixed(2)} after`);
     out(`| read (${database.kind}, ${options.keys} keys, ${options.events} events) | median ms | p95 ms | max ms | failures |`);
     out('|---|---:|---:|---:|---:|');
     for (const t of timings) out(`| ${t.label} | ${t.median.toFixed(1)} | ${t.p95.toFixed(1)} | ${t.max.toFixed(1)} | ${t.failures} |`);
     const failures = timings.reduce((n, t) => n + t.failures, 0);
     out();
     out(failures === 0 ? 'result: every read answered 200' : `result: FAILED, ${failures} reads did not answer 200`);
+    if (!options.smoke) {
+      const result: AdminScaleResult = {
+        schema: 1,
+        kind: 'admin-scale',
+        date: startedAt.toISOString(),
+        database: database.kind,
+        machine: thisMachine(),
+        ...currentCommit(ROOT),
+        options: { keys: options.keys, events: options.events, requests: options.requests },
+        seeding_seconds: seeded.seconds,
+        start_to_healthy_ms: [service.startToHealthyMs],
+        load_average: { before: loadBefore, after: loadAfter },
+        reads: timings.map(({ label, median, p95, max, failures }) => ({ label, median, p95, max, failures })),
+        failures,
+      };
+      out(`results: ${writeResult(result, resultsFolder(ROOT))}`);
+    }
     if (options.keep) out(`kept: ${folder} and ${database.url}`);
     return failures === 0 ? 0 : 1;
   } finally {

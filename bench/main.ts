@@ -6,7 +6,8 @@
  * atomic consumption step), whose ratios are the headline, and the older full
  * ceiling of issue 6 (bench/ceiling-server.ts: the same storage work as the
  * service and its decisions). Then each server once more at a paced rate.
- * See docs/PERFORMANCE.md for what it measures and the results.
+ * Every run but a smoke run writes its results into bench/results/ (bench/results.ts);
+ * `npm run bench:report` draws their history. See docs/PERFORMANCE.md for what it measures.
  *
  *   --pg                 PostgreSQL: a fresh database on 127.0.0.1:5432 (or on the server of a
  *                        postgres:// DATABASE_URL / BENCH_POSTGRES_ADMIN_URL), dropped afterwards
@@ -32,10 +33,10 @@
  *   --quiet-wait S       before each measured pair, wait up to S s for other work on the machine to
  *                        stop (default 30; 0 in smoke mode)
  *   --retries N          measure a pair again when other work used > 0.25 cores during it (default 2)
- *   --json FILE          also write the results as JSON
+ *   --json FILE          also write the results as JSON into FILE (a smoke run writes only there)
  *   --keep               keep the run's folder (database, logs)
  *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite,
- *                        paced at 100/s for 0.5 s
+ *                        paced at 100/s for 0.5 s; nothing written into bench/results/
  *   --admin-scale        instead: the console's admin reads at 100k keys / 1M events (issue 16; options in
  *                        bench/admin-scale.ts: --pg, --mysql, --keys, --events, --requests, --keep, --smoke)
  *   --help               this text
@@ -59,6 +60,7 @@ import { BUILT_API_MAIN, BARE_CEILING_SERVER, CEILING_SERVER, LIBRARIES, ROOT, a
 import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad, runPaced } from './load';
 import { seedKeys } from './seed-keys';
 import { runAdminScale } from './admin-scale';
+import { type EndpointSummary, type HotPathResult, currentCommit, resultsFolder, thisMachine, writeResult } from './results';
 import { S3TestServer } from '../test/harness/s3-server';
 
 interface Options {
@@ -245,6 +247,7 @@ async function main(): Promise<number> {
   if (process.argv.includes('--admin-scale')) return runAdminScale(process.argv.slice(2).filter((a) => a !== '--admin-scale'));
   const options = parseOptions(process.argv.slice(2));
   assertBuilt();
+  const startedAt = new Date();
   const lib = LIBRARIES;
   const out = (line = '') => process.stdout.write(`${line}\n`);
   const folder = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -289,7 +292,7 @@ async function main(): Promise<number> {
     out(
       `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${fixed(totalmem() / 2 ** 30, 1)} GiB RAM, Linux ${release()}, Node ${process.version}`,
     );
-    out(`date: ${new Date().toISOString()}`);
+    out(`date: ${startedAt.toISOString()}`);
     const objectStore = options.objectStore ? await S3TestServer.start() : null;
     if (objectStore) cleanups.push(() => objectStore.dispose());
     out(
@@ -482,7 +485,7 @@ async function main(): Promise<number> {
       '| endpoint | service req/s | p50 | p99 | cpu | bare req/s | p50 | p99 | cpu | **service/bare** | ceiling req/s | p50 | p99 | service/ceiling | errors / non-2xx |',
     );
     out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    const summary: Record<string, unknown> = {};
+    const summary: Record<string, EndpointSummary> = {};
     for (const endpoint of options.endpoints) {
       const of = (server: Server) => measurements.filter((m) => m.endpoint === endpoint && m.server === server);
       const stats = (runs: Measurement[]) => ({
@@ -567,29 +570,26 @@ async function main(): Promise<number> {
         : `result: FAILED, ${failures} errors or non-2xx answers (see ${options.keep ? folder : 'the logs; rerun with --keep'})`,
     );
 
-    if (options.json) {
-      writeFileSync(
-        options.json,
-        JSON.stringify(
-          {
-            date: new Date().toISOString(),
-            options,
-            database: database.kind,
-            seeding_seconds: keys.seconds,
-            measurements,
-            summary,
-            paced,
-            rss_peak_mib: rssPeak,
-            bare_rss_peak_mib: bareRssPeak,
-            ceiling_rss_peak_mib: ceilingRssPeak,
-            start_to_healthy_ms: startTimes,
-            failures,
-          },
-          null,
-          2,
-        ),
-      );
-    }
+    const result: HotPathResult = {
+      schema: 1,
+      kind: 'hot-path',
+      date: startedAt.toISOString(),
+      database: database.kind,
+      machine: thisMachine(),
+      ...currentCommit(ROOT),
+      options: { ...options },
+      seeding_seconds: keys.seconds,
+      summary,
+      measurements,
+      paced,
+      rss_peak_mib: rssPeak,
+      bare_rss_peak_mib: bareRssPeak,
+      ceiling_rss_peak_mib: ceilingRssPeak,
+      start_to_healthy_ms: startTimes,
+      failures,
+    };
+    if (!options.smoke) out(`results: ${writeResult(result, resultsFolder(ROOT))}`);
+    if (options.json) writeFileSync(options.json, `${JSON.stringify(result, null, 2)}\n`);
     return failures === 0 ? 0 : 1;
   } finally {
     clearTimeout(watchdog);
