@@ -37,7 +37,9 @@ if (!withMySql) console.warn('MySQL / MariaDB is not reachable on 127.0.0.1:3306
 
 // Suites whose subject does not depend on the database run once, on SQLite: the CLI's options, messages
 // and model files (cli.storage and cli.operators run each command that uses the database on all three
-// databases), the service process's start on the embedded default (license.process), the bench's smoke run
+// databases), the service process's start on the embedded default (license.process), the rate limits (their
+// windows live in memory or Redis, never in the database; the routes they guard run on each database in
+// their own suites), the bench's smoke run
 // (its server modes are `npm run bench -- --pg` / `--mysql`); the schema-drift test, which migrates
 // all three databases itself; the console's browser test and the console's serving (the browser app,
 // not the database); the OpenAPI document, the security headers, the deployment manifests, and
@@ -46,6 +48,8 @@ const databaseIndependent = [
   'cli',
   'cli\\.models',
   'license\\.process',
+  'rate-limits',
+  'rate-limits\\.redis',
   'bench-smoke',
   'schema-drift',
   'console\\.browser',
