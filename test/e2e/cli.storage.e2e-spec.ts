@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { type CliRan, runCli } from '../harness/cli';
-import { expectedDatabaseLine } from '../harness/cli-stderr';
+import { printedJson } from '../harness/cli-stderr';
 import { TestApp } from '../harness/create-test-app';
 import { modelChecksum } from '../harness/sha256';
 import { SHIPPED_TIERS_FILE } from '../harness/service-process';
@@ -41,13 +41,7 @@ describe('operator CLI (built): every command that uses the database, on this pr
 
   /** A command expected to succeed with `--json`: stderr holds only the line naming this database. */
   async function cliJson(...args: string[]): Promise<any> {
-    const ran = await cli(...args, '--json');
-    expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
-      code: 0,
-      database: expectedDatabaseLine(t.databaseUrl),
-      stderr: '',
-    });
-    return JSON.parse(ran.stdout);
+    return printedJson(await cli(...args, '--json'), t.databaseUrl);
   }
 
   beforeAll(async () => {

@@ -22,3 +22,19 @@ export function expectedDatabaseLine(databaseUrl: string): string {
   if (url.password !== '') throw new Error('expectedDatabaseLine: a URL with a password is shown masked; spell the line out');
   return `${CLI_DATABASE_LINE}${url.protocol === 'mysql:' ? 'mysql' : 'postgres'} ${url.toString()}`;
 }
+
+/**
+ * The JSON a `--json` run printed, after checking that it succeeded and wrote nothing to stderr but
+ * the line naming the database at `databaseUrl` (so stdout is the JSON alone, as scripts read it).
+ */
+export function printedJson(
+  ran: { code: number | null; stdout: string; stderr: string; database: string | null },
+  databaseUrl: string,
+): any {
+  expect({ code: ran.code, database: ran.database, stderr: ran.stderr }).toEqual({
+    code: 0,
+    database: expectedDatabaseLine(databaseUrl),
+    stderr: '',
+  });
+  return JSON.parse(ran.stdout);
+}
