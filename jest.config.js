@@ -71,9 +71,8 @@ const e2e = {
 /**
  * Test files run in parallel: one worker more than the machine has cores, at most four. The e2e files
  * spend part of their time waiting on the database servers, HTTP and child processes, so on two cores
- * a third worker keeps them busy (the PostgreSQL project: 118 s in two workers, 100 s in three; the
- * cores 87 % and 96 % busy). At most four: each worker's files hold their own connection pools on the
- * shared PostgreSQL (max_connections 100) and MariaDB servers.
+ * a third worker keeps both cores busy. At most four: each worker's files hold their own connection
+ * pools on the shared PostgreSQL (max_connections 100) and MariaDB servers.
  */
 const workers = Math.min(4, require('os').availableParallelism() + 1);
 

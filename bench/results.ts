@@ -7,11 +7,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
 import { join } from 'node:path';
+import type { DatabaseKind } from '@svc/config';
 
+export type { DatabaseKind };
 /** The version of the shape below; a reader refuses any other. */
 export const RESULTS_SCHEMA = 1;
 
-export type DatabaseKind = 'sqlite' | 'postgres' | 'mysql';
 export const DATABASE_KINDS: readonly DatabaseKind[] = ['sqlite', 'postgres', 'mysql'];
 
 /** What ran the bench; null where a record converted from an older report does not say. */

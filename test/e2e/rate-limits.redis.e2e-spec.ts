@@ -8,6 +8,24 @@ import { TcpProxy } from '../harness/tcp-proxy';
 const REDIS_PORT = 6379;
 const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
 
+/** Two instances on one database and `env`'s Redis, once both report their rate limits shared. */
+async function twoSharingInstances(env: Record<string, string>): Promise<[TestApp, TestApp]> {
+  const a = await TestApp.start({ env });
+  const b = await TestApp.start({ env: { ...env, DATABASE_URL: a.databaseUrl } });
+  for (const instance of [a, b]) {
+    await eventually(async () => (await instance.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
+  }
+  return [a, b];
+}
+
+/** Deletes every key of the test's namespace and disconnects. */
+async function forgetNamespace(redis: Redis | undefined, namespace: string): Promise<void> {
+  if (!redis) return;
+  const keys = await redis.keys(`${namespace}*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+}
+
 /**
  * Two service instances share the machine's Redis (a key namespace of this
  * test's own) and one SQLite file, so they enforce one combined limit. Redis
@@ -28,22 +46,15 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
       RATE_LIMIT_REFRESH_PER_MINUTE: '10',
       RATE_LIMIT_VALIDATE_PER_MINUTE: '10',
     };
-    a = await TestApp.start({ env });
-    b = await TestApp.start({ env: { ...env, DATABASE_URL: a.databaseUrl } });
+    [a, b] = await twoSharingInstances(env);
     redis = new Redis(REDIS_PORT, '127.0.0.1');
-    await eventually(async () => (await a.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
-    await eventually(async () => (await b.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
   });
 
   afterAll(async () => {
     await b?.close();
     await a?.close();
     await proxy?.stop();
-    if (redis) {
-      const keys = await redis.keys(`${namespace}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    }
+    await forgetNamespace(redis, namespace);
   });
 
   it('two instances enforce one combined limit, counted under the configured namespace', async () => {
@@ -126,21 +137,14 @@ const redisUp = serverAvailableSync(REDIS_PORT, 'Redis');
 
   beforeAll(async () => {
     const env = { REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`, REDIS_KEY_PREFIX: namespace, AUTH_FAILURE_LIMIT_PER_MINUTE: '5' };
-    a = await TestApp.start({ env });
-    b = await TestApp.start({ env: { ...env, DATABASE_URL: a.databaseUrl } });
+    [a, b] = await twoSharingInstances(env);
     redis = new Redis(REDIS_PORT, '127.0.0.1');
-    await eventually(async () => (await a.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
-    await eventually(async () => (await b.get('/api/health/ready')).body.details?.redis?.rate_limits === 'shared');
   });
 
   afterAll(async () => {
     await b?.close();
     await a?.close();
-    if (redis) {
-      const keys = await redis.keys(`${namespace}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    }
+    await forgetNamespace(redis, namespace);
   });
 
   it('five wrong tokens through one instance: ADMIN_TOKEN and an operator token get 429 on the other; the window ends, they pass', async () => {

@@ -134,8 +134,8 @@ const UI_ASSETS: Readonly<Record<string, string>> = {
  * dependency content-disposition 3 is an ES module only (Jest's CommonJS
  * runtime cannot load it, nor Node before 20.19), and it mounts wildcard
  * routes. Files are read once, on first request, and the document is built on
- * its first request too (scanning every route costs about a tenth of a start,
- * and most instances never serve it). Call before `app.init()`.
+ * its first request too (it scans every route, and most instances never serve
+ * it, so a start does not pay for it). Call before `app.init()`.
  */
 export function serveOpenApiDocument(instance: FastifyInstance, buildDocument: () => OpenAPIObject): void {
   const text = (path: string, type: string, body: () => string): void => {
