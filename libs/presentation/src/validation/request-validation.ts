@@ -52,7 +52,7 @@ export function IsRefused(options: ValidationOptions): PropertyDecorator {
 export const IS_PLAIN_TEXT = 'isPlainText';
 
 /**
- * Plain text (the domain's isPlainText, issue 35): no control characters and
+ * Plain text (the domain's isPlainText): no control characters and
  * no bidirectional formatting characters; with `multiLine`, tab and line
  * breaks allowed. A value that is not a string passes: the field's own type
  * rule judges it. The message names `field`. One decorator for every free

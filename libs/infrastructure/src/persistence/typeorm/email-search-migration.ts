@@ -12,7 +12,7 @@ export interface MigrationDialect {
 const BATCH = 1000;
 
 /**
- * E-mail search that finds people (issue 26): users.email_lower holds the address in its search form
+ * E-mail search that finds people: users.email_lower holds the address in its search form
  * (emailSearchForm), indexed, so a case-insensitive match and a starts-with search are index ranges on
  * every database (MariaDB has no index on an expression). It replaces the index on the address as
  * typed, which nothing searches any more. The '' default only because SQLite cannot add a NOT NULL

@@ -16,7 +16,7 @@ interface SecretColumn {
 }
 
 /**
- * Every column where the service keeps a secret of its own (issue 35): what
+ * Every column where the service keeps a secret of its own: what
  * SecretsCipher seals. A new one is one more row here, and its repository
  * seals and opens through the cipher.
  */
