@@ -119,9 +119,9 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
   const now = new Date();
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const spacing = Math.max(1, Math.floor((400 * DAY_MS) / options.keys));
-  const keyIds: string[] = new Array(options.keys);
-  const emails: string[] = new Array(options.keys);
-  const prefixes: string[] = new Array(options.keys);
+  const keyIds = new Array<string>(options.keys);
+  const emails = new Array<string>(options.keys);
+  const prefixes = new Array<string>(options.keys);
   const heavy: number[] = [];
   let middleKey = { createdAt: now, id: '' };
   let middleAudit = { at: now, id: '' };

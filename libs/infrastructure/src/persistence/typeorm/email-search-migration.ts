@@ -1,5 +1,6 @@
 import { emailSearchForm } from '@svc/domain';
 import { type QueryRunner } from 'typeorm';
+import { selectedRows } from './migration-rows';
 
 /** How a database spells what the e-mail search migration needs. */
 export interface MigrationDialect {
@@ -38,7 +39,8 @@ export async function removeEmailSearchForm(q: QueryRunner, dialect: MigrationDi
 async function backfill(q: QueryRunner, param: (n: number) => string): Promise<void> {
   let after = '';
   for (;;) {
-    const rows: Array<{ id: string; email: string }> = await q.query(
+    const rows = await selectedRows<{ id: string; email: string }>(
+      q,
       `SELECT id, email FROM users WHERE id > ${param(1)} ORDER BY id LIMIT ${BATCH}`,
       [after],
     );

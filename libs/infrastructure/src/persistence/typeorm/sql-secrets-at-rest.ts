@@ -110,7 +110,7 @@ export class SqlSecretsAtRest extends SecretsAtRest implements OnModuleInit {
   }
 
   private async valuesOf(column: SecretColumn): Promise<Array<{ id: unknown; where: string; stored: string }>> {
-    const rows = await this.dataSource
+    const rows: Array<Record<string, unknown>> = await this.dataSource
       .getRepository(column.record)
       .createQueryBuilder('r')
       .select([`r.${column.id}`, `r.${column.property}`])
