@@ -104,9 +104,30 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'no-folder-cycles',
+      comment:
+        'Folders depend one way (in apps/api/src, bottom up: observability/, http/, openapi/, api-key-auth/, rate-limit/, ' +
+        'admin-auth/, shared/, modules/; docs/EXTENDING.md section 1). A piece two folders share lives in the lower one. ' +
+        "The domain's aggregate folders (api-key, license, model, webhook) name each other's types and are held by no-circular only.",
+      severity: 'error',
+      scope: 'folder',
+      from: { pathNot: '^libs/domain/' },
+      to: { circular: true },
+    },
+    {
+      name: 'api-root-on-top',
+      comment:
+        'The files at the top of apps/api/src (main, the app factory, the composition root, the program entries) import the folders, never the other way.',
+      severity: 'error',
+      from: { path: '^apps/api/src/[^/]+/' },
+      to: { path: '^apps/api/src/[^/]+[.]ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    // node_modules may be a link to a shared install (a git worktree's): its packages keep their node_modules/ paths
+    preserveSymlinks: true,
     exclude: { path: ['\\.spec\\.ts$', '^dist/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

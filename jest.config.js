@@ -86,7 +86,13 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts'],
+      // test/in-memory holds the in-memory adapters (test-only fakes) with their contract specs
+      testMatch: [
+        '<rootDir>/libs/**/*.spec.ts',
+        '<rootDir>/apps/**/*.spec.ts',
+        '<rootDir>/bench/**/*.spec.ts',
+        '<rootDir>/test/in-memory/*.spec.ts',
+      ],
       // the persistence contract suites copy migrated template databases, as the e2e suites do
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',

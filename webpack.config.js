@@ -12,7 +12,7 @@ const { dirname, join, relative } = require('node:path');
  * node_modules stays external).
  */
 const SECOND_ENTRIES = {
-  'apps/api/src': { 'write-openapi': './apps/api/src/openapi/write-openapi.ts' },
+  'apps/api/src': { 'write-openapi': './apps/api/src/write-openapi.ts' },
   'apps/cli/src': { 'write-command-table': './apps/cli/src/write-command-table.ts' },
   bench: {
     'ceiling-server': './bench/ceiling-server.ts',

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --admin-scale [options]`: the console's admin reads (issue 16) at scale. Seeds a
+ * `npm run bench -- --admin-scale [options]`: the console's admin reads at scale. Seeds a
  * fresh database with 100,000 keys (each its own user, its key.issued audit entry, 2 % revoked,
  * some expired, 0.5 % near their quota) and 1,000,000 analytics events over the last year (one busy
  * key with 20,000 of them, the usage counters they imply), in bulk (multi-row INSERTs or prepared
@@ -119,9 +119,9 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
   const now = new Date();
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const spacing = Math.max(1, Math.floor((400 * DAY_MS) / options.keys));
-  const keyIds: string[] = new Array(options.keys);
-  const emails: string[] = new Array(options.keys);
-  const prefixes: string[] = new Array(options.keys);
+  const keyIds = new Array<string>(options.keys);
+  const emails = new Array<string>(options.keys);
+  const prefixes = new Array<string>(options.keys);
   const heavy: number[] = [];
   let middleKey = { createdAt: now, id: '' };
   let middleAudit = { at: now, id: '' };
@@ -366,7 +366,7 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
   let service: BenchProcess | undefined;
   try {
     const cpu = cpus();
-    out("svc-licensing admin-scale benchmark (issue 16): the console's admin reads over real HTTP on a seeded database");
+    out("svc-licensing admin-scale benchmark: the console's admin reads over real HTTP on a seeded database");
     out(
       `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux ${release()}, Node ${process.version}`,
     );
@@ -411,7 +411,7 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
     const timings: Timing[] = [];
     const loadBefore = loadavg()[0];
     for (const [label, pathOf] of reads) timings.push(await time(service.baseUrl, label, options.requests, pathOf));
-    // What a named operator's token costs an admin call (issue 27): one indexed read of the operator by
+    // What a named operator's token costs an admin call: one indexed read of the operator by
     // the token's digest on every request (no cache, so a disabled operator is refused at once on every
     // instance), against ADMIN_TOKEN, compared in memory. The same reads, one after the other.
     const operatorToken = await createOperator(service.baseUrl);

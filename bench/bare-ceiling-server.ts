@@ -1,5 +1,5 @@
 /**
- * The bare ceiling of the benchmark (issue 25): Fastify 5, logger off, and
+ * The bare ceiling of the benchmark: Fastify 5, logger off, and
  * nothing but the storage work, so that the service's figure says how much of
  * the machine it leaves to everything else it does.
  *

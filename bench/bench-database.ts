@@ -15,7 +15,7 @@ export interface BenchDatabase {
    * runs inside the service.
    */
   readonly serverProcess?: (commandLine: string) => boolean;
-  /** Whether `bench/bare-ceiling-server.ts` reads this database (issue 25: SQLite and PostgreSQL; MySQL runs the full ceiling only). */
+  /** Whether `bench/bare-ceiling-server.ts` reads this database (SQLite and PostgreSQL; MySQL runs the full ceiling only). */
   readonly hasBareCeiling: boolean;
   drop(): Promise<void>;
 }

@@ -22,7 +22,7 @@ import * as presentation from '@svc/presentation';
 export const ROOT = join(__dirname, '..', '..');
 export const BUILT_API_MAIN = join(ROOT, 'dist/apps/api/main.js');
 export const CEILING_SERVER = join(__dirname, 'ceiling-server.js');
-/** The bare ceiling of issue 25 (bench/bare-ceiling-server.ts): validate and analytics, SQLite and PostgreSQL. */
+/** The bare ceiling (bench/bare-ceiling-server.ts): validate and analytics, SQLite and PostgreSQL. */
 export const BARE_CEILING_SERVER = join(__dirname, 'bare-ceiling-server.js');
 
 export function assertBuilt(): void {

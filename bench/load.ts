@@ -134,7 +134,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 /**
- * Open-loop load at a fixed rate (issue 25's "paced 500 req/s"): request i is
+ * Open-loop load at a fixed rate (`--paced`): request i is
  * sent at start + i / rate whatever the answers do, over at most
  * `connections` kept-alive sockets, and its latency counts from when it was
  * due (so a server that falls behind shows it). autocannon's `overallRate`

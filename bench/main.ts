@@ -1,10 +1,10 @@
 /**
  * `npm run bench [-- options]`: the built service against two Fastify
  * ceilings on the same database, interleaved, with autocannon: the bare
- * ceiling of issue 25 (bench/bare-ceiling-server.ts: digest, one prepared read
+ * ceiling (bench/bare-ceiling-server.ts: digest, one prepared read
  * of the key row, the row as JSON; for analytics the same plus the adapter's
  * atomic consumption step), whose ratios are the headline, and the older full
- * ceiling of issue 6 (bench/ceiling-server.ts: the same storage work as the
+ * ceiling (bench/ceiling-server.ts: the same storage work as the
  * service and its decisions). Then each server once more at a paced rate.
  * Every run but a smoke run writes its results into bench/results/ (bench/results.ts);
  * `npm run bench:report` draws their history. See docs/PERFORMANCE.md for what it measures.
@@ -37,7 +37,7 @@
  *   --keep               keep the run's folder (database, logs)
  *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite,
  *                        paced at 100/s for 0.5 s; nothing written into bench/results/
- *   --admin-scale        instead: the console's admin reads at 100k keys / 1M events (issue 16; options in
+ *   --admin-scale        instead: the console's admin reads at 100k keys / 1M events (options in
  *                        bench/admin-scale.ts: --pg, --mysql, --keys, --events, --requests, --keep, --smoke)
  *   --help               this text
  */
@@ -288,7 +288,7 @@ async function main(): Promise<number> {
     cleanups.push(() => database.drop());
 
     const cpu = cpus();
-    out('svc-licensing benchmark (issues 6, 25): the built service against the bare and the full Fastify ceilings on the same database');
+    out('svc-licensing benchmark: the built service against the bare and the full Fastify ceilings on the same database');
     out(
       `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${fixed(totalmem() / 2 ** 30, 1)} GiB RAM, Linux ${release()}, Node ${process.version}`,
     );
@@ -331,7 +331,7 @@ async function main(): Promise<number> {
       ROOT,
     );
     cleanups.push(() => ceiling.stop());
-    // The bare ceiling (issue 25) reads SQLite and PostgreSQL; on MySQL only the full ceiling runs.
+    // The bare ceiling reads SQLite and PostgreSQL; on MySQL only the full ceiling runs.
     const bare = !database.hasBareCeiling
       ? null
       : await BenchProcess.start(

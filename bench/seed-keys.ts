@@ -139,7 +139,7 @@ export function writtenColumns(metadata: EntityMetadata): EntityMetadata['column
 }
 
 export function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: ObjectLiteral): unknown[] {
-  return writtenColumns(metadata).map((column) => dataSource.driver.preparePersistentValue(record[column.propertyName], column));
+  return writtenColumns(metadata).map((column): unknown => dataSource.driver.preparePersistentValue(record[column.propertyName], column));
 }
 
 /**
@@ -177,7 +177,7 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
   const keyTable = dataSource.getMetadata(lib.records.ApiKeyRecord);
   const userColumns = writtenColumns(userTable).map((c) => c.databaseName);
   const keyColumns = writtenColumns(keyTable).map((c) => c.databaseName);
-  const all: string[] = new Array(count);
+  const all = new Array<string>(count);
   const unlimited: string[] = [];
   const now = new Date();
   try {

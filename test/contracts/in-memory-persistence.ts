@@ -1,5 +1,5 @@
 import { UsageRepository } from '@svc/domain';
-import { InMemoryPersistenceModule, type InMemoryUsageRepository } from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryPersistenceModule, type InMemoryUsageRepository } from '../in-memory';
 import { type MakePersistence } from './persistence-fixture';
 import { openPorts } from './module-persistence';
 

@@ -11,6 +11,7 @@ import { AnalyticsModule } from './modules/analytics/analytics.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstallerModule } from './modules/installer/installer.module';
 import { LicenseModule } from './modules/license/license.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
 import { ModelsModule } from './modules/models/models.module';
 import { WebhookDispatcherModule } from './modules/webhooks/webhook-dispatcher.module';
 import { ObservabilityModule } from './observability/observability.module';
@@ -38,7 +39,8 @@ export class ApiModule {
       imports: [
         AppConfigModule.forRoot(config),
         InfrastructureModule.forRoot(config, overrides),
-        ObservabilityModule.forRoot(config),
+        ObservabilityModule,
+        MetricsModule.forRoot(config),
         RateLimitModule,
         HealthModule,
         AuthModule,

@@ -117,7 +117,7 @@ export class AppConfig {
   };
   /**
    * The secrets the service keeps in the database (generated license signing keys, the generated
-   * link secret, webhook signing secrets), encrypted at rest with AES-256-GCM (issue 35): `key`
+   * link secret, webhook signing secrets), encrypted at rest with AES-256-GCM: `key`
    * (SECRETS_KEY) and, while moving to another key, `newKey` (NEW_SECRETS_KEY, which then
    * encrypts what is written, `key` still decrypting). Base64 of 32 bytes each; null: unset.
    * Never logged.

@@ -128,7 +128,7 @@ export class EnvSchema {
   S3_FORCE_PATH_STYLE?: string;
 
   /**
-   * Issue 35: the key that encrypts the secrets kept in the database at rest (AES-256-GCM), and the
+   * The key that encrypts the secrets kept in the database at rest (AES-256-GCM), and the
    * key being moved to by `license rotate-secrets-key`: 32 bytes each, in base64 (padded or url-safe).
    */
   @IsOptional()

@@ -168,7 +168,7 @@ describe(loadConfig.name, () => {
       expect(load({ MODEL_URL_TTL_SECONDS: '604800' }).models.urlTtlSeconds).toBe(604800);
     });
 
-    it('reads SECRETS_KEY and NEW_SECRETS_KEY: 32 bytes in base64, padded or url-safe; unset by default (issue 35)', () => {
+    it('reads SECRETS_KEY and NEW_SECRETS_KEY: 32 bytes in base64, padded or url-safe; unset by default', () => {
       const key = Buffer.alloc(32, 0xfb).toString('base64');
       const urlSafe = Buffer.alloc(32, 0xfb).toString('base64url');
       expect(load({}).secrets).toEqual({ key: null, newKey: null });

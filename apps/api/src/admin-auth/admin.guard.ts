@@ -6,7 +6,7 @@ import { AdminUnauthorizedError, type Permission } from '@svc/domain';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { HttpEdgeError } from '../http/http-error';
-import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
+import { AuthFailureLimiter } from '../api-key-auth/auth-failure-limiter';
 import { AdminApiPresence } from './admin-api-presence';
 import { AdminPrincipal, authenticatedAdmin } from './admin-principal';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthenticateApiKey } from '@svc/application';
-import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { ApiKeyGuard } from './api-key.guard';
 import { PresentedKeys } from './presented-keys';
 

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthenticateApiKey } from '@svc/application';
 import { ApiKey, KeyContext } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
-import { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { authenticatedAs } from './authenticated-key';
 import { API_KEY_ROUTE, ApiKeyRoute } from './key-sources';
 import { PresentedKeys } from './presented-keys';

@@ -2,7 +2,7 @@
  * The deepest nesting a JSON body may have; the body object itself is level 1.
  * Deeper bodies are refused before they are parsed: class-transformer,
  * class-validator and JSON.stringify walk a value recursively, and thousands
- * of levels overflow the stack (issue 35). Every body this API takes is far
+ * of levels overflow the stack. Every body this API takes is far
  * shallower (an analytics event's metadata included).
  */
 export const MAX_JSON_DEPTH = 32;

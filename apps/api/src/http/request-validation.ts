@@ -33,7 +33,7 @@ export function answers(code: SpecificCode, options: ValidationOptions = {}): Va
  * class-transformer and judged by class-validator's validateSync, which
  * builds the errors.
  * Anything but a body (query, params, a body without a DTO) goes through the
- * stock pipe. Measured in docs/PERFORMANCE.md.
+ * stock pipe.
  */
 export class RequestValidationPipe extends ValidationPipe {
   constructor(options: ValidationPipeOptions) {

@@ -1,24 +1,10 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
-import { AppConfig } from '@svc/config';
-import { MetricsController } from './metrics.controller';
-import { MetricsServer } from './metrics-server';
+import { Global, Module } from '@nestjs/common';
 import { ServiceMetrics } from './service-metrics';
 
 /**
  * Metrics for the whole API: ServiceMetrics is global (the error filter and
- * a few controllers count through it). /metrics is mounted on the HTTP port
- * when enabled and METRICS_PORT is unset, else served by MetricsServer.
+ * a few controllers count through it). MetricsModule serves /metrics.
  */
 @Global()
-@Module({})
-export class ObservabilityModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    const { enabled, port } = config.metrics;
-    return {
-      module: ObservabilityModule,
-      controllers: enabled && port === null ? [MetricsController] : [],
-      providers: [ServiceMetrics, ...(enabled && port !== null ? [MetricsServer] : [])],
-      exports: [ServiceMetrics],
-    };
-  }
-}
+@Module({ providers: [ServiceMetrics], exports: [ServiceMetrics] })
+export class ObservabilityModule {}

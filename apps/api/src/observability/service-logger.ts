@@ -17,8 +17,8 @@ const FLUSH_EVERY_MS = 1000;
  * `time` in Unix milliseconds (pino's own, cheaper than an ISO string on
  * every line), redaction as a safety net. By default the lines go to stdout
  * through an asynchronous SonicBoom: nothing blocks the request path, writes
- * are batched (4 KiB, or every second: one write per request cost about 20 µs
- * under load) and flushed synchronously when the process exits. Tests and
+ * are batched (4 KiB, or every second: a write per request costs a system
+ * call each) and flushed synchronously when the process exits. Tests and
  * tools pass a destination stream of their own.
  */
 export function createServiceLogger(level: LogLevel, destination?: LogDestination): ServiceLogger {
@@ -61,8 +61,7 @@ export interface RequestLine {
  * the logger's destination, in exactly the form pino gives every line: level,
  * time, the base fields, `event: "request"`, the line's fields, msg. Every
  * field is known, so the line is one template instead of pino's generic walk
- * over an object (measured under load: about 18 µs of the 28 µs a request
- * line cost; docs/PERFORMANCE.md). The fields hold no secret (the URL comes
+ * over an object (that walk was most of a request line's cost). The fields hold no secret (the URL comes
  * redacted), so pino's redaction has nothing to do here. The caller checks the
  * level.
  */

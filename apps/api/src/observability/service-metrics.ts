@@ -123,7 +123,7 @@ export class ServiceMetrics {
   /** One answered request (called from the onResponse hook). */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     let byMethod = this.series.get(route);
-    if (byMethod === undefined) this.series.set(route, (byMethod = new Map()));
+    if (byMethod === undefined) this.series.set(route, (byMethod = new Map<string, RouteSeries>()));
     let series = byMethod.get(method);
     if (series === undefined) {
       series = { method, route, latency: this.latency.labels(method, route), byStatus: new Map() };

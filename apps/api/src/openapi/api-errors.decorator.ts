@@ -38,7 +38,7 @@ import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelop
 import { ERROR_STATUS, type ErrorEnvelope, type HttpErrorCode } from '../http/error-status.map';
 import { HttpEdgeError } from '../http/http-error';
 import { MODEL_UPLOAD_LIMIT_BYTES } from '../http/streamed-upload';
-import { rateLimitExceeded } from '../rate-limit/rate-limit-exceeded';
+import { rateLimitExceeded } from '../http/rate-limit-exceeded';
 import { ErrorEnvelopeResponse } from './error-envelope.response';
 
 type EdgeExample = Omit<ErrorEnvelope, 'code'>;

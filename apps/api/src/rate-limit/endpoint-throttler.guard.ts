@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_KEY_ROUTE, ApiKeyRoute, KeySource } from '../api-key-auth/key-sources';
 import { PresentedKeys } from '../api-key-auth/presented-keys';
 import { EndpointRateRecord } from './rate-counter.throttler-storage';
-import { rateLimitExceeded } from './rate-limit-exceeded';
+import { rateLimitExceeded } from '../http/rate-limit-exceeded';
 
 /** A route's limit, worked out from its metadata once per handler. */
 interface RouteThrottle {

@@ -5,7 +5,7 @@ import { CliCommand, CommonOptions } from '../shared/cli-command';
 import { CliUsageError } from '../shared/cli-usage-error';
 
 /**
- * `license rotate-secrets-key` (issue 35): rewrites every secret the service
+ * `license rotate-secrets-key`: rewrites every secret the service
  * keeps in the database (generated license signing keys, the generated link
  * secret, webhook signing secrets) under NEW_SECRETS_KEY, reading each under
  * SECRETS_KEY, NEW_SECRETS_KEY or in plain text; without NEW_SECRETS_KEY,

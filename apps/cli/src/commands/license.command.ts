@@ -5,7 +5,7 @@ import { LicenseRotateSecretsKeyCommand } from './license-rotate-secrets-key.com
 import { LicenseRotateSigningKeyCommand } from './license-rotate-signing-key.command';
 import { LicenseVerifyCommand } from './license-verify.command';
 
-/** `license`: the signing keys and tokens of the offline licenses (CONTRACT 15, 19), and the key of the secrets at rest (issue 35). */
+/** `license`: the signing keys and tokens of the offline licenses (CONTRACT 15, 19), and the key of the secrets at rest. */
 @Command({
   name: 'license',
   description:

@@ -6,7 +6,7 @@ import {
   InMemoryKeyDirectory,
   InMemoryUsageRepository,
   InMemoryUserRepository,
-} from '@svc/infrastructure/persistence/in-memory';
+} from '../../../../test/in-memory';
 import { makeAnalyticsEvent, makeApiKey, makeAuditEntry, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { ListAudit } from './list-audit.use-case';
 import { ListKeys } from './list-keys.use-case';

@@ -1,6 +1,6 @@
 import { ApiKeyFormat, FixedClock, InvalidRequestError, UserNotFoundError } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
-import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUserRepository } from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUserRepository } from '../../../../test/in-memory';
 import {
   DAY_MS,
   ScriptedRandomSource,

@@ -1,11 +1,6 @@
 import { ApiKeyFormat, FixedClock, KeyNotFoundError } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
-import {
-  InMemoryApiKeyRepository,
-  InMemoryAuditLog,
-  InMemoryUsageRepository,
-  InMemoryUserRepository,
-} from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUsageRepository, InMemoryUserRepository } from '../../../../test/in-memory';
 import { ScriptedRandomSource, SequentialIdGenerator, T0, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { RevokeApiKey } from '../auth/revoke-api-key.use-case';
 import { KeyRevocation } from '../shared/key-revocation';

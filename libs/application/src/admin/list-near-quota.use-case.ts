@@ -14,7 +14,7 @@ export function tierLimitsOf(catalog: TierCatalog): Record<LicenseType, number |
 }
 
 /**
- * Every key at or near its quota this period (issue 26): at least NEAR_QUOTA_PERCENT of the limit in
+ * Every key at or near its quota this period: at least NEAR_QUOTA_PERCENT of the limit in
  * force, highest share first (ties by key id), a page at a time after a position.
  */
 @Injectable()

@@ -1,10 +1,5 @@
 import { FixedClock, InvalidRequestError, KeyNotFoundError, KeyRevokedError, MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
-import {
-  InMemoryApiKeyRepository,
-  InMemoryAuditLog,
-  InMemoryUsageRepository,
-  InMemoryUserRepository,
-} from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUsageRepository, InMemoryUserRepository } from '../../../../test/in-memory';
 import { DAY_MS, SequentialIdGenerator, T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { KeyRevocation } from '../shared/key-revocation';
 import { RevokeKeyById } from './revoke-key-by-id.use-case';

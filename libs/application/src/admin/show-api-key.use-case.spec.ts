@@ -1,10 +1,5 @@
 import { FixedClock, KeyNotFoundError } from '@svc/domain';
-import {
-  InMemoryApiKeyRepository,
-  InMemoryUsageRepository,
-  InMemoryUserRepository,
-  InMemoryAuditLog,
-} from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryApiKeyRepository, InMemoryUsageRepository, InMemoryUserRepository, InMemoryAuditLog } from '../../../../test/in-memory';
 import { T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { ShowApiKey } from './show-api-key.use-case';
 

@@ -1,10 +1,5 @@
 import { type ApiKey, FixedClock, KeyNotFoundError, KeyRevokedError, KeyRotationPolicy } from '@svc/domain';
-import {
-  InMemoryApiKeyRepository,
-  InMemoryAuditLog,
-  InMemoryUsageRepository,
-  InMemoryUserRepository,
-} from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUsageRepository, InMemoryUserRepository } from '../../../../test/in-memory';
 import {
   DAY_MS,
   SequentialIdGenerator,

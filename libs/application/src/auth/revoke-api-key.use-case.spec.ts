@@ -6,7 +6,7 @@ import {
   InMemoryKeyContextRepository,
   InMemoryUsageRepository,
   InMemoryUserRepository,
-} from '@svc/infrastructure/persistence/in-memory';
+} from '../../../../test/in-memory';
 import {
   DAY_MS,
   SequentialIdGenerator,

@@ -1,6 +1,6 @@
 import { ApiKeyFormat, FixedClock, KeyRotationPolicy } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
-import { InMemoryApiKeyRepository, InMemoryAuditLog } from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryApiKeyRepository, InMemoryAuditLog } from '../../../../test/in-memory';
 import {
   DAY_MS,
   ScriptedRandomSource,

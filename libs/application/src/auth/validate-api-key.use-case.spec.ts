@@ -15,7 +15,7 @@ import {
   InMemoryUsageRepository,
   InMemoryUserRepository,
   InMemoryAuditLog,
-} from '@svc/infrastructure/persistence/in-memory';
+} from '../../../../test/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
 import { OfflineLicenses } from '../shared/license-snapshot';

@@ -1,6 +1,6 @@
 import { FixedClock } from '@svc/domain';
 import { InMemoryModelStore } from '@svc/infrastructure/model-store/in-memory-model-store';
-import { InMemoryAuditLog, InMemoryModelRepository, InMemoryUserRepository } from '@svc/infrastructure/persistence/in-memory';
+import { InMemoryAuditLog, InMemoryModelRepository, InMemoryUserRepository } from '../../../../test/in-memory';
 import { SequentialIdGenerator, T0, makeModel } from '../../../../test/factories/domain.factory';
 import { DeleteModel } from './delete-model.use-case';
 import { ReplaceModel } from './replace-model.use-case';

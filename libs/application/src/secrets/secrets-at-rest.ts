@@ -19,7 +19,7 @@ export interface ResealReport {
 /**
  * The secrets the service keeps in the database (the generated license
  * signing keys, the generated link secret, the webhook signing secrets),
- * encrypted at rest with SECRETS_KEY (issue 35). A port of the application:
+ * encrypted at rest with SECRETS_KEY. A port of the application:
  * the CLI's `license rotate-secrets-key` moves them to a new key.
  */
 export abstract class SecretsAtRest {

@@ -48,8 +48,8 @@ export const MAX_KEPT_LICENSES = 10_000;
 /**
  * How many of the oldest are forgotten together once the most are kept: one
  * pass over the Map's oldest entries per thousand new licenses. Forgetting one
- * at a time cost 5-6 µs per signature (the Map's iterator steps over the slots
- * of every entry deleted since its last rehash; docs/PERFORMANCE.md, issue 25).
+ * at a time made every signature pay for a walk: the Map's iterator steps over
+ * the slots of every entry deleted since its last rehash.
  */
 export const FORGOTTEN_TOGETHER = 1_000;
 
@@ -68,7 +68,7 @@ interface SignedLicense {
  * any change of what it says (tier, limit, period, expiry) is signed at once, so a token never outlives a change of
  * terms. Nor is it handed out once another signing key has taken over
  * (CONTRACT 19: after a rotation, the new key signs from its publish delay on).
- * One signature costs more than the rest of a validate (docs/PERFORMANCE.md, issue 14).
+ * One signature costs more CPU than the rest of a validate.
  */
 @Injectable()
 export class OfflineLicenses {

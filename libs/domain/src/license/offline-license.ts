@@ -27,9 +27,8 @@ export interface OfflineLicense {
  * What is kept of a signed license to decide whether it may be handed out
  * again: what it says and when it was issued, every instant as epoch
  * milliseconds. A service keeps one per recently validated key (ten thousand
- * at most), so no Date objects: four of them per license were about a
- * quarter of what the kept licenses held in memory (docs/PERFORMANCE.md,
- * issue 25).
+ * at most), so no Date objects: four of them per license were a large share
+ * of what the kept licenses held in memory.
  */
 export interface LicenseTerms {
   readonly keyId: string;

@@ -11,6 +11,11 @@ export interface TierCatalogSource {
   readonly [tier: string]: { readonly adds: readonly string[]; readonly monthly_limit: number | null };
 }
 
+/** A list of feature names, each a non-empty string (the source is JSON, so its declared type is checked). */
+function isFeatureList(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every((feature) => typeof feature === 'string' && feature !== '');
+}
+
 /**
  * The feature matrix and monthly limits of the four tiers (CONTRACT 4). The
  * matrix lives in configuration; this class only checks it and answers from it.
@@ -28,7 +33,7 @@ export class TierCatalog {
     for (const tier of LICENSE_TYPES) {
       const entry = source[tier];
       if (!entry) throw new Error(`tier "${tier}" is missing`);
-      if (!Array.isArray(entry.adds) || entry.adds.some((f) => typeof f !== 'string' || f === '')) {
+      if (!isFeatureList(entry.adds)) {
         throw new Error(`tier "${tier}": "adds" must be a list of feature names`);
       }
       const limit = entry.monthly_limit;

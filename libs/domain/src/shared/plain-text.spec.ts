@@ -1,6 +1,6 @@
 import { PLAIN_TEXT_PATTERNS, isPlainText } from './plain-text';
 
-describe('isPlainText (issue 35: names that cannot disguise themselves)', () => {
+describe('isPlainText (names that cannot disguise themselves)', () => {
   const controls = [0x00, 0x01, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b, 0x1f, 0x7f, 0x80, 0x85, 0x9f].map((c) =>
     String.fromCharCode(c),
   );

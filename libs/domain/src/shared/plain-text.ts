@@ -1,5 +1,5 @@
 /**
- * Text that shows itself as it is (issue 35): names, organizations,
+ * Text that shows itself as it is: names, organizations,
  * descriptions and reasons are shown to operators in the console, the audit
  * log and the CLI, so they may not carry characters that hide or rearrange
  * what is shown around them.

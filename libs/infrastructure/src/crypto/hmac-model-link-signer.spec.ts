@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FixedClock } from '@svc/domain';
-import { InMemoryGeneratedSecretRepository } from '../persistence/in-memory/in-memory-generated-secrets';
+import { InMemoryGeneratedSecretRepository } from '../../../../test/in-memory/in-memory-generated-secrets';
 import { HmacModelLinkSigner, MODEL_LINK_SECRET, modelUrlSecretOf } from './hmac-model-link-signer';
 
 const SECRET = 'a-model-url-secret-of-32-characters!!';

@@ -161,8 +161,7 @@ export class KeptLicenseSigner extends LicenseSigner {
  * deterministic; jose-license-signer.spec.ts holds them equal). Signed with
  * node:crypto's synchronous one-shot `sign`: jose has no synchronous signing,
  * and its asynchronous `crypto.sign` hands every signature to libuv's thread
- * pool, which on validate's path cost about twice the signature's own CPU
- * (docs/PERFORMANCE.md, issues 14 and 25).
+ * pool, which on validate's path cost more CPU than the signature itself.
  */
 export function signedToken(license: OfflineLicense, privateKey: KeyObject, kid: string): Promise<string> {
   const input = `${base64url(JSON.stringify({ alg: 'EdDSA', typ: 'JWT', kid }))}.${base64url(JSON.stringify(claimsOf(license)))}`;

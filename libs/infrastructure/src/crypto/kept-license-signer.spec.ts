@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FixedClock, LicenseKeySchedule, type LicenseSigningKey } from '@svc/domain';
-import { InMemoryLicenseSigningKeyRepository } from '../persistence/in-memory/in-memory-generated-secrets';
+import { InMemoryLicenseSigningKeyRepository } from '../../../../test/in-memory/in-memory-generated-secrets';
 import { KeptLicenseSigner, kidOf, newLicenseKeyPair } from './jose-license-signer';
 
 const T0 = new Date('2026-03-15T12:00:00Z');

@@ -9,9 +9,9 @@ const ID_BYTES = 12;
 /**
  * `<kind>_` and 96 random bits in hex, e.g. `key_5f2c…`. The bits come from
  * node:crypto's CSPRNG, filled into a pool 4 KiB at a time (as Node does for
- * `randomUUID`), and every byte is used once: 1.7 µs per id with a
- * `randomBytes(12)` each, 0.08 µs from the pool (docs/PERFORMANCE.md, issue 25;
- * an event's id is made on every accepted analytics call).
+ * `randomUUID`), and every byte is used once: a `randomBytes(12)` call per id
+ * costs many times a copy from the pool, and an event's id is made on every
+ * accepted analytics call.
  */
 export class RandomIdGenerator extends IdGenerator {
   private readonly pool = Buffer.allocUnsafe(POOL_BYTES);

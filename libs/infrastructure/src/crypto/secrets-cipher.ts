@@ -18,7 +18,7 @@ export type StoredForm = 'plain' | 'sealed' | 'sealed-under-other-key';
 
 /**
  * The one place where the secrets the service keeps in the database are
- * encrypted at rest (issue 35): the generated license signing keys, the
+ * encrypted at rest: the generated license signing keys, the
  * generated link secret and the webhook signing secrets, each written as
  * `enc:v1:<base64 of nonce | ciphertext | tag>`, AES-256-GCM with a random
  * 96-bit nonce of its own. The keyring is SECRETS_KEY and, while moving to

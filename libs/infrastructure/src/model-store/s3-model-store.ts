@@ -53,8 +53,8 @@ export const OBJECT_STORE_PING_TIMEOUT_MS = 1500;
 /**
  * Multipart parts of 5 MiB (the S3 minimum; 1 GiB, the upload limit, is 205
  * parts). An upload holds one part buffer whatever the file's size, reused
- * part after part (two, one filling while the other is sent, measured 2-4 MB
- * more at the peak for no gain on a local network).
+ * part after part (two, one filling while the other is sent, held more memory
+ * at the peak for no gain on a local network).
  */
 const PART_SIZE = 5 * 1024 * 1024;
 
@@ -207,8 +207,8 @@ export class S3ModelStore extends ModelStore {
   /**
    * A presigned GET of the object, valid at least `validForSeconds` from
    * `signedAt`; made locally, without asking the store. Links are made once
-   * per file and minute (a listing presigns every model, and SigV4 costs
-   * about 85 µs a link against 11 µs for the local store's HMAC): signed at
+   * per file and minute (a listing presigns every model, and a SigV4 presign
+   * costs several times the local store's HMAC): signed at
    * the minute's start and valid `validForSeconds` plus a minute, so each
    * link handed out lives `validForSeconds` to `validForSeconds` + 60 s
    * (SigV4's 7 days at most). The first link is the SDK's own getSignedUrl
@@ -354,8 +354,8 @@ class StoreFailure extends Error {
  * The parts of one upload, each sent before the next is filled: one buffer
  * of PART_SIZE is all it holds, reused part after part. Not lib-storage's
  * Upload: its stream chunker concatenates every part into a fresh buffer,
- * and 200 MB of such garbage grew the resident memory by 80-100 MB before
- * V8 collected it (issue 23 bounds it at 50 MB).
+ * and a large upload's worth of such garbage grew the resident memory by
+ * about half the file's size before V8 collected it.
  */
 class PartUploads {
   private uploadId: string | null = null;

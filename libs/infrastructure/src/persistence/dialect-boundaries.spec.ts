@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /**
- * Issue 12's "done when", held by a test: no source outside
+ * Each database stays in its own module, held by a test: no source outside
  * InfrastructureModule asks which database runs, and no source outside a
  * database's own folder imports its driver or casts to TypeORM's driver for it.
  * The benchmark (bench/) is not the service: it may name each database, but

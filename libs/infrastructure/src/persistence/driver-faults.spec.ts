@@ -1,6 +1,6 @@
 import { DatabaseUnavailableError, UserRepository } from '@svc/domain';
 import { ConnectionIsNotSetError, QueryFailedError } from 'typeorm';
-import { InMemoryUserRepository } from './in-memory';
+import { InMemoryUserRepository } from '../../../../test/in-memory';
 import { type DriverFaults, UNSTORABLE_TEXT_HINT, isUnavailable, translatingFaults } from './driver-faults';
 import { MYSQL_FAULTS } from './mysql/mysql-faults';
 import { POSTGRES_FAULTS } from './postgres/postgres-faults';

@@ -102,7 +102,7 @@ function methodNames(object: object): Set<PropertyKey> {
   for (
     let proto = Object.getPrototypeOf(object) as object | null;
     proto && proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto)
+    proto = Object.getPrototypeOf(proto) as object | null
   ) {
     for (const name of Reflect.ownKeys(proto)) {
       const descriptor = Object.getOwnPropertyDescriptor(proto, name);

@@ -17,14 +17,13 @@ type Generation = Map<string, Map<string, Window>>;
  * when it is hit, and a rotation drops the previous generation whole, by
  * then holding only windows that have ended. Forgetting ended windows costs
  * nothing per request: no walk over every bucket on the request path (with a
- * million keys validated within a minute, that walk stalled one request
- * for tens of milliseconds; docs/PERFORMANCE.md).
+ * million keys validated within a minute, that walk stalled the request
+ * that ran it).
  *
  * A generation holds one Map per scope, keyed by the caller string as given
  * (a key digest or an address): no key is built per request, and a window
- * costs its caller string, its slot and its two numbers (about 184 bytes
- * against about 280 with one `scope:caller` string key per window;
- * docs/PERFORMANCE.md, issue 25).
+ * costs its caller string, its slot and its two numbers (a third less than
+ * with one `scope:caller` string key per window).
  *
  * Memory is bounded: when the current generation holds half of `maxWindows`,
  * it rotates early, so at most `maxWindows` windows are held, whatever the

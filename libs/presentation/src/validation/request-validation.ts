@@ -15,10 +15,16 @@ export interface FailedRule {
   readonly context?: Readonly<Record<string, unknown>>;
 }
 
+/** The context a failed rule carries (class-validator types a rule's `context` option as `any`). */
+function contextOf(error: ValidationError, rule: string): Readonly<Record<string, unknown>> | undefined {
+  const context: unknown = error.contexts?.[rule];
+  return typeof context === 'object' && context !== null ? (context as Record<string, unknown>) : undefined;
+}
+
 /** Every failed rule, depth first, in the order the DTO declares its fields. */
 export function failedRules(errors: readonly ValidationError[]): FailedRule[] {
   return errors.flatMap((error) => [
-    ...Object.entries(error.constraints ?? {}).map(([rule, message]) => ({ message, context: error.contexts?.[rule] })),
+    ...Object.entries(error.constraints ?? {}).map(([rule, message]) => ({ message, context: contextOf(error, rule) })),
     ...failedRules(error.children ?? []),
   ]);
 }
@@ -52,7 +58,7 @@ export function IsRefused(options: ValidationOptions): PropertyDecorator {
 export const IS_PLAIN_TEXT = 'isPlainText';
 
 /**
- * Plain text (the domain's isPlainText, issue 35): no control characters and
+ * Plain text (the domain's isPlainText): no control characters and
  * no bidirectional formatting characters; with `multiLine`, tab and line
  * breaks allowed. A value that is not a string passes: the field's own type
  * rule judges it. The message names `field`. One decorator for every free

@@ -11,8 +11,7 @@ export const DATABASE_UNREACHABLE = 'Database is not reachable';
 /**
  * Terminus health indicator over `DatabasePing` (one prepared `SELECT 1`
  * with a time limit). Deliberately not terminus's TypeOrmHealthIndicator:
- * that one resolves the data source and builds a query runner on every call
- * (docs/PERFORMANCE.md).
+ * that one resolves the data source and builds a query runner on every call.
  */
 @Injectable()
 export class DatabaseHealthIndicator {

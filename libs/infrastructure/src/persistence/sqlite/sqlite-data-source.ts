@@ -9,10 +9,9 @@ import { SQLITE_MIGRATIONS } from './migrations';
  * TypeORM options for SQLite. Migrations always run at start-up;
  * `synchronize` is never used. WAL mode with a busy timeout, so a CLI
  * writing beside the service does not fail requests. The page cache is
- * SQLITE_CACHE_MB (8 MB by default, half of better-sqlite3's 16): it holds
- * validate's pages at 10,000 keys (about 5 MB), and at a million keys, where
- * no cache holds the key rows, each megabyte of it is a megabyte of resident
- * memory (docs/PERFORMANCE.md, issue 25).
+ * SQLITE_CACHE_MB (8 MB by default, half of better-sqlite3's 16): enough for
+ * validate's pages at 10,000 keys, and at a million keys, where no cache holds
+ * the key rows, each megabyte of it is a megabyte of resident memory.
  */
 export function sqliteDataSourceOptions(database: SqliteDatabaseConfig): DataSourceOptions {
   if (database.path !== ':memory:') createPrivately(database.path);
@@ -37,7 +36,7 @@ export function sqliteDataSourceOptions(database: SqliteDatabaseConfig): DataSou
 
 /**
  * The database file holds every key digest, the audit log and (without SECRETS_KEY) the
- * secrets in plain text: what the service or CLI creates, only its user may read (issue 35).
+ * secrets in plain text: what the service or CLI creates, only its user may read.
  * A missing folder is made 0700 (each one made, the umask may only take away), a missing file
  * 0600; SQLite gives its -wal and -shm files the database file's mode. A folder or file that
  * exists keeps the mode its owner gave it (docs/OPERATIONS.md says how to tighten an old one).

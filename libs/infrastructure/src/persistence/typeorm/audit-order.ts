@@ -1,5 +1,5 @@
 /**
- * The audit log's order (issue 22): `seq`, given by the database as entries
+ * The audit log's order: `seq`, given by the database as entries
  * are appended, breaks ties of `at`, so entries of one millisecond are listed
  * as they happened. The indexes of that order, and of the id (unique, no
  * longer the primary key), with the same names and columns on every database:

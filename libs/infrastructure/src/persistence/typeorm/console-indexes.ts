@@ -1,5 +1,5 @@
 /**
- * The indexes of the operators' console reads (CONTRACT 17; docs/PERFORMANCE.md, issue 16): keys newest
+ * The indexes of the operators' console reads (CONTRACT 17): keys newest
  * first and by prefix, tier and status; users by e-mail; counters by period; events by key and day (covering
  * the counts by type, outcome and model) and by day; the audit log newest first, by action. The same names and columns on every
  * database: each database's migration 1764100000000 creates them from this one list. (The audit log's two

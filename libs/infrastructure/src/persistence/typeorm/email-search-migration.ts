@@ -1,5 +1,6 @@
 import { emailSearchForm } from '@svc/domain';
 import { type QueryRunner } from 'typeorm';
+import { selectedRows } from './migration-rows';
 
 /** How a database spells what the e-mail search migration needs. */
 export interface MigrationDialect {
@@ -12,7 +13,7 @@ export interface MigrationDialect {
 const BATCH = 1000;
 
 /**
- * E-mail search that finds people (issue 26): users.email_lower holds the address in its search form
+ * E-mail search that finds people: users.email_lower holds the address in its search form
  * (emailSearchForm), indexed, so a case-insensitive match and a starts-with search are index ranges on
  * every database (MariaDB has no index on an expression). It replaces the index on the address as
  * typed, which nothing searches any more. The '' default only because SQLite cannot add a NOT NULL
@@ -38,7 +39,8 @@ export async function removeEmailSearchForm(q: QueryRunner, dialect: MigrationDi
 async function backfill(q: QueryRunner, param: (n: number) => string): Promise<void> {
   let after = '';
   for (;;) {
-    const rows: Array<{ id: string; email: string }> = await q.query(
+    const rows = await selectedRows<{ id: string; email: string }>(
+      q,
       `SELECT id, email FROM users WHERE id > ${param(1)} ORDER BY id LIMIT ${BATCH}`,
       [after],
     );

@@ -36,7 +36,7 @@ export class RecordHydrator<R extends ObjectLiteral> {
 
   hydrate(row: ObjectLiteral): R {
     const driver = this.dataSource.driver;
-    const record = new this.target() as ObjectLiteral;
+    const record: Record<string, unknown> = new this.target();
     for (const { property, source, column } of this.columnsOf()) {
       record[property] = column === null ? row[source] : driver.prepareHydratedValue(row[source], column);
     }

@@ -32,8 +32,8 @@ export class RecordValues<R extends ObjectLiteral> {
   of(record: R, only?: readonly string[]): unknown[] {
     const driver = this.dataSource.driver;
     const columns = only ? only.map((name) => this.column(name)) : this.columnsOf();
-    return columns.map((column) => {
-      const value = (record as ObjectLiteral)[column.propertyName];
+    return columns.map((column): unknown => {
+      const value: unknown = (record as ObjectLiteral)[column.propertyName];
       return driver.preparePersistentValue(value === undefined ? null : value, column);
     });
   }

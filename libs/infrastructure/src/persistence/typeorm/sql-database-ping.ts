@@ -9,9 +9,8 @@ import { PreparedStatement, SqlStatements } from './sql-statements';
  * statement is prepared once (on a database server it waits for a pool
  * connection like any query, and the limit covers that wait). It replaced
  * @nestjs/terminus's TypeORM ping, which resolved its packages and the data
- * source and built a query runner on every call: about 130 µs of CPU per
- * health request under load against 16 µs for the whole ceiling answer
- * (docs/PERFORMANCE.md).
+ * source and built a query runner on every call, several times the CPU of
+ * the whole answer of the benchmark's ceiling.
  */
 @Injectable()
 export class SqlDatabasePing extends DatabasePing {

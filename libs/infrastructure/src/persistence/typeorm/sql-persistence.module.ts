@@ -54,7 +54,7 @@ export interface SqlDialectAdapters<S extends SqlStatements> {
 }
 
 /**
- * Every persistence port a database module binds and exports (the in-memory module binds the same,
+ * Every persistence port a database module binds and exports (the tests' in-memory module, test/in-memory/, binds the same,
  * but for WebhookRepository: the outbox and its dispatcher exist on the SQL databases only).
  */
 export const PERSISTENCE_PORTS = [

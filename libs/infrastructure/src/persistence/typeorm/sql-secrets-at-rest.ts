@@ -16,7 +16,7 @@ interface SecretColumn {
 }
 
 /**
- * Every column where the service keeps a secret of its own (issue 35): what
+ * Every column where the service keeps a secret of its own: what
  * SecretsCipher seals. A new one is one more row here, and its repository
  * seals and opens through the cipher.
  */
@@ -110,7 +110,7 @@ export class SqlSecretsAtRest extends SecretsAtRest implements OnModuleInit {
   }
 
   private async valuesOf(column: SecretColumn): Promise<Array<{ id: unknown; where: string; stored: string }>> {
-    const rows = await this.dataSource
+    const rows: Array<Record<string, unknown>> = await this.dataSource
       .getRepository(column.record)
       .createQueryBuilder('r')
       .select([`r.${column.id}`, `r.${column.property}`])

@@ -11,8 +11,8 @@ export interface WebhookTableSpelling {
 
 /**
  * `webhook_endpoints` as migration 1764700000000 made it (secrets of at most 100 characters: a
- * `whsec_` secret is 50), or, under another name, with wider secret columns (issue 35's rebuild
- * on SQLite, where a column's type cannot be altered).
+ * `whsec_` secret is 50), or, under another name, with wider secret columns (the sealed secrets'
+ * rebuild on SQLite, where a column's type cannot be altered).
  */
 export function webhookEndpointsTable(
   { instant, tableOptions }: WebhookTableSpelling,
@@ -36,7 +36,7 @@ export function webhookEndpointsTable(
 
 /**
  * The width of the webhook secret columns from migration 1765100000000 on: a secret sealed at
- * rest (issue 35: `enc:v1:` and base64 of a 12-byte nonce, the 50-character secret and a 16-byte
+ * rest (SecretsCipher: `enc:v1:` and base64 of a 12-byte nonce, the 50-character secret and a 16-byte
  * tag) is 111 characters.
  */
 export const SEALED_WEBHOOK_SECRET_WIDTH = 255;
@@ -92,8 +92,7 @@ export const WEBHOOK_RETENTION_INDEXES: ReadonlyArray<readonly [name: string, ta
 /**
  * The once-a-minute search for keys about to expire (`key.expiring`, migration
  * 1764900000000): a range of `expires_at`. Without it every instance read the
- * whole key table each minute (half a second at a million keys, on the request
- * path's thread with SQLite; docs/PERFORMANCE.md, issue 25).
+ * whole key table each minute (with SQLite, on the request path's thread).
  */
 export const KEY_EXPIRY_INDEXES: ReadonlyArray<readonly [name: string, table: string, columns: string]> = [
   ['ix_api_keys_expires_at', 'api_keys', 'expires_at'],

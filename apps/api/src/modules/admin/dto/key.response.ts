@@ -31,7 +31,7 @@ export class IssuedKeyResponse implements IssuedKeyView {
 }
 
 /** GET, PATCH and revoke of /admin/v1/keys/{key_id}: never the whole key. */
-/** A key's bounds for keys.update alone (CONTRACT 21; issue 35). */
+/** A key's bounds for keys.update alone (CONTRACT 21). */
 export class KeyUpdateBoundsResponse {
   @ApiProperty({
     type: 'integer',

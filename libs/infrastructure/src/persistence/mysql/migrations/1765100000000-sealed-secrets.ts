@@ -2,7 +2,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 import { SEALED_WEBHOOK_SECRET_WIDTH } from '../../typeorm/webhooks-migration';
 
 /**
- * Webhook secrets sealed at rest (issue 35) are longer than the 100 characters their columns
+ * Webhook secrets sealed at rest (SecretsCipher) are longer than the 100 characters their columns
  * took. MODIFY keeps the table's charset and collation (table-options.ts), as the columns had.
  */
 export class SealedSecretsMySql1765100000000 implements MigrationInterface {

@@ -1,4 +1,5 @@
 import { type QueryRunner } from 'typeorm';
+import { selectedRows } from '../../typeorm/migration-rows';
 
 /**
  * The table options every MySQL migration uses: InnoDB, utf8mb4, and a
@@ -8,7 +9,7 @@ import { type QueryRunner } from 'typeorm';
  * that collation differently: MariaDB `utf8mb4_nopad_bin`, MySQL 8 `utf8mb4_0900_bin`.
  */
 export async function tableOptions(q: QueryRunner): Promise<string> {
-  const [{ version }]: Array<{ version: string }> = await q.query('SELECT VERSION() AS version');
+  const [{ version }] = await selectedRows<{ version: string }>(q, 'SELECT VERSION() AS version');
   const collation = /mariadb/i.test(version) ? 'utf8mb4_nopad_bin' : 'utf8mb4_0900_bin';
   return `ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=${collation}`;
 }

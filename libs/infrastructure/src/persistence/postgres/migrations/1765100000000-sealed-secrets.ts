@@ -1,7 +1,7 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 import { SEALED_WEBHOOK_SECRET_WIDTH } from '../../typeorm/webhooks-migration';
 
-/** Webhook secrets sealed at rest (issue 35) are longer than the 100 characters their columns took. */
+/** Webhook secrets sealed at rest (SecretsCipher) are longer than the 100 characters their columns took. */
 export class SealedSecretsPostgres1765100000000 implements MigrationInterface {
   name = 'SealedSecretsPostgres1765100000000';
 

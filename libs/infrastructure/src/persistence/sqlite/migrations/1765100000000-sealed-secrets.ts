@@ -2,7 +2,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 import { SEALED_WEBHOOK_SECRET_WIDTH, WEBHOOK_ENDPOINT_COLUMNS, webhookEndpointsTable } from '../../typeorm/webhooks-migration';
 
 /**
- * Webhook secrets sealed at rest (issue 35) are longer than the 100 characters their columns
+ * Webhook secrets sealed at rest (SecretsCipher) are longer than the 100 characters their columns
  * took: SQLite cannot alter a column's type, so the table (no index but its key, and no
  * reference to it) is rebuilt with SEALED_WEBHOOK_SECRET_WIDTH, its rows copied.
  */

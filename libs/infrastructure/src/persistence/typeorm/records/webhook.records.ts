@@ -3,7 +3,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 /**
  * A webhook endpoint (CONTRACT 20). An HMAC signature needs the secret
  * itself, so its secrets cannot be digests: they are sealed by the
- * SecretsCipher (encrypted at rest with SECRETS_KEY, issue 35), never logged
+ * SecretsCipher (encrypted at rest with SECRETS_KEY), never logged
  * and never shown after they are made. `events` is a JSON array of event
  * types, as text.
  */

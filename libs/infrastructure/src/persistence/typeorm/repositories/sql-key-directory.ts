@@ -27,7 +27,7 @@ const STATUS_FILTER: Readonly<Record<KeyStatus, string>> = {
  * migration 1764100000000: newest first on (created_at, id), by e-mail on
  * users (email) then api_keys (user_id), by prefix on (display_prefix,
  * created_at, id), the counts on (license_type, revoked_at, expires_at).
- * Each search shape is one prepared statement. (docs/PERFORMANCE.md, issue 16)
+ * Each search shape is one prepared statement.
  */
 @Injectable()
 export class SqlKeyDirectory extends KeyDirectory {

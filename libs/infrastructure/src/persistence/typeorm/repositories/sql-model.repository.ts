@@ -7,6 +7,9 @@ import { RecordValues } from '../record-values';
 import { type PreparedStatement, type SqlStatements, type WriteScript } from '../sql-statements';
 import { ModelRecord } from '../records/model.record';
 
+/** The fields of a driver's error that tell a unique-key violation (`code`; mysql2's `errno` too). */
+type DriverErrorFields = { readonly code?: unknown; readonly errno?: unknown };
+
 /**
  * The registry's records on a SQL database. Reads and the portable
  * conditional updates are shared; each database's module adds what its
@@ -31,7 +34,7 @@ export abstract class SqlModelRepository extends ModelRepository {
   }
 
   /** Whether the driver's error (TypeORM's `driverError`) is a unique-key violation. */
-  protected abstract isUniqueViolation(driverError: { code?: unknown; errno?: unknown }): boolean;
+  protected abstract isUniqueViolation(driverError: DriverErrorFields): boolean;
 
   /** The two reads keys make (list, one record): prepared statements. */
   private prepared(): { byName: PreparedStatement; all: PreparedStatement } {
@@ -66,7 +69,10 @@ export abstract class SqlModelRepository extends ModelRepository {
         return true;
       });
     } catch (error) {
-      const driverError = error instanceof QueryFailedError ? (error.driverError ?? {}) : (error as { code?: unknown; errno?: unknown });
+      const driverError: DriverErrorFields =
+        error instanceof QueryFailedError
+          ? ((error as QueryFailedError<Error & DriverErrorFields>).driverError ?? {})
+          : (error as DriverErrorFields);
       if (this.isUniqueViolation(driverError)) return false;
       throw error;
     }

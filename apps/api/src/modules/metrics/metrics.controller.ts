@@ -1,8 +1,8 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ApiErrors } from '../openapi/api-errors.decorator';
-import { ServiceMetrics } from './service-metrics';
+import { ApiErrors } from '../../openapi/api-errors.decorator';
+import { ServiceMetrics } from '../../observability/service-metrics';
 import { SkipThrottle } from '@nestjs/throttler';
 
 /**

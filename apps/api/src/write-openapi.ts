@@ -3,8 +3,8 @@ import { loadConfig } from '@svc/config';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createApiApp } from '../create-api-app';
-import { DOCS_JSON_PATH } from './openapi';
+import { createApiApp } from './create-api-app';
+import { DOCS_JSON_PATH } from './openapi/openapi';
 
 /**
  * `npm run openapi`: builds the service without listening, with every

@@ -1,8 +1,8 @@
 import {
   describeGeneratedSecretRepositoryContract,
   describeLicenseSigningKeyRepositoryContract,
-} from '../../../../../test/contracts/generated-secrets.contract';
-import { makeInMemoryPersistence } from '../../../../../test/contracts/in-memory-persistence';
+} from '../contracts/generated-secrets.contract';
+import { makeInMemoryPersistence } from '../contracts/in-memory-persistence';
 import { InMemoryGeneratedSecretRepository, InMemoryLicenseSigningKeyRepository } from './in-memory-generated-secrets';
 
 describe(InMemoryGeneratedSecretRepository.name, () => {

@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '@svc/config';
 import { Server, createServer } from 'node:http';
-import { REASON_PHRASE, errorEnvelope } from '../http/error-envelope';
-import { ServiceMetrics } from './service-metrics';
+import { REASON_PHRASE, errorEnvelope } from '../../http/error-envelope';
+import { ServiceMetrics } from '../../observability/service-metrics';
 
 const NOT_FOUND = JSON.stringify(errorEnvelope(REASON_PHRASE[404], 'NOT_FOUND', 'No such endpoint'));
 

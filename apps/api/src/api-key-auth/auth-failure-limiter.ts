@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RateCounter } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { AdminUnauthorizedError, DomainError, type DomainErrorCode, KEY_CHECK_CODES } from '@svc/domain';
-import { rateLimitExceeded } from './rate-limit-exceeded';
+import { rateLimitExceeded } from '../http/rate-limit-exceeded';
 
 /**
  * The failures the brute-force guard counts: every code a key check answers

@@ -1,4 +1,4 @@
-import { HttpEdgeError } from '../http/http-error';
+import { HttpEdgeError } from './http-error';
 
 /** 429 RATE_LIMIT_EXCEEDED with `Retry-After` in whole seconds, at least 1 (CONTRACT 8). */
 export function rateLimitExceeded(retryAfterSeconds: number): HttpEdgeError {
