@@ -35,15 +35,17 @@ if (!withPostgres) console.warn('PostgreSQL is not reachable on 127.0.0.1:5432: 
 const withMySql = process.env.CI === 'true' || reachable(3306);
 if (!withMySql) console.warn('MySQL / MariaDB is not reachable on 127.0.0.1:3306: the e2e-mysql project is skipped');
 
-// Suites whose subject does not depend on the database run once, on SQLite: the CLI's options, messages,
-// operators and model files (cli.storage runs each command that uses the database on PostgreSQL and
-// MySQL, and cli.e2e names each database it works on), the service process's start on the embedded default (license.process), the rate limits (their
-// windows live in memory or Redis, never in the database; the routes they guard run on each database in
-// their own suites), the bench's smoke run
-// (its server modes are `npm run bench -- --pg` / `--mysql`); the schema-drift test, which migrates
-// all three databases itself; the console's browser test and the console's serving (the browser app,
-// not the database); the OpenAPI document, the security headers, the deployment manifests, and
-// large model files (streamed between the object store and HTTP; the database holds one row).
+// Suites whose subject does not depend on the database run once, on SQLite:
+// - the CLI's options, messages, operators and model files (cli.storage runs each command that uses the
+//   database on PostgreSQL and MySQL, and cli.e2e names each database it works on);
+// - the service process's start on the embedded default (license.process);
+// - the rate limits (their windows live in memory or Redis, never in the database; the routes they guard
+//   run on each database in their own suites);
+// - the bench's smoke run (its server modes are `npm run bench -- --pg` / `--mysql`);
+// - the schema-drift test, which migrates all three databases itself;
+// - the console's browser test and the console's serving (the browser app, not the database);
+// - the OpenAPI document, the security headers, the deployment manifests, and large model files
+//   (streamed between the object store and HTTP; the database holds one row).
 const databaseIndependent = [
   'cli',
   'cli\\.models',
