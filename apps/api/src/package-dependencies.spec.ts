@@ -64,7 +64,8 @@ const TOOLS: Record<string, { why: string; holds: () => boolean }> = {
   'dependency-cruiser': { why: '`depcruise` in the scripts', holds: () => /\bdepcruise\b/.test(scripts) },
   jest: { why: '`jest` in the scripts', holds: () => /\bjest\b/.test(scripts) },
   'npm-run-all2': { why: '`run-p` and `run-s` in the scripts (npm test)', holds: () => /\brun-[ps]\b/.test(scripts) },
-  'ts-jest': { why: 'the transform of jest.config.js', holds: () => text('jest.config.js').includes("'ts-jest'") },
+  '@swc/jest': { why: 'the transform of jest.config.js', holds: () => text('jest.config.js').includes("'@swc/jest'") },
+  '@swc/core': { why: 'the compiler @swc/jest runs (its peer dependency)', holds: () => text('jest.config.js').includes("'@swc/jest'") },
   'ts-loader': {
     why: "the loader of `nest build`'s webpack (nest-cli.json: webpack)",
     holds: () => (JSON.parse(text('nest-cli.json')) as { compilerOptions: { webpack?: boolean } }).compilerOptions.webpack === true,
