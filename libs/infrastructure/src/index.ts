@@ -7,7 +7,7 @@ export * from './repo-tokens/github-app-repo-token-issuer';
 export * from './repo-tokens/static-repo-token-issuer';
 export * from './repo-tokens/not-configured-repo-token-issuer';
 export * from './crypto/hmac-model-link-signer';
-export * from './crypto/jose-license-signer';
+export * from './crypto/ed25519-license-signer';
 export * from './webhooks/address-policy';
 export * from './webhooks/webhook-targets';
 export * from './webhooks/webhook-http-transport';

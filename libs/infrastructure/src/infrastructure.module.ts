@@ -21,7 +21,7 @@ import {
   TierCatalog,
 } from '@svc/domain';
 import { HmacModelLinkSigner, modelUrlSecretOf } from './crypto/hmac-model-link-signer';
-import { Ed25519LicenseKeyGenerator, JoseLicenseSigner, KeptLicenseSigner } from './crypto/jose-license-signer';
+import { Ed25519LicenseKeyGenerator, Ed25519LicenseSigner, KeptLicenseSigner } from './crypto/ed25519-license-signer';
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { SecretsCipher } from './crypto/secrets-cipher';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
@@ -118,7 +118,7 @@ export class InfrastructureModule {
         inject: [LicenseSigningKeyRepository, LicenseKeySchedule, Clock],
         useFactory: async (keys: LicenseSigningKeyRepository, schedule: LicenseKeySchedule, clock: Clock) =>
           config.license.signingKey !== null
-            ? JoseLicenseSigner.create(config.license.signingKey, config.license.verifyKeys)
+            ? Ed25519LicenseSigner.create(config.license.signingKey, config.license.verifyKeys)
             : KeptLicenseSigner.open(keys, schedule, clock, config.license.signingKeyFile, config.license.verifyKeys),
       },
       repoTokenIssuerOf(config),

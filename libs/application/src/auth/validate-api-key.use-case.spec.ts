@@ -8,7 +8,7 @@ import {
   type LicenseType,
 } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
-import { JoseLicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/jose-license-signer';
+import { Ed25519LicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/ed25519-license-signer';
 import {
   InMemoryApiKeyRepository,
   InMemoryKeyContextRepository,
@@ -25,7 +25,7 @@ const hasher = new Sha256SecretHasher(null);
 
 /** The real signer over a fresh key: each answer carries its signed license. */
 async function offlineLicenses(): Promise<OfflineLicenses> {
-  return new OfflineLicenses(new OfflineLicensePolicy(3600), await JoseLicenseSigner.create(newLicenseKeyPair().privateKey));
+  return new OfflineLicenses(new OfflineLicensePolicy(3600), await Ed25519LicenseSigner.create(newLicenseKeyPair().privateKey));
 }
 const MARCH = '2026-03';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FixedClock, LicenseKeySchedule, type LicenseSigningKey } from '@svc/domain';
 import { InMemoryLicenseSigningKeyRepository } from '../../../../test/in-memory/in-memory-generated-secrets';
-import { KeptLicenseSigner, kidOf, newLicenseKeyPair } from './jose-license-signer';
+import { KeptLicenseSigner, kidOf, newLicenseKeyPair } from './ed25519-license-signer';
 
 const T0 = new Date('2026-03-15T12:00:00Z');
 

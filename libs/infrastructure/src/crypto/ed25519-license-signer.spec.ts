@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { type OfflineLicense } from '@svc/domain';
 import fc from 'fast-check';
 import { SignJWT, jwtVerify } from 'jose';
-import { claimsOf, kidOf, newLicenseKeyPair, signedToken } from './jose-license-signer';
+import { claimsOf, kidOf, newLicenseKeyPair, signedToken } from './ed25519-license-signer';
 
 const licenses: fc.Arbitrary<OfflineLicense> = fc.record({
   keyId: fc.stringMatching(/^key_[0-9a-f]{24}$/),

@@ -19,11 +19,13 @@ import { legacySecretIn } from './legacy-secret-file';
 export const LICENSE_ISSUER = 'svc-licensing';
 
 /**
- * Signs offline licenses with `jose` (CONTRACT 15) under the configured key: a
- * compact JWT, EdDSA over Ed25519, `kid` the key's RFC 7638 thumbprint. The
- * key object is made once; a signature costs the claims' JSON and one Ed25519 signing.
+ * Signs offline licenses (CONTRACT 15) under the configured key: a compact JWT,
+ * EdDSA over Ed25519, `kid` the key's RFC 7638 thumbprint (jose computes it and
+ * exports the public JWK). The signature itself is node:crypto's one-shot Ed25519,
+ * byte-equal to jose's `SignJWT` (its spec holds them equal). The key object is
+ * made once; a signature costs the claims' JSON and one Ed25519 signing.
  */
-export class JoseLicenseSigner extends LicenseSigner {
+export class Ed25519LicenseSigner extends LicenseSigner {
   private constructor(
     private readonly privateKey: KeyObject,
     private readonly kid: string,
@@ -33,10 +35,10 @@ export class JoseLicenseSigner extends LicenseSigner {
   }
 
   /** From the signing key (PEM) and the older public keys (SPKI PEM) still published. */
-  static async create(signingKeyPem: string, olderPublicKeys: readonly string[] = []): Promise<JoseLicenseSigner> {
+  static async create(signingKeyPem: string, olderPublicKeys: readonly string[] = []): Promise<Ed25519LicenseSigner> {
     const privateKey = createPrivateKey(signingKeyPem);
     const current = await publicJwkOf(createPublicKey(privateKey));
-    return new JoseLicenseSigner(privateKey, current.jwk.kid, await licensePublicKeysOf([current.pem, ...olderPublicKeys]));
+    return new Ed25519LicenseSigner(privateKey, current.jwk.kid, await licensePublicKeysOf([current.pem, ...olderPublicKeys]));
   }
 
   sign(license: OfflineLicense): Promise<string> {
@@ -158,7 +160,7 @@ export class KeptLicenseSigner extends LicenseSigner {
 /**
  * The compact JWS (RFC 7515 §7.1) of the claims, EdDSA over Ed25519: the
  * bytes jose's `SignJWT` produces for the same header and claims (Ed25519 is
- * deterministic; jose-license-signer.spec.ts holds them equal). Signed with
+ * deterministic; ed25519-license-signer.spec.ts holds them equal). Signed with
  * node:crypto's synchronous one-shot `sign`: jose has no synchronous signing,
  * and its asynchronous `crypto.sign` hands every signature to libuv's thread
  * pool, which on validate's path cost more CPU than the signature itself.
