@@ -278,6 +278,13 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
   it('shows the audit log, filtered by action', async () => {
     await nav('Audit', 'Audit log');
     await page.locator('table.audit').getByText('model.uploaded').first().waitFor();
+    // the choices are the API's own list (openapi.json's enum, through the generated client), webhook.* included
+    const served = (await (await fetch(`${service.baseUrl}/api/docs-json`)).json()) as {
+      components: { schemas: { AuditEntryResponse: { properties: { action: { enum: string[] } } } } };
+    };
+    const actions = served.components.schemas.AuditEntryResponse.properties.action.enum;
+    expect(actions).toContain('webhook.delivery_retried');
+    expect(await page.locator('#audit-action option').allTextContents()).toEqual(['All actions', ...actions]);
     await page.getByLabel('Action').selectOption('key.revoked');
     await web(page.locator('table.audit tbody tr')).toHaveCount(1);
     await web(page.locator('table.audit tbody')).toContainText('console test');

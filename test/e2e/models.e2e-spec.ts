@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type IssuedKeyView } from '@svc/presentation';
+import { type IssuedKeyResponse } from '@svc/presentation';
 import { TEST_ADMIN_TOKEN, TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
 import { downloadFile, signedLinkOf } from '../harness/model-download';
@@ -115,10 +115,10 @@ function recordOf(f: Fixture, ownerUserId: string | null): Record<string, unknow
 describe('Model registry (public)', () => {
   let t: TestApp;
   const files = new Map<string, Buffer>();
-  const keys = {} as Record<Tier, IssuedKeyView>;
+  const keys = {} as Record<Tier, IssuedKeyResponse>;
   /** The owner of the custom model, with one key per tier; and another user. */
-  const owner = {} as Record<Tier, IssuedKeyView>;
-  const stranger = {} as Record<Tier, IssuedKeyView>;
+  const owner = {} as Record<Tier, IssuedKeyResponse>;
+  const stranger = {} as Record<Tier, IssuedKeyResponse>;
 
   const list = (key: string, query = ''): Promise<HttpAnswer> => t.get(`/v1/models/list?api_key=${key}${query}`);
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RouteTable } from '../../apps/api/src/http/route-table';
@@ -57,6 +58,18 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       const committed = readFileSync(COMMITTED, 'utf8');
       expect(served.body).toEqual(JSON.parse(committed));
       expect(served.text === committed).toBe(true);
+    });
+
+    it("the console's generated schema is openapi-typescript's output of the committed openapi.json (run `npm run openapi`)", () => {
+      // the generator's arguments are the script's own (package.json `openapi:console`), with --check: it exits 1 when the file differs
+      const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[
+        'openapi:console'
+      ];
+      const [command, ...args] = script.split(' ');
+      expect(command).toBe('openapi-typescript');
+      const cli = join(ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
+      const run = spawnSync(process.execPath, [cli, ...args, '--check'], { cwd: ROOT, encoding: 'utf8' });
+      expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     });
 
     it('is deterministic: keys sorted at every level, no timestamps', () => {

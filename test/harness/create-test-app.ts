@@ -6,7 +6,7 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IssueApiKey, type IssueApiKeyInput } from '@svc/application';
 import { type AppConfig, type DatabaseKind, loadConfig } from '@svc/config';
 import { type Clock } from '@svc/domain';
-import { type IssuedKeyView, issuedKeyViewOf } from '@svc/presentation';
+import { type IssuedKeyResponse, issuedKeyViewOf } from '@svc/presentation';
 import { type ApiFeatures } from '../../apps/api/src/api.module';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { CapturingLogger } from './capturing-logger';
@@ -123,7 +123,7 @@ export class TestApp {
    * Issues a key through the domain's own issuance (the use case, built on the
    * app's adapters whether or not the admin API is mounted), returning the plaintext once.
    */
-  async issueKey(input: Partial<IssueApiKeyInput> = {}): Promise<IssuedKeyView> {
+  async issueKey(input: Partial<IssueApiKeyInput> = {}): Promise<IssuedKeyResponse> {
     this.issuance ??= this.app.get(ModuleRef).create(IssueApiKey);
     const issued = await (
       await this.issuance

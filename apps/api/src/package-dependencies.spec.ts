@@ -71,6 +71,10 @@ const TOOLS: Record<string, { why: string; holds: () => boolean }> = {
     holds: () => (JSON.parse(text('nest-cli.json')) as { compilerOptions: { webpack?: boolean } }).compilerOptions.webpack === true,
   },
   typescript: { why: '`tsc` in the scripts', holds: () => /\btsc\b/.test(scripts) },
+  'openapi-typescript': {
+    why: "`openapi-typescript` in the scripts (npm run openapi:console writes the console's types from openapi.json)",
+    holds: () => /\bopenapi-typescript\b/.test(scripts),
+  },
   eslint: { why: '`eslint` in the scripts (npm run lint)', holds: () => /\beslint\b/.test(scripts) },
   prettier: { why: '`prettier` in the scripts (npm run format:check)', holds: () => /\bprettier --check\b/.test(scripts) },
   '@eslint/js': { why: 'imported by eslint.config.mjs', holds: () => text('eslint.config.mjs').includes("from '@eslint/js'") },

@@ -1,9 +1,12 @@
 import { type ComponentChildren, createContext } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { AdminApi, type Me } from './api';
+import { AdminApi, ok, type Schema } from './api';
 import { ErrorNote } from './components/ErrorNote';
 
 const TOKEN_KEY = 'svc-console-admin-token';
+
+/** GET /admin/v1/me: who is signed in, the role, the permissions it holds and, for each it lacks, the role needed. */
+export type Me = Schema<'SessionResponse'>;
 
 export interface Session {
   /** The admin API with this session's token; a 401 from it signs out, a 403 reads GET /me again. */
@@ -38,7 +41,7 @@ export function whoIs(me: Me): string {
 
 /** The refusal of `permission` for `me`: held (null), lacking with the role needed, or unknown to the service (refused). */
 export function refusalOf(me: Me, permission: string): string | null {
-  if (me.permissions.includes(permission)) return null;
+  if ((me.permissions as readonly string[]).includes(permission)) return null;
   const needed = me.denied[permission];
   return needed ? `Needs the ${needed} role (you are ${me.role}).` : `Not allowed for the ${me.role} role.`;
 }
@@ -92,7 +95,7 @@ export function SessionGate(props: {
     if (api === null || (me !== null && round === 0)) return;
     const controller = new AbortController();
     setFailure(null);
-    api.call<Me>('GET', '/me', { signal: controller.signal }).then(
+    ok(api.client.GET('/admin/v1/me', { signal: controller.signal })).then(
       (answer) => !controller.signal.aborted && setMe(answer),
       (error: unknown) => !controller.signal.aborted && setFailure(error),
     );

@@ -3,7 +3,8 @@ import { DatabaseUnavailableError, DomainError, ModelStoreUnavailableError } fro
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
 import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelope, errorEnvelope } from './error-envelope';
-import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from './error-status.map';
+import { ErrorEnvelopeResponse } from './error-envelope.response';
+import { ERROR_STATUS, HttpErrorCode } from './error-status.map';
 import { HttpEdgeError } from './http-error';
 import { BODY_LIMIT_HINT, JSON_BODIES_ONLY } from './body-limit';
 import { RouteTable } from './route-table';
@@ -20,7 +21,7 @@ const CODE_BY_STATUS: Record<number, HttpErrorCode> = {
 
 interface Rendered {
   readonly status: number;
-  readonly body: ErrorEnvelope;
+  readonly body: ErrorEnvelopeResponse;
   readonly headers?: Readonly<Record<string, string>>;
 }
 

@@ -1,6 +1,7 @@
 import { type DomainError } from '@svc/domain';
 import { publicHintOf } from '@svc/presentation';
-import { type ErrorEnvelope, type HttpErrorCode } from './error-status.map';
+import { type ErrorEnvelopeResponse } from './error-envelope.response';
+import { type HttpErrorCode } from './error-status.map';
 
 /** The `error` text of an answer that has nothing more specific to say than its status. */
 export const REASON_PHRASE: Readonly<Record<number, string>> = {
@@ -32,11 +33,11 @@ export function allowedMethodsHint(allowed: readonly string[]): string {
  * builds it here: the exception filter, the framework and client-error handlers,
  * and the metrics port.
  */
-export function errorEnvelope(error: string, code: HttpErrorCode, message?: string): ErrorEnvelope {
+export function errorEnvelope(error: string, code: HttpErrorCode, message?: string): ErrorEnvelopeResponse {
   return message === undefined ? { error, code } : { error, code, message };
 }
 
 /** A domain error's envelope: its description, code, and the hint the edge words for it (`publicHintOf`). */
-export function domainErrorEnvelope(error: DomainError): ErrorEnvelope {
+export function domainErrorEnvelope(error: DomainError): ErrorEnvelopeResponse {
   return errorEnvelope(error.description, error.code, publicHintOf(error));
 }

@@ -43,10 +43,3 @@ export const ERROR_STATUS: Readonly<Record<HttpErrorCode, number>> = {
   NOT_CONFIGURED: 503,
   SERVICE_UNAVAILABLE: 503,
 };
-
-/** The envelope every error answers with (SPEC 7): never a stack, HTML or the key. */
-export interface ErrorEnvelope {
-  readonly error: string;
-  readonly code: HttpErrorCode;
-  readonly message?: string;
-}

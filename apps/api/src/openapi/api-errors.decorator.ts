@@ -35,13 +35,13 @@ import {
 import { BODY_LIMIT_BYTES, BODY_LIMIT_HINT, JSON_BODIES_ONLY } from '../http/body-limit';
 import { MAX_JSON_DEPTH } from '../http/json-depth';
 import { NO_SUCH_ENDPOINT, REASON_PHRASE, allowedMethodsHint, domainErrorEnvelope, errorEnvelope } from '../http/error-envelope';
-import { ERROR_STATUS, type ErrorEnvelope, type HttpErrorCode } from '../http/error-status.map';
+import { ERROR_STATUS, type HttpErrorCode } from '../http/error-status.map';
 import { HttpEdgeError } from '../http/http-error';
 import { MODEL_UPLOAD_LIMIT_BYTES } from '../http/streamed-upload';
 import { rateLimitExceeded } from '../http/rate-limit-exceeded';
-import { ErrorEnvelopeResponse } from './error-envelope.response';
+import { ErrorEnvelopeResponse } from '../http/error-envelope.response';
 
-type EdgeExample = Omit<ErrorEnvelope, 'code'>;
+type EdgeExample = Omit<ErrorEnvelopeResponse, 'code'>;
 
 interface ErrorDoc {
   /** When the code is answered. */
@@ -158,7 +158,7 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
 };
 
 /** The body an example answers with, rendered as the filter renders a real one. */
-function envelopeOf(code: HttpErrorCode, example: ErrorDoc['example']): ErrorEnvelope {
+function envelopeOf(code: HttpErrorCode, example: ErrorDoc['example']): ErrorEnvelopeResponse {
   if (example instanceof DomainError || example instanceof HttpEdgeError) {
     if (example.code !== code) throw new Error(`the example of ${code} is a ${example.code}`);
     return example instanceof DomainError ? domainErrorEnvelope(example) : errorEnvelope(example.description, code, example.hint);
@@ -201,7 +201,7 @@ export function ApiErrors(...codes: HttpErrorCode[]): MethodDecorator & ClassDec
 }
 
 /** One example body per code, for `components.examples` (the responses refer to them). */
-export function errorExamples(): Record<string, { summary: string; value: ErrorEnvelope }> {
+export function errorExamples(): Record<string, { summary: string; value: ErrorEnvelopeResponse }> {
   return Object.fromEntries(
     (Object.keys(ERROR_DOCS) as HttpErrorCode[]).map((code) => [
       code,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import swaggerUiFolder from 'swagger-ui-dist/absolute-path';
 import { DOCS_PATH } from '../observability/security-headers';
 import { errorExamples } from './api-errors.decorator';
-import { ErrorEnvelopeResponse } from './error-envelope.response';
+import { ErrorEnvelopeResponse } from '../http/error-envelope.response';
 
 /** The document as JSON, beside the browsable page at DOCS_PATH. */
 export const DOCS_JSON_PATH = `${DOCS_PATH}-json`;

@@ -1,6 +1,6 @@
 import { ShowModel } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { AdminModelView, adminModelViewOf, modelFileBaseOf } from '@svc/presentation';
+import { AdminModelResponse, adminModelViewOf, modelFileBaseOf } from '@svc/presentation';
 import { SubCommand } from 'nest-commander';
 import { CliCommand, CommonOptions } from '../shared/cli-command';
 
@@ -26,7 +26,7 @@ export class ModelsShowCommand extends CliCommand {
 }
 
 /** A short human-readable summary of a model's admin view. */
-export function modelSummary(view: AdminModelView): string {
+export function modelSummary(view: AdminModelResponse): string {
   return [
     `Model ${view.name} ${view.version} (${view.published ? 'published' : 'not published'})`,
     `  type              ${view.type}`,

@@ -1,16 +1,16 @@
 import {
-  type AuditEntryView,
-  type IssuedKeyView,
-  type KeyListView,
-  type KeyView,
-  type OperatorView,
-  type RotatedKeyView,
-  type UsageReportView,
+  type AuditEntryResponse,
+  type IssuedKeyResponse,
+  type KeyListResponse,
+  type KeyResponse,
+  type OperatorResponse,
+  type RotatedKeyResponse,
+  type UsageReportResponse,
 } from '@svc/presentation';
 
 /** Short human-readable summaries of the admin API's views. Never the key itself (but for issuance). */
 
-export function issuedKeySummary(view: IssuedKeyView): string {
+export function issuedKeySummary(view: IssuedKeyResponse): string {
   return [
     `Issued key ${view.key_id} for user ${view.user_id}`,
     `  license_type   ${view.license_type}`,
@@ -24,7 +24,7 @@ export function issuedKeySummary(view: IssuedKeyView): string {
   ].join('\n');
 }
 
-export function keySummary(view: KeyView): string {
+export function keySummary(view: KeyResponse): string {
   const q = view.quota;
   return [
     `Key ${view.key_id} (${view.status})`,
@@ -42,7 +42,7 @@ export function keySummary(view: KeyView): string {
 }
 
 /** A page of keys as a table, one key a line, and the `--cursor` of the next page when there is one. */
-export function keyListSummary(view: KeyListView): string {
+export function keyListSummary(view: KeyListResponse): string {
   const more = view.next_cursor === null ? [] : ['', `More keys: run again with --cursor ${view.next_cursor}`];
   if (view.keys.length === 0) return ['No keys.', ...more].join('\n');
   const rows = view.keys.map((k) => [
@@ -72,7 +72,7 @@ function textTable(header: readonly string[], rows: ReadonlyArray<readonly strin
   );
 }
 
-export function rotatedKeySummary(view: RotatedKeyView): string {
+export function rotatedKeySummary(view: RotatedKeyResponse): string {
   return [
     `Rotated: new key ${view.key_id}`,
     `  expires_at               ${view.expires_at}`,
@@ -86,7 +86,7 @@ export function rotatedKeySummary(view: RotatedKeyView): string {
 }
 
 /** An audit entry's actor in a few words: `operator:Ada (opr_…)`, `bootstrap`, `key:key_…`, `cli:alice`, `system`. */
-function actorLabel(actor: AuditEntryView['actor']): string {
+function actorLabel(actor: AuditEntryResponse['actor']): string {
   switch (actor.type) {
     case 'operator':
       return `operator:${actor.name} (${actor.operator_id})`;
@@ -99,7 +99,7 @@ function actorLabel(actor: AuditEntryView['actor']): string {
   }
 }
 
-export function auditSummary(entries: readonly AuditEntryView[]): string {
+export function auditSummary(entries: readonly AuditEntryResponse[]): string {
   if (entries.length === 0) return 'No audit entries.';
   return entries
     .map((e) =>
@@ -117,7 +117,7 @@ export function auditSummary(entries: readonly AuditEntryView[]): string {
     .join('\n');
 }
 
-export function usageSummary(view: UsageReportView): string {
+export function usageSummary(view: UsageReportResponse): string {
   const counts = (c: Readonly<Record<string, number>>) =>
     Object.entries(c)
       .map(([name, n]) => `${name}=${n}`)
@@ -137,7 +137,7 @@ function limitText(limit: number | null): string {
 }
 
 /** One line per operator: id, role, name, e-mail, state and last use; never a token. */
-export function operatorSummary(view: OperatorView): string {
+export function operatorSummary(view: OperatorResponse): string {
   const state = view.disabled_at === null ? 'enabled' : `disabled since ${view.disabled_at}`;
   return `${view.operator_id}  ${view.role.padEnd(7)}  ${view.name}${view.email ? ` <${view.email}>` : ''}  (${state}; last used ${view.last_used_at ?? 'never'})`;
 }

@@ -1,10 +1,12 @@
-import type { Actor, AuditEntry } from '../api';
+import type { Schema } from '../api';
 import { paths } from '../router';
 import { DataTable } from './DataTable';
 import { Time } from './Time';
 
+type AuditEntry = Schema<'AuditEntryResponse'>;
+
 /** Who made an entry (CONTRACT 21): an operator (linked to their entries), ADMIN_TOKEN, the key itself, the CLI's OS user, the system. */
-export function ActorName(props: { actor: Actor | undefined }) {
+export function ActorName(props: { actor: Schema<'ActorResponse'> | undefined }) {
   const actor = props.actor;
   switch (actor?.type) {
     case 'operator':
@@ -18,7 +20,7 @@ export function ActorName(props: { actor: Actor | undefined }) {
     case 'key':
       return (
         <span>
-          the key <a href={paths.key(actor.key_id)}>{actor.key_id}</a>
+          the key <a href={paths.key(actor.key_id ?? '')}>{actor.key_id}</a>
         </span>
       );
     case 'cli':

@@ -1,4 +1,4 @@
-import { type AuditPage, AUDIT_ACTIONS } from '../api';
+import { AUDIT_ACTIONS, ok, type Schema } from '../api';
 import { AuditTable } from '../components/AuditTable';
 import { Choice, Field } from '../components/Field';
 import { LoadState } from '../components/LoadState';
@@ -8,6 +8,8 @@ import { paths, useQuery } from '../router';
 import { useApi } from '../session';
 
 const PAGE_SIZE = 50;
+
+type AuditAction = Schema<'AuditEntryResponse'>['action'];
 
 /**
  * The whole audit log, newest first, filtered by action and by operator (an actor's name links
@@ -20,7 +22,14 @@ export function Audit() {
   const actor = query.actor ?? '';
   const pages = useUrlPages();
   const audit = useLoad(
-    (signal) => api.call<AuditPage>('GET', '/audit', { query: { action, actor, limit: PAGE_SIZE, cursor: pages.cursor }, signal }),
+    (signal) =>
+      ok(
+        api.client.GET('/admin/v1/audit', {
+          // the action as the address has it (the service judges it)
+          params: { query: { action: action as AuditAction, actor, limit: PAGE_SIZE, cursor: pages.cursor } },
+          signal,
+        }),
+      ),
     [action, actor, pages.cursor],
   );
   return (

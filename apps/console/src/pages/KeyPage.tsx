@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type AuditPage, type DailyUsage, type KeyDetails, type LicenseKey, type RotatedKey, TIERS } from '../api';
+import { ok, type Schema, TIERS } from '../api';
 import { useAction } from '../action';
 import { ActionButton } from '../components/ActionButton';
 import { AuditTable } from '../components/AuditTable';
@@ -20,6 +20,8 @@ import { useAllowance, useApi } from '../session';
 
 const AUDIT_PAGE = 20;
 
+type KeyDetails = Schema<'KeyResponse'>;
+
 /**
  * One key and its license (CONTRACT 16): details, the chain of keys with their status and grace,
  * the quota gauge and the license's daily usage split by key (the same counter: they agree), its
@@ -31,13 +33,17 @@ export function KeyPage(props: { keyId: string }) {
   const [round, setRound] = useState(0);
   const period = currentPeriod();
   const auditPages = useUrlPages('audit');
-  const key = useLoad((signal) => api.call<KeyDetails>('GET', `/keys/${encodeURIComponent(keyId)}`, { signal }), [keyId, round]);
+  const key = useLoad(
+    (signal) => ok(api.client.GET('/admin/v1/keys/{key_id}', { params: { path: { key_id: keyId } }, signal })),
+    [keyId, round],
+  );
   const usage = useLoad(
-    (signal) => api.call<DailyUsage>('GET', '/usage/daily', { query: { key_id: keyId, ...period }, signal }),
+    (signal) => ok(api.client.GET('/admin/v1/usage/daily', { params: { query: { key_id: keyId, ...period } }, signal })),
     [keyId, round],
   );
   const audit = useLoad(
-    (signal) => api.call<AuditPage>('GET', '/audit', { query: { key_id: keyId, limit: AUDIT_PAGE, cursor: auditPages.cursor }, signal }),
+    (signal) =>
+      ok(api.client.GET('/admin/v1/audit', { params: { query: { key_id: keyId, limit: AUDIT_PAGE, cursor: auditPages.cursor } }, signal })),
     [keyId, round, auditPages.cursor],
   );
   const refresh = () => setRound((n) => n + 1);
@@ -136,14 +142,6 @@ function KeyDetailsCard(props: { details: KeyDetails }) {
           {formatLimit(data.monthly_limit)}{' '}
           <span class="muted">({data.monthly_limit_source === 'tier' ? "the tier's" : 'set for this key'})</span>
         </dd>
-        {data.created_at && (
-          <>
-            <dt>Created</dt>
-            <dd>
-              <Time iso={data.created_at} />
-            </dd>
-          </>
-        )}
         <dt>Expires</dt>
         <dd>
           <Time iso={data.expires_at} />
@@ -154,7 +152,7 @@ function KeyDetailsCard(props: { details: KeyDetails }) {
 }
 
 /** The license: its id and its keys in the order of the chain, each a link with its status; a rotated key's expiry is its grace end. */
-function LicenseCard(props: { details: KeyDetails; chain: readonly LicenseKey[] | null }) {
+function LicenseCard(props: { details: KeyDetails; chain: readonly Schema<'LicenseKeyResponse'>[] | null }) {
   const d = props.details;
   const chain = props.chain ?? [];
   return (
@@ -223,15 +221,15 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const d = props.details;
   const api = useApi();
   const { dialog, ask } = useConfirm();
-  const [tier, setTier] = useState(d.license_type);
-  const [limitMode, setLimitMode] = useState(
+  const [tier, setTier] = useState<string>(d.license_type);
+  const [limitMode, setLimitMode] = useState<string>(
     d.monthly_limit_source === 'tier' ? 'tier' : d.monthly_limit === null ? 'unlimited' : 'override',
   );
   const [limit, setLimit] = useState(d.monthly_limit === null ? '' : String(d.monthly_limit));
   const [expires, setExpires] = useState(toLocalInput(d.expires_at));
   const [reason, setReason] = useState('');
   const [grace, setGrace] = useState('');
-  const [rotated, setRotated] = useState<RotatedKey | null>(null);
+  const [rotated, setRotated] = useState<Schema<'RotatedKeyResponse'> | null>(null);
   const mayTier = useAllowance('keys.change_tier', 'refused-tier');
   const mayLimit = useAllowance('keys.update', 'refused-limit');
   const mayExpire = useAllowance('keys.update', 'refused-expiry');
@@ -251,11 +249,11 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const blocked = blockedReason(d);
   // revoking a rotated key still in its grace ends the grace at once: allowed; nothing else is on a blocked key
   const revokeBlocked = d.status === 'revoked' ? blocked : null;
-  const path = `/keys/${encodeURIComponent(d.key_id)}`;
+  const keyPath = { path: { key_id: d.key_id } };
 
   const patch = useAction(
-    async (title: string, _question: string, _action: string, body: Record<string, unknown>) => {
-      await api.call('PATCH', path, { body });
+    async (title: string, _question: string, _action: string, body: Schema<'UpdateKeyRequest'>) => {
+      await ok(api.client.PATCH('/admin/v1/keys/{key_id}', { params: keyPath, body }));
       props.onChanged();
       return `${title}: done.`;
     },
@@ -264,7 +262,7 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   const rotate = useAction(
     async () => {
       const body = grace.trim() === '' ? {} : { grace_seconds: Number(grace) };
-      setRotated(await api.call<RotatedKey>('POST', `${path}/rotate`, { body }));
+      setRotated(await ok(api.client.POST('/admin/v1/keys/{key_id}/rotate', { params: keyPath, body })));
       return 'Rotated.';
     },
     () =>
@@ -276,7 +274,9 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
   );
   const revoke = useAction(
     async () => {
-      await api.call('POST', `${path}/revoke`, { body: reason.trim() ? { reason: reason.trim() } : {} });
+      await ok(
+        api.client.POST('/admin/v1/keys/{key_id}/revoke', { params: keyPath, body: reason.trim() ? { reason: reason.trim() } : {} }),
+      );
       props.onChanged();
       return 'Revoked.';
     },
@@ -322,7 +322,7 @@ function KeyActions(props: { details: KeyDetails; onChanged: () => void }) {
           onSubmit={(e) => {
             e.preventDefault();
             void patch.run('Change the tier', `Change this key's tier from ${d.license_type} to ${tier}?`, 'Change tier', {
-              license_type: tier,
+              license_type: tier as KeyDetails['license_type'],
             });
           }}
         >

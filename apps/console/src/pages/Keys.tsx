@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type IssuedKey, type KeyPage, STATUSES, TIERS } from '../api';
+import { ENVIRONMENTS, ok, type Schema, STATUSES, TIERS } from '../api';
 import { useAction } from '../action';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
@@ -16,6 +16,9 @@ import { type Params, paths, useQuery } from '../router';
 import { useAllowance, useApi } from '../session';
 
 const PAGE_SIZE = 25;
+
+type IssuedKey = Schema<'IssuedKeyResponse'>;
+type KeyRequest = Schema<'CreateKeyRequest'>;
 
 /** The search's parameters, as they are in the address. */
 const FILTERS = ['email', 'email_match', 'prefix', 'user_id', 'license_type', 'status'] as const;
@@ -41,18 +44,23 @@ export function Keys() {
   const mayIssue = useAllowance('keys.issue', 'issue-refused');
   const keys = useLoad(
     (signal) =>
-      api.call<KeyPage>('GET', '/keys', {
-        query: {
-          [filters.email_match === 'start' ? 'email_prefix' : 'email']: filters.email,
-          prefix: filters.prefix,
-          user_id: filters.user_id,
-          license_type: filters.license_type,
-          status: filters.status,
-          limit: PAGE_SIZE,
-          cursor: pages.cursor,
-        },
-        signal,
-      }),
+      ok(
+        api.client.GET('/admin/v1/keys', {
+          params: {
+            // the filters as the address has them (the service judges them)
+            query: {
+              ...(filters.email_match === 'start' ? { email_prefix: filters.email } : { email: filters.email }),
+              prefix: filters.prefix,
+              user_id: filters.user_id,
+              license_type: filters.license_type as KeyRequest['license_type'],
+              status: filters.status as Schema<'ListedKeyResponse'>['status'],
+              limit: PAGE_SIZE,
+              cursor: pages.cursor,
+            },
+          },
+          signal,
+        }),
+      ),
     [search, pages.cursor],
   );
   return (
@@ -218,12 +226,16 @@ function IssueKeyForm(props: { onCancel: () => void; onIssued: (key: IssuedKey) 
   const api = useApi();
   const set = (name: keyof typeof form) => (e: Event) => setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value });
   const issue = useAction(async () => {
-    const body: Record<string, unknown> = { license_type: form.license_type, environment: form.environment };
+    const body: KeyRequest = {
+      license_type: form.license_type as KeyRequest['license_type'],
+      environment: form.environment as KeyRequest['environment'],
+    };
     for (const name of ['email', 'name', 'organization', 'user_id'] as const) if (form[name].trim()) body[name] = form[name].trim();
-    if (form.expires_at) body.expires_at = fromLocalInput(form.expires_at);
+    // as before: an input the browser could not read is sent as null, and the service answers why
+    if (form.expires_at) body.expires_at = fromLocalInput(form.expires_at) as string;
     if (form.limit === 'unlimited') body.monthly_limit = null;
     if (form.limit === 'override') body.monthly_limit = Number(form.monthly_limit);
-    props.onIssued(await api.call<IssuedKey>('POST', '/keys', { body }));
+    props.onIssued(await ok(api.client.POST('/admin/v1/keys', { body })));
     return 'Issued.';
   });
   return (
@@ -266,8 +278,11 @@ function IssueKeyForm(props: { onCancel: () => void; onIssued: (key: IssuedKey) 
         <div class="field">
           <label for="issue-env">Environment</label>
           <select id="issue-env" value={form.environment} onChange={set('environment')}>
-            <option value="live">live</option>
-            <option value="test">test</option>
+            {ENVIRONMENTS.map((e) => (
+              <option key={e} value={e}>
+                {e}
+              </option>
+            ))}
           </select>
         </div>
         <div class="field">

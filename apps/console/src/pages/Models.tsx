@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type AdminModel, MODEL_TYPES, TIERS } from '../api';
+import { MODEL_TYPES, ok, type Schema, TIERS } from '../api';
 import { useAction } from '../action';
 import { ActionButton } from '../components/ActionButton';
 import { LoadState } from '../components/LoadState';
@@ -10,10 +10,13 @@ import { Time } from '../components/Time';
 import { formatBytes, formatCount, formatPercent } from '../format';
 import { useLoad } from '../load';
 
+type AdminModel = Schema<'AdminModelResponse'>;
+type ModelRecord = Schema<'ModelRecordRequest'>;
+
 /** The catalogue: every record, published or not; register (file upload or external URL), edit, delete. */
 export function Models() {
   const api = useApi();
-  const models = useLoad((signal) => api.call<{ models: AdminModel[]; total: number }>('GET', '/models', { signal }), []);
+  const models = useLoad((signal) => ok(api.client.GET('/admin/v1/models', { signal })), []);
   const [editing, setEditing] = useState<AdminModel | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const { dialog, ask } = useConfirm();
@@ -25,7 +28,7 @@ export function Models() {
       setNotice(null);
       setDeleting(model.name);
       try {
-        await api.call('DELETE', `/models/${encodeURIComponent(model.name)}`);
+        await ok(api.client.DELETE('/admin/v1/models/{name}', { params: { path: { name: model.name } } }));
       } finally {
         setDeleting(null);
       }
@@ -216,7 +219,8 @@ function ModelForm(props: { model: AdminModel | null; onCancel: () => void; onSa
     if (busy) return;
     setError(null);
     if (draft.source === 'upload' && !file && !editing) return setError('Choose the model file to upload, or register an external URL.');
-    const record: Record<string, unknown> = {
+    // the draft as typed (the service judges it); an edit leaves the name to the path
+    const record = {
       ...(editing ? {} : { name: draft.name.trim() }),
       version: draft.version.trim(),
       type: draft.type,
@@ -236,13 +240,13 @@ function ModelForm(props: { model: AdminModel | null; onCancel: () => void; onSa
       ...(draft.source === 'url'
         ? { download_url: draft.download_url.trim(), checksum: draft.checksum.trim(), size_bytes: Number(draft.size_bytes) }
         : {}),
-    };
+    } as ModelRecord;
     setBusy(true);
     try {
       const name = editing ? props.model!.name : draft.name.trim();
       let saved = editing
-        ? await api.call<AdminModel>('PUT', `/models/${encodeURIComponent(name)}`, { body: record })
-        : await api.call<AdminModel>('POST', '/models', { body: record });
+        ? await ok(api.client.PUT('/admin/v1/models/{name}', { params: { path: { name } }, body: record }))
+        : await ok(api.client.POST('/admin/v1/models', { body: record }));
       if (draft.source !== 'url' && file) {
         setProgress(0);
         saved = await api.uploadModelFile(name, file, setProgress);

@@ -1,4 +1,4 @@
-import type { NearQuotaKey, NearQuotaPage } from '../api';
+import { ok, type Schema } from '../api';
 import { DataTable } from '../components/DataTable';
 import { keyLinkColumn } from '../components/KeyLinkColumn';
 import { LoadState } from '../components/LoadState';
@@ -11,7 +11,7 @@ import { useApi } from '../session';
 const PAGE_SIZE = 25;
 
 /** Keys at or near their quota as a table: used, limit and the share (highest first, as the service sorts them). */
-export function NearQuotaTable(props: { keys: readonly NearQuotaKey[] }) {
+export function NearQuotaTable(props: { keys: readonly Schema<'NearQuotaResponse'>[] }) {
   return (
     <DataTable
       class="near-quota"
@@ -52,7 +52,7 @@ export function NearQuota() {
   const api = useApi();
   const pages = useUrlPages();
   const near = useLoad(
-    (signal) => api.call<NearQuotaPage>('GET', '/usage/near-quota', { query: { limit: PAGE_SIZE, cursor: pages.cursor }, signal }),
+    (signal) => ok(api.client.GET('/admin/v1/usage/near-quota', { params: { query: { limit: PAGE_SIZE, cursor: pages.cursor } }, signal })),
     [pages.cursor],
   );
   return (

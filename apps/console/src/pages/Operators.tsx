@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type AdminOperator, type AdminOperatorWithToken, ROLES } from '../api';
+import { ok, ROLES, type Schema } from '../api';
 import { useAction } from '../action';
 import { ActionButton } from '../components/ActionButton';
 import { useConfirm } from '../components/Confirm';
@@ -11,6 +11,10 @@ import { SecretOnce } from '../components/SecretOnce';
 import { Time } from '../components/Time';
 import { useLoad } from '../load';
 import { useAllowance, useSession } from '../session';
+
+type AdminOperator = Schema<'OperatorResponse'>;
+type AdminOperatorWithToken = Schema<'OperatorWithTokenResponse'>;
+type Role = AdminOperator['role'];
 
 /** A new operator's token, or one replaced: shown once. */
 interface Shown {
@@ -45,17 +49,17 @@ export function Operators() {
 
 function OperatorsList() {
   const { api, me } = useSession();
-  const operators = useLoad((signal) => api.call<{ operators: AdminOperator[] }>('GET', '/operators', { signal }), []);
+  const operators = useLoad((signal) => ok(api.client.GET('/admin/v1/operators', { signal })), []);
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<Shown | null>(null);
   const { dialog, ask } = useConfirm();
   const [busyRow, setBusyRow] = useState<string | null>(null);
 
   const change = useAction(
-    async (operator: AdminOperator, body: Record<string, unknown>, done: string) => {
+    async (operator: AdminOperator, body: Schema<'UpdateOperatorRequest'>, done: string) => {
       setBusyRow(operator.operator_id);
       try {
-        await api.call('PATCH', `/operators/${encodeURIComponent(operator.operator_id)}`, { body });
+        await ok(api.client.PATCH('/admin/v1/operators/{operator_id}', { params: { path: { operator_id: operator.operator_id } }, body }));
       } finally {
         setBusyRow(null);
       }
@@ -73,7 +77,9 @@ function OperatorsList() {
     async (operator: AdminOperator) => {
       setBusyRow(operator.operator_id);
       try {
-        const answer = await api.call<AdminOperatorWithToken>('POST', `/operators/${encodeURIComponent(operator.operator_id)}/token`);
+        const answer = await ok(
+          api.client.POST('/admin/v1/operators/{operator_id}/token', { params: { path: { operator_id: operator.operator_id } } }),
+        );
         setShown({ title: `New token for ${operator.name}`, operator: answer });
       } finally {
         setBusyRow(null);
@@ -170,7 +176,7 @@ function OperatorsList() {
                       operator={o}
                       busy={busyRow === o.operator_id}
                       locked={change.busy || replace.busy}
-                      onRole={(role) => void change.run(o, { role }, `${o.name} is now ${role}.`)}
+                      onRole={(role) => void change.run(o, { role: role as Role }, `${o.name} is now ${role}.`)}
                       onDisabled={(disabled) => void change.run(o, { disabled }, `${o.name} ${disabled ? 'disabled' : 'enabled'}.`)}
                       onNewToken={() => void replace.run(o)}
                     />
@@ -195,7 +201,7 @@ function OperatorActions(props: {
   onNewToken: () => void;
 }) {
   const o = props.operator;
-  const [role, setRole] = useState(o.role);
+  const [role, setRole] = useState<string>(o.role);
   const id = `role-${o.operator_id}`;
   return (
     <>
@@ -234,9 +240,9 @@ function CreateOperatorForm(props: { onCancel: () => void; onCreated: (operator:
   const { api } = useSession();
   const [form, setForm] = useState({ name: '', email: '', role: 'support' });
   const create = useAction(async () => {
-    const body: Record<string, unknown> = { name: form.name.trim(), role: form.role };
+    const body: Schema<'CreateOperatorRequest'> = { name: form.name.trim(), role: form.role as Role };
     if (form.email.trim()) body.email = form.email.trim();
-    props.onCreated(await api.call<AdminOperatorWithToken>('POST', '/operators', { body }));
+    props.onCreated(await ok(api.client.POST('/admin/v1/operators', { body })));
     return 'Created.';
   });
   return (

@@ -1,4 +1,4 @@
-import { type Overview as OverviewData, STATUSES } from '../api';
+import { ok, STATUSES } from '../api';
 import { AuditTable } from '../components/AuditTable';
 import { BarChart } from '../components/BarChart';
 import { CountsTable } from '../components/CountsTable';
@@ -12,7 +12,7 @@ import { NearQuotaTable } from './NearQuota';
 /** Keys by tier and status, events per day (30 days), keys near their quota, recent audit events. */
 export function Overview() {
   const api = useApi();
-  const overview = useLoad((signal) => api.call<OverviewData>('GET', '/overview', { signal }), []);
+  const overview = useLoad((signal) => ok(api.client.GET('/admin/v1/overview', { signal })), []);
   return (
     <>
       <h1>Overview</h1>

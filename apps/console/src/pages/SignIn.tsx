@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { AdminApi, ApiError, type Me } from '../api';
+import { AdminApi, ApiError, ok } from '../api';
+import type { Me } from '../session';
 import { ErrorNote } from '../components/ErrorNote';
 
 /**
@@ -17,7 +18,7 @@ export function SignIn(props: { notice: string | null; onSignedIn: (token: strin
     setBusy(true);
     setError(null);
     try {
-      const me = await new AdminApi(token.trim()).call<Me>('GET', '/me');
+      const me = await ok(new AdminApi(token.trim()).client.GET('/admin/v1/me'));
       setToken('');
       props.onSignedIn(token.trim(), me);
     } catch (failure) {

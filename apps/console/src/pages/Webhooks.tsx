@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useAction } from '../action';
+import { ok, type Schema, WEBHOOK_EVENT_TYPES } from '../api';
 import { ActionButton } from '../components/ActionButton';
 import { useConfirm } from '../components/Confirm';
 import { type Column, DataTable } from '../components/DataTable';
@@ -12,40 +13,9 @@ import { useLoad } from '../load';
 import { useQuery } from '../router';
 import { useAllowance, useApi } from '../session';
 
-/** The events an endpoint can receive (CONTRACT 20). */
-const EVENTS = [
-  'key.issued',
-  'key.revoked',
-  'key.rotated',
-  'key.expiring',
-  'quota.warning',
-  'quota.exhausted',
-  'model.published',
-  'model.deleted',
-] as const;
-
-interface WebhookEndpoint {
-  readonly id: string;
-  readonly url: string;
-  readonly events: readonly string[];
-  readonly description: string | null;
-  readonly enabled: boolean;
-  readonly disabled_reason: string | null;
-  readonly failing_since: string | null;
-  readonly created_at: string;
-}
-
-interface WebhookDelivery {
-  readonly id: string;
-  readonly event_type: string;
-  readonly status: 'pending' | 'succeeded' | 'failed';
-  readonly attempts: number;
-  readonly last_status_code: number | null;
-  readonly last_error: string | null;
-  readonly last_attempt_at: string | null;
-  readonly next_attempt_at: string | null;
-  readonly created_at: string;
-}
+type WebhookEndpoint = Schema<'WebhookEndpointResponse'>;
+type WebhookDelivery = Schema<'WebhookDeliveryResponse'>;
+type WebhookEventType = WebhookEndpoint['events'][number];
 
 /** Endpoints (add one, its secret shown once), a test event, their recent deliveries with attempts and last status, a retry. */
 export function Webhooks() {
@@ -54,24 +24,24 @@ export function Webhooks() {
   const testing = useAllowance('webhooks.test', 'webhooks-test-refused');
   const { query, set } = useQuery();
   const selected = query.endpoint ?? '';
-  const endpoints = useLoad((signal) => api.call<{ webhooks: WebhookEndpoint[] }>('GET', '/webhooks', { signal }), []);
+  const endpoints = useLoad((signal) => ok(api.client.GET('/admin/v1/webhooks', { signal })), []);
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const { dialog, ask } = useConfirm();
 
   const test = useAction(async (endpoint: WebhookEndpoint) => {
-    await api.call('POST', `/webhooks/${encodeURIComponent(endpoint.id)}/test`);
+    await ok(api.client.POST('/admin/v1/webhooks/{id}/test', { params: { path: { id: endpoint.id } } }));
     set({ endpoint: endpoint.id });
     return `A test event is on its way to ${endpoint.url}.`;
   });
   const toggle = useAction(async (endpoint: WebhookEndpoint) => {
-    await api.call('PATCH', `/webhooks/${encodeURIComponent(endpoint.id)}`, { body: { enabled: !endpoint.enabled } });
+    await ok(api.client.PATCH('/admin/v1/webhooks/{id}', { params: { path: { id: endpoint.id } }, body: { enabled: !endpoint.enabled } }));
     endpoints.reload();
     return `${endpoint.url} ${endpoint.enabled ? 'disabled' : 'enabled'}.`;
   });
   const remove = useAction(
     async (endpoint: WebhookEndpoint) => {
-      await api.call('DELETE', `/webhooks/${encodeURIComponent(endpoint.id)}`);
+      await ok(api.client.DELETE('/admin/v1/webhooks/{id}', { params: { path: { id: endpoint.id } } }));
       if (selected === endpoint.id) set({});
       endpoints.reload();
       return `${endpoint.url} deleted.`;
@@ -210,11 +180,13 @@ function AddEndpoint(props: { onCancel: () => void; onAdded: (url: string, secre
   const api = useApi();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>(['quota.warning', 'quota.exhausted']);
+  const [events, setEvents] = useState<WebhookEventType[]>(['quota.warning', 'quota.exhausted']);
   const add = useAction(async () => {
-    const created = await api.call<{ url: string; secret: string }>('POST', '/webhooks', {
-      body: { url, events, ...(description.trim() ? { description: description.trim() } : {}) },
-    });
+    const created = await ok(
+      api.client.POST('/admin/v1/webhooks', {
+        body: { url, events, ...(description.trim() ? { description: description.trim() } : {}) },
+      }),
+    );
     props.onAdded(created.url, created.secret);
     return 'Added.';
   });
@@ -236,7 +208,7 @@ function AddEndpoint(props: { onCancel: () => void; onAdded: (url: string, secre
       </Field>
       <fieldset>
         <legend>Events</legend>
-        {EVENTS.map((event) => (
+        {WEBHOOK_EVENT_TYPES.map((event) => (
           <label key={event} class="check">
             <input
               type="checkbox"
@@ -266,13 +238,17 @@ function AddEndpoint(props: { onCancel: () => void; onAdded: (url: string, secre
 function Deliveries(props: { endpointId: string }) {
   const api = useApi();
   const retrying = useAllowance('webhooks.retry', 'webhooks-retry-refused');
-  const path = `/webhooks/${encodeURIComponent(props.endpointId)}/deliveries`;
+  const endpoint = { id: props.endpointId };
   const deliveries = useLoad(
-    (signal) => api.call<{ deliveries: WebhookDelivery[] }>('GET', path, { signal, query: { limit: 50 } }),
+    (signal) => ok(api.client.GET('/admin/v1/webhooks/{id}/deliveries', { params: { path: endpoint, query: { limit: 50 } }, signal })),
     [props.endpointId],
   );
   const retry = useAction(async (delivery: WebhookDelivery) => {
-    await api.call('POST', `${path}/${encodeURIComponent(delivery.id)}/retry`);
+    await ok(
+      api.client.POST('/admin/v1/webhooks/{id}/deliveries/{delivery_id}/retry', {
+        params: { path: { ...endpoint, delivery_id: delivery.id } },
+      }),
+    );
     deliveries.reload();
     return `Delivery ${delivery.id} is due again.`;
   });

@@ -1,19 +1,12 @@
 import type { IssueApiKeyOutput, KeyDetails, RotatedKey } from '@svc/application';
 import { type AuditEntry, type Quota, toSecondTimestamp } from '@svc/domain';
-import { type ActorView, actorViewOf } from '../operators/operator-views';
+import { actorViewOf } from '../operators/operator-views';
+import type { AuditEntryResponse, IssuedKeyResponse, KeyResponse, QuotaResponse } from './key.response';
+import type { RotatedKeyResponse } from './rotated-key.response';
 
-/**
- * The JSON shapes shared by the HTTP API and the CLI's `--json` output
- * (SPEC 2.3, CONTRACT 12). Snake case, RFC 3339 times to the second.
- */
-export interface QuotaView {
-  readonly monthly_limit: number | null;
-  readonly used: number;
-  readonly remaining: number | null;
-  readonly resets_at: string;
-}
+/** Keys, quotas, rotations and audit entries as their response classes (key.response.ts), for the API and the CLI's `--json`. */
 
-export function quotaViewOf(quota: Quota): QuotaView {
+export function quotaViewOf(quota: Quota): QuotaResponse {
   return {
     monthly_limit: quota.monthlyLimit,
     used: quota.used,
@@ -22,18 +15,7 @@ export function quotaViewOf(quota: Quota): QuotaView {
   };
 }
 
-export interface IssuedKeyView {
-  readonly key_id: string;
-  /** The plaintext key, shown this once. */
-  readonly api_key: string;
-  readonly user_id: string;
-  readonly license_type: string;
-  readonly environment: string;
-  readonly expires_at: string;
-  readonly monthly_limit: number | null;
-}
-
-export function issuedKeyViewOf(issued: IssueApiKeyOutput): IssuedKeyView {
+export function issuedKeyViewOf(issued: IssueApiKeyOutput): IssuedKeyResponse {
   return {
     key_id: issued.key.id,
     api_key: issued.secret,
@@ -45,34 +27,7 @@ export function issuedKeyViewOf(issued: IssueApiKeyOutput): IssuedKeyView {
   };
 }
 
-export interface KeyView {
-  readonly key_id: string;
-  readonly user_id: string;
-  readonly email: string;
-  readonly prefix: string;
-  readonly license_type: string;
-  readonly environment: string;
-  readonly status: string;
-  readonly expires_at: string;
-  readonly revoked_at: string | null;
-  readonly monthly_limit: number | null;
-  readonly monthly_limit_source: 'tier' | 'override';
-  readonly quota: QuotaView;
-  /** The license (chain of rotated keys) whose quota this is (CONTRACT 16). */
-  readonly license_id: string;
-  /** The key this one replaced by rotation, or null. */
-  readonly rotated_from: string | null;
-  /** The key that replaced this one by rotation, or null. */
-  readonly rotated_to: string | null;
-  /** How far keys.update alone (support) may move the terms; beyond needs admin (keys.raise_limit, keys.extend_expiry). */
-  readonly update_bounds: {
-    /** The highest monthly limit; null: no ceiling (the tier or the key is unlimited: any limit, unlimited too). */
-    readonly monthly_limit_max: number | null;
-    readonly expires_at_max: string;
-  };
-}
-
-export function keyViewOf(details: KeyDetails): KeyView {
+export function keyViewOf(details: KeyDetails): KeyResponse {
   const p = details.key.props;
   return {
     key_id: p.id,
@@ -97,18 +52,7 @@ export function keyViewOf(details: KeyDetails): KeyView {
   };
 }
 
-/** The answer of a rotation (CONTRACT 16), by the holder or an operator: the new key, shown this once. */
-export interface RotatedKeyView {
-  /** The new plaintext key, shown this once. */
-  readonly api_key: string;
-  readonly key_id: string;
-  readonly expires_at: string;
-  /** When the old key stops working (its grace ends; now when revoked at once). */
-  readonly previous_key_expires_at: string;
-  readonly message: string;
-}
-
-export function rotatedKeyViewOf(rotated: RotatedKey): RotatedKeyView {
+export function rotatedKeyViewOf(rotated: RotatedKey): RotatedKeyResponse {
   const stopsAt = toSecondTimestamp(rotated.previousKeyExpiresAt);
   return {
     api_key: rotated.secret,
@@ -122,17 +66,7 @@ export function rotatedKeyViewOf(rotated: RotatedKey): RotatedKeyView {
   };
 }
 
-export interface AuditEntryView {
-  readonly id: string;
-  readonly at: string;
-  readonly action: string;
-  readonly key_id: string | null;
-  readonly reason?: string;
-  readonly details?: Readonly<Record<string, unknown>>;
-  readonly actor: ActorView;
-}
-
-export function auditEntryViewOf(entry: AuditEntry): AuditEntryView {
+export function auditEntryViewOf(entry: AuditEntry): AuditEntryResponse {
   return {
     id: entry.id,
     at: entry.at.toISOString(),

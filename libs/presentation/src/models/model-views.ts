@@ -1,5 +1,6 @@
 import { type Model, isPublished, requiredTierOf, sizeMbOf } from '@svc/domain';
 import { type StoredFileAddressing, downloadUrlOf } from './model-download';
+import type { AdminModelResponse, ModelRecordResponse } from './model-record.response';
 
 /**
  * The JSON shapes of the model registry, shared by the HTTP API and the CLI's
@@ -7,23 +8,7 @@ import { type StoredFileAddressing, downloadUrlOf } from './model-download';
  * (MODEL_HOST, or this service's `/model-files`): see `modelFileBaseOf`.
  */
 
-/** SPEC 2.4, plus the exact `size_bytes` (CONTRACT 7). */
-export interface ModelRecordView {
-  readonly name: string;
-  readonly version: string;
-  readonly type: string;
-  readonly paradigm: string;
-  readonly n_features: number;
-  readonly n_classes: number;
-  readonly size_mb: number | null;
-  readonly size_bytes: number | null;
-  readonly download_url: string | null;
-  readonly checksum: string | null;
-  readonly requires_license: string;
-  readonly metadata: Readonly<Record<string, unknown>>;
-}
-
-export function modelRecordViewOf(model: Model, fileBase: StoredFileAddressing): ModelRecordView {
+export function modelRecordViewOf(model: Model, fileBase: StoredFileAddressing): ModelRecordResponse {
   return {
     name: model.name,
     version: model.version,
@@ -40,18 +25,7 @@ export function modelRecordViewOf(model: Model, fileBase: StoredFileAddressing):
   };
 }
 
-/** The operators' view (admin API and CLI): the record, its owner, and where it stands. */
-export interface AdminModelView extends ModelRecordView {
-  readonly owner_user_id: string | null;
-  /** Listed to keys: complete, a stored file or an explicit download address, with its checksum and size. */
-  readonly published: boolean;
-  /** The file's name in the model store, if one was uploaded. */
-  readonly stored_file: string | null;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
-
-export function adminModelViewOf(model: Model, fileBase: StoredFileAddressing): AdminModelView {
+export function adminModelViewOf(model: Model, fileBase: StoredFileAddressing): AdminModelResponse {
   return {
     ...modelRecordViewOf(model, fileBase),
     requires_license: model.requiresLicense,

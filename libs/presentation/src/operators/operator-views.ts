@@ -8,16 +8,11 @@ import {
   roleAllows,
   roleNeededFor,
 } from '@svc/domain';
+import type { ActorResponse, OperatorResponse, OperatorWithTokenResponse, SessionResponse } from './operator.response';
 
-/** An audit entry's actor as the admin API shows it (CONTRACT 21): never a token or a digest. */
-export type ActorView =
-  | { readonly type: 'operator'; readonly operator_id: string; readonly name: string }
-  | { readonly type: 'bootstrap' }
-  | { readonly type: 'key'; readonly key_id: string }
-  | { readonly type: 'cli'; readonly user: string }
-  | { readonly type: 'system' };
+/** Actors, operators and the session as their response classes (operator.response.ts): never a token or its digest. */
 
-export function actorViewOf(actor: Actor): ActorView {
+export function actorViewOf(actor: Actor): ActorResponse {
   switch (actor.type) {
     case 'operator':
       return { type: 'operator', operator_id: actor.operatorId, name: actor.name };
@@ -30,18 +25,7 @@ export function actorViewOf(actor: Actor): ActorView {
   }
 }
 
-/** An operator (CONTRACT 21): never a token or its digest. */
-export interface OperatorView {
-  readonly operator_id: string;
-  readonly name: string;
-  readonly email: string | null;
-  readonly role: Role;
-  readonly created_at: string;
-  readonly last_used_at: string | null;
-  readonly disabled_at: string | null;
-}
-
-export function operatorViewOf(operator: Operator): OperatorView {
+export function operatorViewOf(operator: Operator): OperatorResponse {
   return {
     operator_id: operator.id,
     name: operator.name,
@@ -53,27 +37,11 @@ export function operatorViewOf(operator: Operator): OperatorView {
   };
 }
 
-/** A new operator, or a replaced token: the token shown this once. */
-export interface OperatorWithTokenView extends OperatorView {
-  readonly token: string;
-}
-
-export function operatorWithTokenViewOf(result: { operator: Operator; token: string }): OperatorWithTokenView {
+export function operatorWithTokenViewOf(result: { operator: Operator; token: string }): OperatorWithTokenResponse {
   return { ...operatorViewOf(result.operator), token: result.token };
 }
 
-/** GET /admin/v1/me: the caller, its role and what the role may do (the console's one session context). */
-export interface SessionView {
-  readonly operator_id: string | null;
-  readonly name: string;
-  readonly email?: string | null;
-  readonly role: Role;
-  readonly permissions: readonly Permission[];
-  /** Each permission the role lacks, with the lowest role that holds it: why an action is refused, before it is tried. */
-  readonly denied: Readonly<Partial<Record<Permission, Role>>>;
-}
-
-export function sessionViewOf(operator: Operator | null): SessionView {
+export function sessionViewOf(operator: Operator | null): SessionResponse {
   const role: Role = operator === null ? 'owner' : operator.role;
   const denied = Object.fromEntries(
     PERMISSION_NAMES.filter((permission) => !roleAllows(role, permission)).map((permission) => [permission, roleNeededFor(permission)]),

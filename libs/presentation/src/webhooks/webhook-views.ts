@@ -1,39 +1,13 @@
 import { type WebhookDelivery, type WebhookEndpoint, toSecondTimestamp } from '@svc/domain';
 import { encodeCursor } from '../admin/page-cursor';
+import type {
+  WebhookDeliveryPageResponse,
+  WebhookDeliveryResponse,
+  WebhookEndpointResponse,
+  WebhookEndpointWithSecretResponse,
+} from './webhook.response';
 
-/** An endpoint as the admin API shows it (CONTRACT 20): never a secret. */
-export interface WebhookEndpointView {
-  readonly id: string;
-  readonly url: string;
-  readonly events: readonly string[];
-  readonly description: string | null;
-  readonly enabled: boolean;
-  /** Why the service disabled it (failing for 5 days), else null. */
-  readonly disabled_reason: string | null;
-  readonly failing_since: string | null;
-  /** When the replaced secret stops signing (null: none signs beside the current one). */
-  readonly previous_secret_expires_at: string | null;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
-
-/** An endpoint with its signing secret: the answer of creating it or replacing its secret, the only time the secret is shown. */
-export interface WebhookEndpointWithSecretView extends WebhookEndpointView {
-  readonly secret: string;
-}
-
-export interface WebhookDeliveryView {
-  readonly id: string;
-  readonly event_type: string;
-  readonly event_id: string | null;
-  readonly status: string;
-  readonly attempts: number;
-  readonly last_status_code: number | null;
-  readonly last_error: string | null;
-  readonly last_attempt_at: string | null;
-  readonly next_attempt_at: string | null;
-  readonly created_at: string;
-}
+/** Webhook endpoints and deliveries as their response classes (webhook.response.ts): never a secret. */
 
 const stamp = (at: Date | null): string | null => (at === null ? null : toSecondTimestamp(at));
 
@@ -75,7 +49,11 @@ export interface WebhookEndpointViewOptions {
   readonly maskUrl?: boolean;
 }
 
-export function webhookEndpointViewOf(endpoint: WebhookEndpoint, at: Date, options: WebhookEndpointViewOptions = {}): WebhookEndpointView {
+export function webhookEndpointViewOf(
+  endpoint: WebhookEndpoint,
+  at: Date,
+  options: WebhookEndpointViewOptions = {},
+): WebhookEndpointResponse {
   const overlap = endpoint.previousSecret !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > at;
   return {
     id: endpoint.id,
@@ -91,11 +69,11 @@ export function webhookEndpointViewOf(endpoint: WebhookEndpoint, at: Date, optio
   };
 }
 
-export function webhookEndpointWithSecretViewOf(endpoint: WebhookEndpoint, secret: string, at: Date): WebhookEndpointWithSecretView {
+export function webhookEndpointWithSecretViewOf(endpoint: WebhookEndpoint, secret: string, at: Date): WebhookEndpointWithSecretResponse {
   return { ...webhookEndpointViewOf(endpoint, at), secret };
 }
 
-export function webhookDeliveryViewOf(delivery: WebhookDelivery): WebhookDeliveryView {
+export function webhookDeliveryViewOf(delivery: WebhookDelivery): WebhookDeliveryResponse {
   return {
     id: delivery.id,
     event_type: delivery.eventType,
@@ -111,10 +89,7 @@ export function webhookDeliveryViewOf(delivery: WebhookDelivery): WebhookDeliver
 }
 
 /** A page of deliveries, newest first, and the cursor of the next (null: the last page). */
-export function webhookDeliveryPageOf(
-  deliveries: readonly WebhookDelivery[],
-  limit: number,
-): { deliveries: WebhookDeliveryView[]; next_cursor: string | null } {
+export function webhookDeliveryPageOf(deliveries: readonly WebhookDelivery[], limit: number): WebhookDeliveryPageResponse {
   const last = deliveries[deliveries.length - 1];
   return {
     deliveries: deliveries.map(webhookDeliveryViewOf),

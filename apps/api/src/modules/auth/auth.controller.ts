@@ -5,9 +5,8 @@ import { ApiKey, KeyContext } from '@svc/domain';
 import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey, CurrentKeyContext } from '../../api-key-auth/authenticated-key';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
-import { RotatedKeyView, rotatedKeyViewOf } from '@svc/presentation';
+import { RotatedKeyResponse, rotatedKeyViewOf } from '@svc/presentation';
 import { KeyRequest, RevokeKeyRequest, RotateKeyRequest } from '../../shared/dto/key.request';
-import { RotatedKeyResponse } from '../../shared/dto/rotated-key.response';
 import { LicenseResponse, licenseResponseOf } from '../../shared/dto/license.response';
 import { KEY_REVOKED_RESPONSE, RevokeKeyResponse } from './dto/revoke-key.response';
 import { ValidateKeyResponse, validateKeyResponseOf } from './dto/validate-key.response';
@@ -83,7 +82,7 @@ export class AuthController {
     headers: RATE_LIMIT_HEADERS,
     description: 'The new key, shown this once, and when the old one stops working',
   })
-  async rotate(@CurrentKey() key: ApiKey, @Body() body: RotateKeyRequest): Promise<RotatedKeyView> {
+  async rotate(@CurrentKey() key: ApiKey, @Body() body: RotateKeyRequest): Promise<RotatedKeyResponse> {
     return rotatedKeyViewOf(await this.rotateKey.execute({ key, graceSeconds: body.grace_seconds ?? undefined }));
   }
 }

@@ -2,12 +2,11 @@ import { Controller, Get, Header, Param, Query, Redirect, Req } from '@nestjs/co
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { DownloadModel, GetModel, ListModels } from '@svc/application';
 import { ApiKey, MODEL_TYPES, ModelNotFoundError } from '@svc/domain';
-import { ModelRecordView, downloadUrlOf, modelRecordViewOf } from '@svc/presentation';
+import { ModelRecordResponse, downloadUrlOf, modelRecordViewOf, ModelListResponse } from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey } from '../../api-key-auth/authenticated-key';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
-import { ModelListResponse, ModelRecordResponse } from '../../shared/dto/model-record.response';
 import { ModelFileLinks } from './model-file-links';
 
 /**
@@ -52,7 +51,7 @@ export class ModelsController {
   @ApiOperation({ summary: 'One model record', description: "403 when the model needs a higher tier than the key's." })
   @ApiParam({ name: 'name', type: String, example: 'motor_imagery_4class_v1' })
   @ApiOkResponse({ type: ModelRecordResponse, headers: RATE_LIMIT_HEADERS, description: 'The model record' })
-  async show(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<ModelRecordView> {
+  async show(@CurrentKey() key: ApiKey, @Param('name') name: string, @Req() request: FastifyRequest): Promise<ModelRecordResponse> {
     const model = await this.getModel.execute({ key, name });
     return modelRecordViewOf(model, await this.links.addressingFor(request, [model]));
   }

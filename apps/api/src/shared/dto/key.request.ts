@@ -1,11 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_REVOCATION_REASON_LENGTH, REVOCATION_REASON_RULE, ROTATION_GRACE_BOUNDS } from '@svc/domain';
-import { IsPlainText } from '@svc/presentation';
+import { API_KEY_EXAMPLE, IsPlainText } from '@svc/presentation';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CheckedBySchema } from '../../http/body-schema';
-
-export const API_KEY_EXAMPLE = 'svc_live_0123456789abcdef0123456789abcdef0123456789abcdef';
 
 /**
  * The auth bodies (SPEC 4.1-4.3). The key itself is read and checked by the

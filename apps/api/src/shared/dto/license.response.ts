@@ -1,29 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SignedLicenseSnapshot } from '@svc/application';
 import { LICENSE_TYPES, LicenseType, toSecondTimestamp } from '@svc/domain';
-import { QuotaView, quotaViewOf } from '@svc/presentation';
-
-/** SPEC 2.3. `monthly_limit` and `remaining` are null for an unlimited key. */
-export class QuotaResponse implements QuotaView {
-  @ApiProperty({ type: 'integer', nullable: true, description: 'Inferences allowed per month; null: unlimited', example: 50000 })
-  readonly monthly_limit!: number | null;
-
-  @ApiProperty({ type: 'integer', description: 'Used in the current period', example: 1200 })
-  readonly used!: number;
-
-  @ApiProperty({ type: 'integer', nullable: true, description: 'monthly_limit minus used; null: unlimited', example: 48800 })
-  readonly remaining!: number | null;
-
-  @ApiProperty({
-    type: String,
-    format: 'date-time',
-    description: 'End of the period: the first instant of the next month (UTC)',
-    example: '2026-12-01T00:00:00Z',
-  })
-  readonly resets_at!: string;
-}
-
-export const quotaResponseOf: (quota: Parameters<typeof quotaViewOf>[0]) => QuotaResponse = quotaViewOf;
+import { QuotaResponse, quotaViewOf } from '@svc/presentation';
 
 /** A shortened example of the signed license (three base64url parts). */
 export const LICENSE_TOKEN_EXAMPLE =
@@ -78,7 +56,7 @@ export function licenseResponseOf(snapshot: SignedLicenseSnapshot): LicenseRespo
     valid: true,
     license_type: snapshot.licenseType,
     features: snapshot.features,
-    quota: quotaResponseOf(snapshot.quota),
+    quota: quotaViewOf(snapshot.quota),
     expires_at: toSecondTimestamp(snapshot.expiresAt),
     license_token: snapshot.licenseToken,
     rotation_recommended: snapshot.rotationRecommended,

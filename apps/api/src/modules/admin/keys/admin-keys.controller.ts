@@ -13,11 +13,11 @@ import {
 } from '@svc/application';
 import { InvalidRequestError } from '@svc/domain';
 import {
-  AuditPageView,
-  IssuedKeyView,
-  KeyListView,
-  KeyView,
-  RotatedKeyView,
+  AuditPageResponse,
+  IssuedKeyResponse,
+  KeyListResponse,
+  KeyResponse,
+  RotatedKeyResponse,
   auditPageViewOf,
   decodeCursor,
   issuedKeyViewOf,
@@ -29,10 +29,7 @@ import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
 import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
 import { ListAuditQuery, ListKeysQuery, pageLimitOf } from '../dto/console.query';
-import { AuditPageResponse, KeyListResponse } from '../dto/console.response';
 import { CreateKeyRequest } from '../dto/create-key.request';
-import { IssuedKeyResponse, KeyResponse } from '../dto/key.response';
-import { RotatedKeyResponse } from '../../../shared/dto/rotated-key.response';
 import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from '../dto/revoke-key.request';
 import { UpdateKeyRequest } from '../dto/update-key.request';
 import { SkipThrottle } from '@nestjs/throttler';
@@ -63,7 +60,7 @@ export class AdminKeysController {
   })
   @ApiOkResponse({ type: KeyListResponse, description: 'A page of keys (Cache-Control: no-store)' })
   @ApiErrors('INVALID_REQUEST', ...ALWAYS)
-  async list(@Query() query: ListKeysQuery): Promise<KeyListView> {
+  async list(@Query() query: ListKeysQuery): Promise<KeyListResponse> {
     const after = query.cursor === undefined ? undefined : decodeCursor('keys', query.cursor);
     if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
     const page = await this.listKeys.execute({
@@ -89,7 +86,7 @@ export class AdminKeysController {
   @ApiBody({ type: CreateKeyRequest })
   @ApiCreatedResponse({ type: IssuedKeyResponse, description: 'The key, its plaintext shown this once' })
   @ApiErrors(...BODY, 'USER_NOT_FOUND', ...ALWAYS)
-  async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateKeyRequest = new CreateKeyRequest()): Promise<IssuedKeyView> {
+  async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateKeyRequest = new CreateKeyRequest()): Promise<IssuedKeyResponse> {
     const input: IssueApiKeyInput = {
       email: body.email,
       name: body.name,
@@ -109,7 +106,7 @@ export class AdminKeysController {
   @ApiOperation({ summary: 'Show a key', description: 'Its state, terms and current quota; never the whole key.' })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
   @ApiErrors(...PATH, 'KEY_NOT_FOUND', ...ALWAYS)
-  async show(@Param('key_id') keyId: string): Promise<KeyView> {
+  async show(@Param('key_id') keyId: string): Promise<KeyResponse> {
     return keyViewOf(await this.showKey.execute(keyId));
   }
 
@@ -132,7 +129,7 @@ export class AdminKeysController {
     @CurrentAdmin() admin: AdminPrincipal,
     @Param('key_id') keyId: string,
     @Body() body: UpdateKeyRequest = new UpdateKeyRequest(),
-  ): Promise<KeyView> {
+  ): Promise<KeyResponse> {
     const input: UpdateApiKeyInput = {
       keyId,
       licenseType: body.license_type,
@@ -155,7 +152,7 @@ export class AdminKeysController {
     @CurrentAdmin() admin: AdminPrincipal,
     @Param('key_id') keyId: string,
     @Body() body: AdminRevokeKeyRequest = new AdminRevokeKeyRequest(),
-  ): Promise<KeyView> {
+  ): Promise<KeyResponse> {
     return keyViewOf(await this.revokeKey.execute({ keyId, reason: body.reason ?? null, actor: admin.actor }));
   }
 
@@ -175,7 +172,7 @@ export class AdminKeysController {
     @CurrentAdmin() admin: AdminPrincipal,
     @Param('key_id') keyId: string,
     @Body() body: AdminRotateKeyRequest = new AdminRotateKeyRequest(),
-  ): Promise<RotatedKeyView> {
+  ): Promise<RotatedKeyResponse> {
     return rotatedKeyViewOf(await this.rotateKey.execute({ keyId, graceSeconds: body.grace_seconds ?? undefined, actor: admin.actor }));
   }
 
@@ -190,7 +187,7 @@ export class AdminKeysController {
   })
   @ApiOkResponse({ type: AuditPageResponse, description: 'Audit entries, newest first (Cache-Control: no-store)' })
   @ApiErrors('INVALID_REQUEST', 'KEY_NOT_FOUND', ...ALWAYS)
-  async audit(@Query() query: ListAuditQuery): Promise<AuditPageView> {
+  async audit(@Query() query: ListAuditQuery): Promise<AuditPageResponse> {
     const after = query.cursor === undefined ? undefined : decodeCursor('audit', query.cursor);
     if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
     const page = await this.listAudit.page({

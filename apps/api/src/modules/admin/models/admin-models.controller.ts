@@ -3,14 +3,20 @@ import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkRe
 import { CreateModel, DeleteModel, ListAllModels, ReplaceModel, ShowModel, UploadModelFile } from '@svc/application';
 import { AppConfig } from '@svc/config';
 import { Model } from '@svc/domain';
-import { AdminModelView, ModelRecordRequest, adminModelViewOf, modelDescriptionInputOf, modelFileClaimsOf } from '@svc/presentation';
+import {
+  AdminModelResponse,
+  ModelRecordRequest,
+  adminModelViewOf,
+  modelDescriptionInputOf,
+  modelFileClaimsOf,
+  AdminModelListResponse,
+} from '@svc/presentation';
 import type { FastifyRequest } from 'fastify';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
 import { HttpEdgeError } from '../../../http/http-error';
 import { StreamedUpload, isUploadStream } from '../../../http/streamed-upload';
 import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
-import { AdminModelListResponse, AdminModelResponse } from '../../../shared/dto/model-record.response';
 import { modelFileBaseFor } from '../../../http/model-file-base';
 import { SkipThrottle } from '@nestjs/throttler';
 
@@ -41,7 +47,7 @@ export class AdminModelsController {
   @ApiOperation({ summary: 'Every model record', description: 'Published or not, custom models included.' })
   @ApiOkResponse({ type: AdminModelListResponse, description: 'Every record' })
   @ApiErrors(...ALWAYS)
-  async list(@Req() request: FastifyRequest): Promise<{ models: AdminModelView[]; total: number }> {
+  async list(@Req() request: FastifyRequest): Promise<{ models: AdminModelResponse[]; total: number }> {
     const models = await this.listAll.execute();
     return { models: models.map((model) => this.view(model, request)), total: models.length };
   }
@@ -61,7 +67,7 @@ export class AdminModelsController {
     @CurrentAdmin() admin: AdminPrincipal,
     @Body() body: ModelRecordRequest,
     @Req() request: FastifyRequest,
-  ): Promise<AdminModelView> {
+  ): Promise<AdminModelResponse> {
     return this.view(
       await this.createModel.execute({ description: modelDescriptionInputOf(body), claims: modelFileClaimsOf(body), actor: admin.actor }),
       request,
@@ -73,7 +79,7 @@ export class AdminModelsController {
   @ApiOperation({ summary: 'One model record' })
   @ApiOkResponse({ type: AdminModelResponse, description: 'The record' })
   @ApiErrors(...PATH, 'MODEL_NOT_FOUND', ...ALWAYS)
-  async show(@Param('name') name: string, @Req() request: FastifyRequest): Promise<AdminModelView> {
+  async show(@Param('name') name: string, @Req() request: FastifyRequest): Promise<AdminModelResponse> {
     return this.view(await this.showModel.execute({ name }), request);
   }
 
@@ -92,7 +98,7 @@ export class AdminModelsController {
     @Param('name') name: string,
     @Body() body: ModelRecordRequest,
     @Req() request: FastifyRequest,
-  ): Promise<AdminModelView> {
+  ): Promise<AdminModelResponse> {
     return this.view(
       await this.replaceModel.execute({
         name,
@@ -121,7 +127,7 @@ export class AdminModelsController {
     @Param('name') name: string,
     @Body() body: unknown,
     @Req() request: FastifyRequest,
-  ): Promise<AdminModelView> {
+  ): Promise<AdminModelResponse> {
     if (!isUploadStream(body)) {
       throw new HttpEdgeError(
         'UNSUPPORTED_MEDIA_TYPE',
@@ -142,7 +148,7 @@ export class AdminModelsController {
     await this.deleteModel.execute({ name, actor: admin.actor });
   }
 
-  private view(model: Model, request: FastifyRequest): AdminModelView {
+  private view(model: Model, request: FastifyRequest): AdminModelResponse {
     return adminModelViewOf(model, modelFileBaseFor(this.config, request));
   }
 }

@@ -3,18 +3,18 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } fro
 import { SkipThrottle } from '@nestjs/throttler';
 import { ManageOperators } from '@svc/application';
 import {
-  OperatorView,
-  OperatorWithTokenView,
-  SessionView,
+  OperatorResponse,
+  OperatorWithTokenResponse,
+  SessionResponse,
   operatorViewOf,
   operatorWithTokenViewOf,
   sessionViewOf,
+  OperatorListResponse,
 } from '@svc/presentation';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
 import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
 import { CreateOperatorRequest, UpdateOperatorRequest } from '../dto/operator.request';
-import { OperatorListResponse, OperatorResponse, OperatorWithTokenResponse, SessionResponse } from '../dto/operator.response';
 
 /** Operators, their roles and tokens (CONTRACT 21), for owners; and who the caller is, for everyone. */
 @ApiTags('admin')
@@ -32,7 +32,7 @@ export class AdminOperatorsController {
   })
   @ApiOkResponse({ type: SessionResponse, description: 'The caller' })
   @ApiErrors(...ALWAYS)
-  me(@CurrentAdmin() admin: AdminPrincipal): SessionView {
+  me(@CurrentAdmin() admin: AdminPrincipal): SessionResponse {
     return sessionViewOf(admin.operator);
   }
 
@@ -41,7 +41,7 @@ export class AdminOperatorsController {
   @ApiOperation({ summary: 'Every operator', description: 'Oldest first; never a token or its digest.' })
   @ApiOkResponse({ type: OperatorListResponse, description: 'The operators' })
   @ApiErrors(...ALWAYS)
-  async list(): Promise<{ operators: OperatorView[] }> {
+  async list(): Promise<{ operators: OperatorResponse[] }> {
     return { operators: (await this.operators.list()).map(operatorViewOf) };
   }
 
@@ -52,7 +52,7 @@ export class AdminOperatorsController {
   @ApiBody({ type: CreateOperatorRequest })
   @ApiCreatedResponse({ type: OperatorWithTokenResponse, description: 'The operator, with its token shown this once' })
   @ApiErrors(...BODY, ...ALWAYS)
-  async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateOperatorRequest): Promise<OperatorWithTokenView> {
+  async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateOperatorRequest): Promise<OperatorWithTokenResponse> {
     return operatorWithTokenViewOf(
       await this.operators.create({ name: body.name, email: body.email, role: body.role, actor: admin.actor }),
     );
@@ -63,7 +63,7 @@ export class AdminOperatorsController {
   @ApiOperation({ summary: 'One operator' })
   @ApiOkResponse({ type: OperatorResponse, description: 'The operator' })
   @ApiErrors(...PATH, 'OPERATOR_NOT_FOUND', ...ALWAYS)
-  async show(@Param('operator_id') operatorId: string): Promise<OperatorView> {
+  async show(@Param('operator_id') operatorId: string): Promise<OperatorResponse> {
     return operatorViewOf(await this.operators.show(operatorId));
   }
 
@@ -82,7 +82,7 @@ export class AdminOperatorsController {
     @CurrentAdmin() admin: AdminPrincipal,
     @Param('operator_id') operatorId: string,
     @Body() body: UpdateOperatorRequest = new UpdateOperatorRequest(),
-  ): Promise<OperatorView> {
+  ): Promise<OperatorResponse> {
     const change = { name: body.name, email: body.email, role: body.role, disabled: body.disabled };
     return operatorViewOf(await this.operators.update({ operatorId, change: withoutUndefined(change), actor: admin.actor }));
   }
@@ -97,7 +97,7 @@ export class AdminOperatorsController {
   })
   @ApiCreatedResponse({ type: OperatorWithTokenResponse, description: 'The operator, with its new token shown this once' })
   @ApiErrors(...PATH, 'OPERATOR_NOT_FOUND', ...ALWAYS)
-  async replaceToken(@CurrentAdmin() admin: AdminPrincipal, @Param('operator_id') operatorId: string): Promise<OperatorWithTokenView> {
+  async replaceToken(@CurrentAdmin() admin: AdminPrincipal, @Param('operator_id') operatorId: string): Promise<OperatorWithTokenResponse> {
     return operatorWithTokenViewOf(await this.operators.replaceToken(operatorId, admin.actor));
   }
 }

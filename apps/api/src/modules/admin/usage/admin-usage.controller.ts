@@ -5,10 +5,10 @@ import { InvalidRequestError, isPlainText } from '@svc/domain';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { ALWAYS, ApiErrors } from '../../../openapi/api-errors.decorator';
 import {
-  DailyUsageView,
-  NearQuotaPageView,
-  OverviewView,
-  UsageReportView,
+  DailyUsageResponse,
+  NearQuotaPageResponse,
+  OverviewResponse,
+  UsageReportResponse,
   dailyUsageViewOf,
   decodeNearQuotaCursor,
   nearQuotaPageViewOf,
@@ -16,8 +16,6 @@ import {
   usageReportViewOf,
 } from '@svc/presentation';
 import { DailyUsageQuery, NearQuotaQuery, pageLimitOf } from '../dto/console.query';
-import { DailyUsageResponse, NearQuotaPageResponse, OverviewResponse } from '../dto/console.response';
-import { UsageReportResponse } from '../dto/key.response';
 import { SkipThrottle } from '@nestjs/throttler';
 
 /** GET /admin/v1/usage?key_id=&period=YYYY-MM (CONTRACT 12); the console's daily usage and overview (CONTRACT 17). */
@@ -44,7 +42,7 @@ export class AdminUsageController {
   })
   @ApiOkResponse({ type: DailyUsageResponse, description: 'The daily series (Cache-Control: no-store)' })
   @ApiErrors('INVALID_REQUEST', 'KEY_NOT_FOUND', ...ALWAYS)
-  async daily(@Query() query: DailyUsageQuery): Promise<DailyUsageView> {
+  async daily(@Query() query: DailyUsageQuery): Promise<DailyUsageResponse> {
     return dailyUsageViewOf(
       await this.reportDaily.execute({ keyId: query.key_id, licenseId: query.license_id, from: query.from, to: query.to }),
     );
@@ -60,7 +58,7 @@ export class AdminUsageController {
   })
   @ApiOkResponse({ type: NearQuotaPageResponse, description: 'A page of keys (Cache-Control: no-store)' })
   @ApiErrors('INVALID_REQUEST', ...ALWAYS)
-  async nearQuota(@Query() query: NearQuotaQuery): Promise<NearQuotaPageView> {
+  async nearQuota(@Query() query: NearQuotaQuery): Promise<NearQuotaPageResponse> {
     const after = query.cursor === undefined ? undefined : decodeNearQuotaCursor(query.cursor);
     if (after === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
     return nearQuotaPageViewOf(await this.listNearQuota.execute({ after, limit: pageLimitOf(query.limit) }));
@@ -75,7 +73,7 @@ export class AdminUsageController {
   })
   @ApiOkResponse({ type: OverviewResponse, description: 'The overview (Cache-Control: no-store)' })
   @ApiErrors(...ALWAYS)
-  async overview(): Promise<OverviewView> {
+  async overview(): Promise<OverviewResponse> {
     return overviewViewOf(await this.showOverview.execute());
   }
 
@@ -96,7 +94,7 @@ export class AdminUsageController {
     @Query('key_id') keyId?: unknown,
     @Query('license_id') licenseId?: unknown,
     @Query('period') period?: unknown,
-  ): Promise<UsageReportView> {
+  ): Promise<UsageReportResponse> {
     const id = (value: unknown, name: string) => {
       if (value === undefined) return undefined;
       if (typeof value !== 'string' || value === '' || value.length > 40 || !isPlainText(value)) {

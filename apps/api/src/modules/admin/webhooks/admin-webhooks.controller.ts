@@ -12,28 +12,23 @@ import { SkipThrottle } from '@nestjs/throttler';
 import { ManageWebhooks } from '@svc/application';
 import { Clock, InvalidRequestError, roleAllows } from '@svc/domain';
 import {
-  WebhookDeliveryView,
-  WebhookEndpointView,
+  WebhookDeliveryResponse,
+  WebhookEndpointResponse,
   type WebhookEndpointViewOptions,
-  WebhookEndpointWithSecretView,
+  WebhookEndpointWithSecretResponse,
   decodeCursor,
   webhookDeliveryPageOf,
   webhookDeliveryViewOf,
   webhookEndpointViewOf,
   webhookEndpointWithSecretViewOf,
+  WebhookDeliveryPageResponse,
+  WebhookEndpointListResponse,
 } from '@svc/presentation';
 import { AdminAuth } from '../../../admin-auth/admin-auth.decorator';
 import { AdminPrincipal, CurrentAdmin } from '../../../admin-auth/admin-principal';
 import { ALWAYS, ApiErrors, BODY, PATH } from '../../../openapi/api-errors.decorator';
 import { pageLimitOf } from '../dto/console.query';
 import { CreateWebhookRequest, DEFAULT_DELIVERY_PAGE, ListDeliveriesQuery, UpdateWebhookRequest } from '../dto/webhook.request';
-import {
-  WebhookDeliveryPageResponse,
-  WebhookDeliveryResponse,
-  WebhookEndpointListResponse,
-  WebhookEndpointResponse,
-  WebhookEndpointWithSecretResponse,
-} from '../dto/webhook.response';
 
 const MASKED =
   'To a role that may not change endpoints (below admin), each query value of the url shows as *** ' +
@@ -66,7 +61,7 @@ export class AdminWebhooksController {
   @ApiBody({ type: CreateWebhookRequest })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint, with its secret shown this once' })
   @ApiErrors(...BODY, ...ALWAYS)
-  async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateWebhookRequest): Promise<WebhookEndpointWithSecretView> {
+  async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateWebhookRequest): Promise<WebhookEndpointWithSecretResponse> {
     const { endpoint, secret } = await this.webhooks.create({
       url: body.url,
       events: body.events,
@@ -81,7 +76,7 @@ export class AdminWebhooksController {
   @ApiOperation({ summary: 'Every webhook endpoint', description: `Oldest first; never a secret. ${MASKED}` })
   @ApiOkResponse({ type: WebhookEndpointListResponse, description: 'The endpoints' })
   @ApiErrors(...ALWAYS)
-  async list(@CurrentAdmin() admin: AdminPrincipal): Promise<{ webhooks: WebhookEndpointView[] }> {
+  async list(@CurrentAdmin() admin: AdminPrincipal): Promise<{ webhooks: WebhookEndpointResponse[] }> {
     const now = this.clock.now();
     const options = viewOptionsFor(admin);
     return { webhooks: (await this.webhooks.list()).map((e) => webhookEndpointViewOf(e, now, options)) };
@@ -92,7 +87,7 @@ export class AdminWebhooksController {
   @ApiOperation({ summary: 'One webhook endpoint', description: `Never its secret. ${MASKED}` })
   @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint' })
   @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
-  async show(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointView> {
+  async show(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointResponse> {
     return webhookEndpointViewOf(await this.webhooks.show(id), this.clock.now(), viewOptionsFor(admin));
   }
 
@@ -109,7 +104,7 @@ export class AdminWebhooksController {
     @CurrentAdmin() admin: AdminPrincipal,
     @Param('id') id: string,
     @Body() body: UpdateWebhookRequest = new UpdateWebhookRequest(),
-  ): Promise<WebhookEndpointView> {
+  ): Promise<WebhookEndpointResponse> {
     const change = { url: body.url, events: body.events, description: body.description, enabled: body.enabled };
     const updated = await this.webhooks.update(id, change, admin.actor);
     return webhookEndpointViewOf(updated, this.clock.now());
@@ -136,7 +131,7 @@ export class AdminWebhooksController {
   })
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint, with its new secret shown this once' })
   @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
-  async replaceSecret(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointWithSecretView> {
+  async replaceSecret(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointWithSecretResponse> {
     const { endpoint, secret } = await this.webhooks.replaceSecret(id, admin.actor);
     return webhookEndpointWithSecretViewOf(endpoint, secret, this.clock.now());
   }
@@ -147,7 +142,7 @@ export class AdminWebhooksController {
   @ApiOperation({ summary: 'Send a test event', description: 'A webhook.test message to this endpoint, delivered like any other.' })
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The delivery, pending' })
   @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
-  async test(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookDeliveryView> {
+  async test(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookDeliveryResponse> {
     return webhookDeliveryViewOf(await this.webhooks.sendTest(id, admin.actor));
   }
 
@@ -162,7 +157,7 @@ export class AdminWebhooksController {
   async deliveries(
     @Param('id') id: string,
     @Query() query: ListDeliveriesQuery,
-  ): Promise<{ deliveries: WebhookDeliveryView[]; next_cursor: string | null }> {
+  ): Promise<{ deliveries: WebhookDeliveryResponse[]; next_cursor: string | null }> {
     const position = query.cursor === undefined ? undefined : decodeCursor('deliveries', query.cursor);
     if (position === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
     const limit = pageLimitOf(query.limit) ?? DEFAULT_DELIVERY_PAGE;
@@ -184,7 +179,7 @@ export class AdminWebhooksController {
     @CurrentAdmin() admin: AdminPrincipal,
     @Param('id') id: string,
     @Param('delivery_id') deliveryId: string,
-  ): Promise<WebhookDeliveryView> {
+  ): Promise<WebhookDeliveryResponse> {
     return webhookDeliveryViewOf(await this.webhooks.retry(id, deliveryId, admin.actor));
   }
 }

@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EVENT_LIMITS, EVENT_TYPES, EventReport, EventType, INFERENCE_TYPES, InferenceType } from '@svc/domain';
-import { IsPlainText } from '@svc/presentation';
+import { API_KEY_EXAMPLE, IsPlainText } from '@svc/presentation';
 import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CheckedBySchema } from '../../../http/body-schema';
 import { IsPresent, IsSmallJsonObject, answers } from '../../../http/request-validation';
-import { API_KEY_EXAMPLE } from '../../../shared/dto/key.request';
 
 const stringRule = (field: string, max: number) => ({ message: `${field} must be a string of at most ${max} characters` });
 const DURATION_RULE = { message: 'duration_ms must be a finite number >= 0' };

@@ -1,13 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ValidateApiKeyOutput } from '@svc/application';
 import { LICENSE_TYPES, toSecondTimestamp } from '@svc/domain';
-import {
-  FEATURES_EXAMPLE,
-  LICENSE_TOKEN_PROPERTY,
-  QuotaResponse,
-  ROTATION_RECOMMENDED_PROPERTY,
-  quotaResponseOf,
-} from '../../../shared/dto/license.response';
+import { QuotaResponse, quotaViewOf } from '@svc/presentation';
+import { FEATURES_EXAMPLE, LICENSE_TOKEN_PROPERTY, ROTATION_RECOMMENDED_PROPERTY } from '../../../shared/dto/license.response';
 
 /** SPEC 4.1, field for field, and the signed offline license (CONTRACT 15). */
 export class ValidateKeyResponse {
@@ -59,7 +54,7 @@ export function validateKeyResponseOf(output: ValidateApiKeyOutput): ValidateKey
     organization: output.user.organization,
     license_type: output.licenseType,
     features: output.features,
-    quota: quotaResponseOf(output.quota),
+    quota: quotaViewOf(output.quota),
     expires_at: toSecondTimestamp(output.expiresAt),
     license_token: output.licenseToken,
     rotation_recommended: output.rotationRecommended,

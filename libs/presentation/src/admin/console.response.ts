@@ -1,30 +1,23 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { KEY_STATUSES, LICENSE_TYPES } from '@svc/domain';
-import {
-  AuditPageView,
-  DailyUsageView,
-  KeyListView,
-  LicenseKeyView,
-  ListedKeyView,
-  NearQuotaPageView,
-  NearQuotaView,
-  OverviewView,
-} from '@svc/presentation';
-import { AuditEntryResponse, KeyResponse } from './key.response';
+import { AuditEntryResponse, KeyResponse } from '../keys/key.response';
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 const NEXT_CURSOR = { type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' } as const;
 
 /** One key of GET /admin/v1/keys: the key view without its quota and lineage; never the key, nor its digest. */
-export class ListedKeyResponse
-  extends OmitType(KeyResponse, ['quota', 'license_id', 'rotated_from', 'rotated_to', 'update_bounds'] as const)
-  implements ListedKeyView
-{
+export class ListedKeyResponse extends OmitType(KeyResponse, [
+  'quota',
+  'license_id',
+  'rotated_from',
+  'rotated_to',
+  'update_bounds',
+] as const) {
   @ApiProperty({ type: String, format: 'date-time' })
   readonly created_at!: string;
 }
 
-export class KeyListResponse implements KeyListView {
+export class KeyListResponse {
   @ApiProperty({ type: () => ListedKeyResponse, isArray: true, description: 'Newest first' })
   readonly keys!: ListedKeyResponse[];
 
@@ -32,7 +25,7 @@ export class KeyListResponse implements KeyListView {
   readonly next_cursor!: string | null;
 }
 
-export class AuditPageResponse implements AuditPageView {
+export class AuditPageResponse {
   @ApiProperty({ type: () => AuditEntryResponse, isArray: true, description: 'Newest first' })
   readonly entries!: AuditEntryResponse[];
 
@@ -51,7 +44,7 @@ export class DailyInferencesResponse {
   readonly by_key!: Readonly<Record<string, number>>;
 }
 
-export class LicenseKeyResponse implements LicenseKeyView {
+export class LicenseKeyResponse {
   @ApiProperty({ type: String })
   readonly key_id!: string;
 
@@ -77,7 +70,7 @@ export class LicenseKeyResponse implements LicenseKeyView {
   readonly rotated_to!: string | null;
 }
 
-export class DailyUsageResponse implements DailyUsageView {
+export class DailyUsageResponse {
   @ApiProperty({ type: String, description: 'The license (CONTRACT 16) whose usage this is' })
   readonly license_id!: string;
 
@@ -117,7 +110,7 @@ export class DailyEventsResponse {
   readonly events!: number;
 }
 
-export class NearQuotaResponse implements NearQuotaView {
+export class NearQuotaResponse {
   @ApiProperty({ type: String })
   readonly key_id!: string;
 
@@ -140,7 +133,7 @@ export class NearQuotaResponse implements NearQuotaView {
   readonly percent!: number;
 }
 
-export class NearQuotaPageResponse implements NearQuotaPageView {
+export class NearQuotaPageResponse {
   @ApiProperty({ type: () => NearQuotaResponse, isArray: true, description: 'Highest share first, ties by key_id' })
   readonly keys!: NearQuotaResponse[];
 
@@ -148,7 +141,7 @@ export class NearQuotaPageResponse implements NearQuotaPageView {
   readonly next_cursor!: string | null;
 }
 
-export class OverviewResponse implements OverviewView {
+export class OverviewResponse {
   @ApiProperty({ ...COUNTS, description: 'Keys by tier, every tier present' })
   readonly keys_by_tier!: Readonly<Record<string, number>>;
 

@@ -1,11 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ERROR_STATUS, ErrorEnvelope, HttpErrorCode } from '../http/error-status.map';
+import { ERROR_STATUS, type HttpErrorCode } from './error-status.map';
 
 /** Every error code the service answers with, in the order of ERROR_STATUS. */
 export const ALL_ERROR_CODES = Object.keys(ERROR_STATUS) as HttpErrorCode[];
 
-/** The one error body (SPEC 7): `{ error, code, message? }`, never anything else. */
-export class ErrorEnvelopeResponse implements ErrorEnvelope {
+/**
+ * The one error body (SPEC 7): `{ error, code, message? }`, never anything else: never a stack,
+ * HTML or the key. The filter answers it and the OpenAPI document states it.
+ */
+export class ErrorEnvelopeResponse {
   @ApiProperty({ type: String, description: 'A short description of the failure', example: 'Invalid or inactive API key' })
   readonly error!: string;
 

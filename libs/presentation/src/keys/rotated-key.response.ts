@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { type RotatedKeyView } from '@svc/presentation';
-import { API_KEY_EXAMPLE } from './key.request';
+import { API_KEY_EXAMPLE } from './key.response';
 
 /** POST /v1/auth/rotate and POST /admin/v1/keys/{key_id}/rotate (CONTRACT 16). */
-export class RotatedKeyResponse implements RotatedKeyView {
+export class RotatedKeyResponse {
   @ApiProperty({ type: String, description: 'The new plaintext key: shown this once, never again', example: API_KEY_EXAMPLE })
   readonly api_key!: string;
 

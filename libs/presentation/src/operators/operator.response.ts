@@ -1,11 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PERMISSION_NAMES, ROLES } from '@svc/domain';
-import { OperatorView, OperatorWithTokenView, SessionView } from '@svc/presentation';
+
+/** An audit entry's actor: `type` says which of the other fields are present. */
+export class ActorResponse {
+  @ApiProperty({ type: String, enum: ['operator', 'bootstrap', 'key', 'cli', 'system'] })
+  readonly type!: string;
+
+  @ApiPropertyOptional({ type: String, description: 'type operator' })
+  readonly operator_id?: string;
+
+  @ApiPropertyOptional({ type: String, description: "type operator: the operator's name" })
+  readonly name?: string;
+
+  @ApiPropertyOptional({ type: String, description: "type key: the key's own call (the SDK's revoke or rotate, an installer token)" })
+  readonly key_id?: string;
+
+  @ApiPropertyOptional({ type: String, description: 'type cli: the OS user who ran the CLI' })
+  readonly user?: string;
+}
 
 const TOKEN_EXAMPLE = 'svc_admin_0123456789abcdef0123456789abcdef0123456789abcdef';
 
 /** An operator: never a token or its digest. */
-export class OperatorResponse implements OperatorView {
+export class OperatorResponse {
   @ApiProperty({ type: String, example: 'opr_5f2c0e1d9a7b3c4d5e6f7a8b' })
   readonly operator_id!: string;
 
@@ -28,7 +45,7 @@ export class OperatorResponse implements OperatorView {
   readonly disabled_at!: string | null;
 }
 
-export class OperatorWithTokenResponse extends OperatorResponse implements OperatorWithTokenView {
+export class OperatorWithTokenResponse extends OperatorResponse {
   @ApiProperty({ type: String, example: TOKEN_EXAMPLE, description: 'The admin token, shown this once: svc_admin_ and 48 hex digits' })
   readonly token!: string;
 }
@@ -38,7 +55,7 @@ export class OperatorListResponse {
   readonly operators!: OperatorResponse[];
 }
 
-export class SessionResponse implements SessionView {
+export class SessionResponse {
   @ApiProperty({ type: String, nullable: true, description: 'null for ADMIN_TOKEN (the bootstrap owner)' })
   readonly operator_id!: string | null;
 
@@ -52,7 +69,7 @@ export class SessionResponse implements SessionView {
   readonly role!: (typeof ROLES)[number];
 
   @ApiProperty({ type: String, isArray: true, enum: [...PERMISSION_NAMES], description: 'What the role may do' })
-  readonly permissions!: (typeof PERMISSION_NAMES)[number][];
+  readonly permissions!: readonly (typeof PERMISSION_NAMES)[number][];
 
   @ApiProperty({
     type: 'object',

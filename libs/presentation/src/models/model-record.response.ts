@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ModelRecordView } from '@svc/presentation';
 import { LICENSE_TYPES, MODEL_TYPES } from '@svc/domain';
 
 /** SPEC 2.4 `metadata`: the five documented fields; operators may add more. */
@@ -21,7 +20,7 @@ export class ModelMetadataResponse {
 }
 
 /** SPEC 2.4, plus the exact `size_bytes` (CONTRACT 7). */
-export class ModelRecordResponse implements ModelRecordView {
+export class ModelRecordResponse {
   @ApiProperty({ type: String, description: 'Unique model identifier', example: 'motor_imagery_4class_v1' })
   readonly name!: string;
 
@@ -67,7 +66,7 @@ export class ModelRecordResponse implements ModelRecordView {
 /** SPEC 4.6: the models the key may load and their count. */
 export class ModelListResponse {
   @ApiProperty({ type: () => ModelRecordResponse, isArray: true })
-  readonly models!: readonly ModelRecordView[];
+  readonly models!: readonly ModelRecordResponse[];
 
   @ApiProperty({ type: 'integer', description: 'The number of records in models' })
   readonly total!: number;

@@ -1,13 +1,40 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ActorView, AuditEntryView, IssuedKeyView, KeyView, UsageReportView } from '@svc/presentation';
 import { AUDIT_ACTIONS, KEY_ENVIRONMENTS, LICENSE_TYPES } from '@svc/domain';
-import { API_KEY_EXAMPLE } from '../../../shared/dto/key.request';
-import { QuotaResponse } from '../../../shared/dto/license.response';
+import { ActorResponse } from '../operators/operator.response';
+
+/**
+ * The JSON shapes of keys, shared by the HTTP API (these classes are its OpenAPI schemas) and the
+ * CLI's `--json` output (SPEC 2.3, CONTRACT 12): snake case, RFC 3339 times to the second. Each
+ * class is the one statement of its shape; the view functions of key-views.ts return them.
+ */
+
+/** An example key for the OpenAPI document. */
+export const API_KEY_EXAMPLE = 'svc_live_0123456789abcdef0123456789abcdef0123456789abcdef';
 
 const ENVIRONMENTS = [...KEY_ENVIRONMENTS];
 
+/** SPEC 2.3. `monthly_limit` and `remaining` are null for an unlimited key. */
+export class QuotaResponse {
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Inferences allowed per month; null: unlimited', example: 50000 })
+  readonly monthly_limit!: number | null;
+
+  @ApiProperty({ type: 'integer', description: 'Used in the current period', example: 1200 })
+  readonly used!: number;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'monthly_limit minus used; null: unlimited', example: 48800 })
+  readonly remaining!: number | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    description: 'End of the period: the first instant of the next month (UTC)',
+    example: '2026-12-01T00:00:00Z',
+  })
+  readonly resets_at!: string;
+}
+
 /** POST /admin/v1/keys 201: the plaintext key, shown this once. */
-export class IssuedKeyResponse implements IssuedKeyView {
+export class IssuedKeyResponse {
   @ApiProperty({ type: String, example: 'key_3f1c9a0b7d2e4c5a8b6f0e1d' })
   readonly key_id!: string;
 
@@ -49,7 +76,7 @@ export class KeyUpdateBoundsResponse {
   readonly expires_at_max!: string;
 }
 
-export class KeyResponse implements KeyView {
+export class KeyResponse {
   @ApiProperty({ type: String })
   readonly key_id!: string;
 
@@ -103,25 +130,7 @@ export class KeyResponse implements KeyView {
   readonly update_bounds!: KeyUpdateBoundsResponse;
 }
 
-/** An audit entry's actor: `type` says which of the other fields are present. */
-export class ActorResponse {
-  @ApiProperty({ type: String, enum: ['operator', 'bootstrap', 'key', 'cli', 'system'] })
-  readonly type!: string;
-
-  @ApiPropertyOptional({ type: String, description: 'type operator' })
-  readonly operator_id?: string;
-
-  @ApiPropertyOptional({ type: String, description: "type operator: the operator's name" })
-  readonly name?: string;
-
-  @ApiPropertyOptional({ type: String, description: "type key: the key's own call (the SDK's revoke or rotate, an installer token)" })
-  readonly key_id?: string;
-
-  @ApiPropertyOptional({ type: String, description: 'type cli: the OS user who ran the CLI' })
-  readonly user?: string;
-}
-
-export class AuditEntryResponse implements AuditEntryView {
+export class AuditEntryResponse {
   @ApiProperty({ type: String })
   readonly id!: string;
 
@@ -146,13 +155,13 @@ export class AuditEntryResponse implements AuditEntryView {
   readonly details?: Readonly<Record<string, unknown>>;
 
   @ApiProperty({ type: () => ActorResponse, description: 'Who made the change (CONTRACT 21); never a token' })
-  readonly actor!: ActorView;
+  readonly actor!: ActorResponse;
 }
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 
 /** GET /admin/v1/usage. */
-export class UsageReportResponse implements UsageReportView {
+export class UsageReportResponse {
   @ApiProperty({ type: String })
   readonly key_id!: string;
 

@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from '@svc/domain';
-import { WebhookDeliveryView, WebhookEndpointView, WebhookEndpointWithSecretView } from '@svc/presentation';
 
 /** A webhook endpoint (CONTRACT 20): never a secret. */
-export class WebhookEndpointResponse implements WebhookEndpointView {
+export class WebhookEndpointResponse {
   @ApiProperty({ type: String, example: 'whe_5f2c0e1d9a7b3c4d5e6f7a8b' })
   readonly id!: string;
 
@@ -14,7 +13,7 @@ export class WebhookEndpointResponse implements WebhookEndpointView {
   readonly url!: string;
 
   @ApiProperty({ type: String, isArray: true, enum: [...WEBHOOK_EVENT_TYPES] })
-  readonly events!: string[];
+  readonly events!: readonly string[];
 
   @ApiProperty({ type: String, nullable: true })
   readonly description!: string | null;
@@ -43,7 +42,7 @@ export class WebhookEndpointResponse implements WebhookEndpointView {
   readonly updated_at!: string;
 }
 
-export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse implements WebhookEndpointWithSecretView {
+export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse {
   @ApiProperty({
     type: String,
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
@@ -57,7 +56,7 @@ export class WebhookEndpointListResponse {
   readonly webhooks!: WebhookEndpointResponse[];
 }
 
-export class WebhookDeliveryResponse implements WebhookDeliveryView {
+export class WebhookDeliveryResponse {
   @ApiProperty({ type: String, example: 'msg_5f2c0e1d9a7b3c4d5e6f7a8b', description: 'The webhook-id header of every attempt' })
   readonly id!: string;
 
