@@ -66,6 +66,20 @@ describe('a feature module built as docs/EXTENDING.md says', () => {
     expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '400', '401', '405', '429', '500', '503']);
   });
 
+  it('serves its admin route to the roles its permission names, under the admin path, with the admin codes', async () => {
+    const { key_id: keyId } = await t.issueKey({ licenseType: 'research' });
+    const viewer = await t.admin('POST', '/admin/v1/operators', { name: 'Hint viewer', role: 'viewer' });
+    expect(viewer.status).toBe(201);
+    const asViewer = await t.request('GET', `/admin/v1/quota-hint/${keyId}`, { headers: { authorization: `Bearer ${viewer.body.token}` } });
+    expect(asViewer).toMatchObject({ status: 200, body: { used: 0, remaining: 50000 } });
+    expect(asViewer.headers.get('cache-control')).toBe('no-store');
+    expect((await t.request('GET', `/admin/v1/quota-hint/${keyId}`)).status).toBe(401);
+    expect((await t.admin('GET', '/admin/v1/quota-hint/key_nothing')).body).toMatchObject({ code: 'KEY_NOT_FOUND' });
+
+    const doc = (await t.get('/api/docs-json')).body as { paths: Record<string, { get?: Record<string, unknown> }> };
+    expect(doc.paths['/admin/v1/quota-hint/{key_id}']?.get?.['x-permission']).toEqual({ name: 'usage.read', role: 'viewer' });
+  });
+
   it('carries @ApiKeyAuth on every key-taking route, its own included', () => {
     expect(keyRoutesWithoutKeyAuth(t.app)).toEqual([]);
   });
