@@ -1,4 +1,4 @@
-import { ManageOperators } from '@svc/application';
+import { CreateOperator } from '@svc/application';
 import { FixedClock, PERMISSIONS, type Permission, ROLES, type Role, roleAllows, roleNeededFor } from '@svc/domain';
 import { type OpenAPIObject } from '@nestjs/swagger';
 import { RouteTable } from '../../apps/api/src/http/route-table';
@@ -434,8 +434,8 @@ describe('The last owner, and the admin API without ADMIN_TOKEN (CONTRACT 21)', 
     }
     expect(other).toEqual([]);
     expect(sent).toBe(bodies.length * routes.length * 2);
-    const manage = await t.app.resolve(ManageOperators);
-    const first = await manage.create({ name: 'First owner', role: 'owner', actor: { type: 'cli', user: 'root' } });
+    const manage = await t.app.resolve(CreateOperator);
+    const first = await manage.execute({ name: 'First owner', role: 'owner', actor: { type: 'cli', user: 'root' } });
     expect((await t.get('/admin/v1/me', bearer(first.token))).status).toBe(404);
     clock.advance(60_000);
     const me = await t.get('/admin/v1/me', bearer(first.token));

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ManageOperators } from '@svc/application';
+import { CreateOperator } from '@svc/application';
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
 
@@ -181,8 +181,8 @@ describe('Operator console: serving', () => {
     try {
       const status = async (path: string) => (await t.get(path)).status;
       expect(await status('/console')).toBe(404);
-      const manage = await t.app.resolve(ManageOperators);
-      const owner = await manage.create({ name: 'First owner', role: 'owner', actor: { type: 'cli', user: 'root' } });
+      const manage = await t.app.resolve(CreateOperator);
+      const owner = await manage.execute({ name: 'First owner', role: 'owner', actor: { type: 'cli', user: 'root' } });
       clock.advance(60_000); // the presence of operators is read at most once a minute
       const page = await t.get('/console/keys');
       expect(page.status).toBe(200);

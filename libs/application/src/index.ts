@@ -6,20 +6,20 @@ export * from './auth/validate-api-key.use-case';
 export * from './auth/refresh-api-key.use-case';
 export * from './auth/revoke-api-key.use-case';
 export * from './auth/rotate-api-key.use-case';
-export * from './admin/issue-api-key.use-case';
-export * from './admin/show-api-key.use-case';
-export * from './admin/update-api-key.use-case';
-export * from './admin/revoke-key-by-id.use-case';
-export * from './admin/rotate-key-by-id.use-case';
-export * from './admin/list-audit.use-case';
-export * from './admin/key-directory';
-export * from './admin/license-keys';
-export * from './admin/list-keys.use-case';
-export * from './admin/list-near-quota.use-case';
-export * from './admin/report-daily-usage.use-case';
-export * from './admin/show-overview.use-case';
+export * from './keys/issue-api-key.use-case';
+export * from './keys/show-api-key.use-case';
+export * from './keys/update-api-key.use-case';
+export * from './keys/revoke-key-by-id.use-case';
+export * from './keys/rotate-key-by-id.use-case';
+export * from './audit/list-audit.use-case';
+export * from './keys/key-directory';
+export * from './keys/license-keys';
+export * from './keys/list-keys.use-case';
+export * from './usage/list-near-quota.use-case';
+export * from './usage/report-daily-usage.use-case';
+export * from './usage/show-overview.use-case';
 export * from './analytics/record-event.use-case';
-export * from './analytics/report-usage.use-case';
+export * from './usage/report-usage.use-case';
 export * from './installer/repo-token-issuer';
 export * from './installer/installer.errors';
 export * from './installer/issue-repo-token.use-case';
@@ -37,28 +37,33 @@ export * from './models/sweep-model-store.use-case';
 export * from './license/rotate-license-signing-key.use-case';
 export * from './secrets/secrets-at-rest';
 export * from './operators/authenticate-operator.use-case';
-export * from './operators/manage-operators.use-case';
+export * from './operators/operator-fields';
+export * from './operators/create-operator.use-case';
+export * from './operators/list-operators.use-case';
+export * from './operators/show-operator.use-case';
+export * from './operators/update-operator.use-case';
+export * from './operators/replace-operator-token.use-case';
 import { AuthenticateApiKey } from './auth/authenticate-api-key.use-case';
 import { ValidateApiKey } from './auth/validate-api-key.use-case';
 import { RefreshApiKey } from './auth/refresh-api-key.use-case';
 import { RevokeApiKey } from './auth/revoke-api-key.use-case';
-import { IssueApiKey } from './admin/issue-api-key.use-case';
-import { ShowApiKey } from './admin/show-api-key.use-case';
-import { UpdateApiKey } from './admin/update-api-key.use-case';
-import { RevokeKeyById } from './admin/revoke-key-by-id.use-case';
-import { ListAudit } from './admin/list-audit.use-case';
-import { ListKeys } from './admin/list-keys.use-case';
-import { ListNearQuota } from './admin/list-near-quota.use-case';
-import { ReportDailyUsage } from './admin/report-daily-usage.use-case';
-import { ShowOverview } from './admin/show-overview.use-case';
+import { IssueApiKey } from './keys/issue-api-key.use-case';
+import { ShowApiKey } from './keys/show-api-key.use-case';
+import { UpdateApiKey } from './keys/update-api-key.use-case';
+import { RevokeKeyById } from './keys/revoke-key-by-id.use-case';
+import { ListAudit } from './audit/list-audit.use-case';
+import { ListKeys } from './keys/list-keys.use-case';
+import { ListNearQuota } from './usage/list-near-quota.use-case';
+import { ReportDailyUsage } from './usage/report-daily-usage.use-case';
+import { ShowOverview } from './usage/show-overview.use-case';
 import { IssueRepoToken } from './installer/issue-repo-token.use-case';
 import { KeyRevocation } from './shared/key-revocation';
 import { OfflineLicenses } from './shared/license-snapshot';
 import { KeyRotator } from './shared/key-rotator';
 import { RotateApiKey } from './auth/rotate-api-key.use-case';
-import { RotateKeyById } from './admin/rotate-key-by-id.use-case';
+import { RotateKeyById } from './keys/rotate-key-by-id.use-case';
 import { RecordEvent } from './analytics/record-event.use-case';
-import { ReportUsage } from './analytics/report-usage.use-case';
+import { ReportUsage } from './usage/report-usage.use-case';
 import { ListModels } from './models/list-models.use-case';
 import { GetModel } from './models/get-model.use-case';
 import { DownloadModel } from './models/download-model.use-case';
@@ -72,7 +77,11 @@ import { PublishModelFromFile } from './models/publish-model-from-file.use-case'
 import { SweepModelStore } from './models/sweep-model-store.use-case';
 import { RotateLicenseSigningKey } from './license/rotate-license-signing-key.use-case';
 import { AuthenticateOperator } from './operators/authenticate-operator.use-case';
-import { ManageOperators } from './operators/manage-operators.use-case';
+import { CreateOperator } from './operators/create-operator.use-case';
+import { ListOperators } from './operators/list-operators.use-case';
+import { ShowOperator } from './operators/show-operator.use-case';
+import { UpdateOperator } from './operators/update-operator.use-case';
+import { ReplaceOperatorToken } from './operators/replace-operator-token.use-case';
 
 /** Every use case, for registration as providers by the API and the CLI. */
 export const USE_CASES = [
@@ -110,7 +119,11 @@ export const USE_CASES = [
   SweepModelStore,
   RotateLicenseSigningKey,
   AuthenticateOperator,
-  ManageOperators,
+  CreateOperator,
+  ListOperators,
+  ShowOperator,
+  UpdateOperator,
+  ReplaceOperatorToken,
 ] as const;
 export * from './rate-limit/rate-counter';
 export * from './health/database-ping';

@@ -1,4 +1,4 @@
-import { ManageOperators } from '@svc/application';
+import { CreateOperator } from '@svc/application';
 import { InvalidRequestError, ROLES, isRole } from '@svc/domain';
 import { operatorWithTokenViewOf } from '@svc/presentation';
 import { Option, SubCommand } from 'nest-commander';
@@ -19,7 +19,7 @@ interface CreateOperatorOptions extends CommonOptions {
  */
 @SubCommand({ name: 'create', description: 'create an operator and print its admin token once' })
 export class CreateOperatorCommand extends CliCommand<CreateOperatorOptions> {
-  constructor(private readonly operators: ManageOperators) {
+  constructor(private readonly operators: CreateOperator) {
     super();
   }
 
@@ -27,7 +27,7 @@ export class CreateOperatorCommand extends CliCommand<CreateOperatorOptions> {
     if (options.name === undefined) throw new InvalidRequestError('--name is required');
     if (!isRole(options.role)) throw new InvalidRequestError(`--role must be one of ${ROLES.join(', ')}`);
     const view = operatorWithTokenViewOf(
-      await this.operators.create({ name: options.name, email: options.email, role: options.role, actor: cliActor() }),
+      await this.operators.execute({ name: options.name, email: options.email, role: options.role, actor: cliActor() }),
     );
     this.print(options, view, () => `Created operator\n${operatorSummary(view)}\n${tokenNotice(view.token)}`);
   }

@@ -1,4 +1,4 @@
-import { ManageOperators } from '@svc/application';
+import { UpdateOperator } from '@svc/application';
 import { operatorViewOf } from '@svc/presentation';
 import { SubCommand } from 'nest-commander';
 import { cliActor } from '../shared/cli-actor';
@@ -13,12 +13,12 @@ import { operatorSummary } from '../shared/summaries';
   description: 'disable an operator: its token is refused at once',
 })
 export class DisableOperatorCommand extends CliCommand {
-  constructor(private readonly operators: ManageOperators) {
+  constructor(private readonly operators: UpdateOperator) {
     super();
   }
 
   async run([operatorId]: string[], options: CommonOptions = {}): Promise<void> {
-    const view = operatorViewOf(await this.operators.update({ operatorId, change: { disabled: true }, actor: cliActor() }));
+    const view = operatorViewOf(await this.operators.execute({ operatorId, change: { disabled: true }, actor: cliActor() }));
     this.print(options, view, () => `Disabled operator\n${operatorSummary(view)}`);
   }
 }

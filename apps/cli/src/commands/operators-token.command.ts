@@ -1,4 +1,4 @@
-import { ManageOperators } from '@svc/application';
+import { ReplaceOperatorToken } from '@svc/application';
 import { operatorWithTokenViewOf } from '@svc/presentation';
 import { SubCommand } from 'nest-commander';
 import { cliActor } from '../shared/cli-actor';
@@ -13,12 +13,12 @@ import { operatorSummary, tokenNotice } from '../shared/summaries';
   description: "replace an operator's token and print the new one once",
 })
 export class ReplaceOperatorTokenCommand extends CliCommand {
-  constructor(private readonly operators: ManageOperators) {
+  constructor(private readonly operators: ReplaceOperatorToken) {
     super();
   }
 
   async run([operatorId]: string[], options: CommonOptions = {}): Promise<void> {
-    const view = operatorWithTokenViewOf(await this.operators.replaceToken(operatorId, cliActor()));
+    const view = operatorWithTokenViewOf(await this.operators.execute(operatorId, cliActor()));
     this.print(options, view, () => `Replaced the token of\n${operatorSummary(view)}\n${tokenNotice(view.token)}`);
   }
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import { ManageOperators } from '@svc/application';
+import { CreateOperator, ListOperators, ReplaceOperatorToken, ShowOperator, UpdateOperator } from '@svc/application';
 import {
   OperatorResponse,
   OperatorWithTokenResponse,
@@ -21,7 +21,13 @@ import { CreateOperatorRequest, UpdateOperatorRequest } from '../dto/operator.re
 @SkipThrottle()
 @Controller()
 export class AdminOperatorsController {
-  constructor(private readonly operators: ManageOperators) {}
+  constructor(
+    private readonly listOperators: ListOperators,
+    private readonly createOperator: CreateOperator,
+    private readonly showOperator: ShowOperator,
+    private readonly updateOperator: UpdateOperator,
+    private readonly replaceOperatorToken: ReplaceOperatorToken,
+  ) {}
 
   @Get('me')
   @AdminAuth('session.read')
@@ -42,7 +48,7 @@ export class AdminOperatorsController {
   @ApiOkResponse({ type: OperatorListResponse, description: 'The operators' })
   @ApiErrors(...ALWAYS)
   async list(): Promise<{ operators: OperatorResponse[] }> {
-    return { operators: (await this.operators.list()).map(operatorViewOf) };
+    return { operators: (await this.listOperators.execute()).map(operatorViewOf) };
   }
 
   @Post('operators')
@@ -54,7 +60,7 @@ export class AdminOperatorsController {
   @ApiErrors(...BODY, ...ALWAYS)
   async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateOperatorRequest): Promise<OperatorWithTokenResponse> {
     return operatorWithTokenViewOf(
-      await this.operators.create({ name: body.name, email: body.email, role: body.role, actor: admin.actor }),
+      await this.createOperator.execute({ name: body.name, email: body.email, role: body.role, actor: admin.actor }),
     );
   }
 
@@ -64,7 +70,7 @@ export class AdminOperatorsController {
   @ApiOkResponse({ type: OperatorResponse, description: 'The operator' })
   @ApiErrors(...PATH, 'OPERATOR_NOT_FOUND', ...ALWAYS)
   async show(@Param('operator_id') operatorId: string): Promise<OperatorResponse> {
-    return operatorViewOf(await this.operators.show(operatorId));
+    return operatorViewOf(await this.showOperator.execute(operatorId));
   }
 
   @Patch('operators/:operator_id')
@@ -84,7 +90,7 @@ export class AdminOperatorsController {
     @Body() body: UpdateOperatorRequest = new UpdateOperatorRequest(),
   ): Promise<OperatorResponse> {
     const change = { name: body.name, email: body.email, role: body.role, disabled: body.disabled };
-    return operatorViewOf(await this.operators.update({ operatorId, change: withoutUndefined(change), actor: admin.actor }));
+    return operatorViewOf(await this.updateOperator.execute({ operatorId, change: withoutUndefined(change), actor: admin.actor }));
   }
 
   @Post('operators/:operator_id/token')
@@ -98,7 +104,7 @@ export class AdminOperatorsController {
   @ApiCreatedResponse({ type: OperatorWithTokenResponse, description: 'The operator, with its new token shown this once' })
   @ApiErrors(...PATH, 'OPERATOR_NOT_FOUND', ...ALWAYS)
   async replaceToken(@CurrentAdmin() admin: AdminPrincipal, @Param('operator_id') operatorId: string): Promise<OperatorWithTokenResponse> {
-    return operatorWithTokenViewOf(await this.operators.replaceToken(operatorId, admin.actor));
+    return operatorWithTokenViewOf(await this.replaceOperatorToken.execute(operatorId, admin.actor));
   }
 }
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ManageOperators } from '@svc/application';
+import { CreateOperator, ListOperators, ReplaceOperatorToken, ShowOperator, UpdateOperator } from '@svc/application';
 import { AdminAuthModule } from '../../../admin-auth/admin-auth.module';
 import { AdminOperatorsController } from './admin-operators.controller';
 
@@ -7,6 +7,6 @@ import { AdminOperatorsController } from './admin-operators.controller';
 @Module({
   imports: [AdminAuthModule],
   controllers: [AdminOperatorsController],
-  providers: [ManageOperators],
+  providers: [ListOperators, CreateOperator, ShowOperator, UpdateOperator, ReplaceOperatorToken],
 })
 export class AdminOperatorsModule {}

@@ -8,8 +8,8 @@ import {
   InMemoryUserRepository,
 } from '../../../../test/in-memory';
 import { makeAnalyticsEvent, makeApiKey, makeAuditEntry, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
-import { ListAudit } from './list-audit.use-case';
-import { ListKeys } from './list-keys.use-case';
+import { ListAudit } from '../audit/list-audit.use-case';
+import { ListKeys } from '../keys/list-keys.use-case';
 import { ReportDailyUsage } from './report-daily-usage.use-case';
 import { ShowOverview } from './show-overview.use-case';
 

@@ -14,7 +14,7 @@ import {
   tallyUsage,
   utcDayOf,
 } from '@svc/domain';
-import { LicenseTarget, licenseKeysOf } from './license-keys';
+import { LicenseTarget, licenseKeysOf } from '../keys/license-keys';
 
 export interface DailyUsageInput extends LicenseTarget {
   /** `YYYY-MM-DD`; default: the first day of the month of `to` (UTC). */

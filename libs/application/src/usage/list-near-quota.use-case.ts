@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BillingPeriod, Clock, LICENSE_TYPES, LicenseType, TierCatalog } from '@svc/domain';
-import { KeyDirectory, KeyUsage, NearQuotaPosition } from './key-directory';
+import { KeyDirectory, KeyUsage, NearQuotaPosition } from '../keys/key-directory';
 
 export interface NearQuotaPage {
   readonly keys: readonly KeyUsage[];

@@ -4,10 +4,10 @@ import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUsageRepository, In
 import { ScriptedRandomSource, SequentialIdGenerator, T0, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { RevokeApiKey } from '../auth/revoke-api-key.use-case';
 import { KeyRevocation } from '../shared/key-revocation';
-import { IssueApiKey } from './issue-api-key.use-case';
+import { IssueApiKey } from '../keys/issue-api-key.use-case';
 import { ListAudit } from './list-audit.use-case';
-import { ShowApiKey } from './show-api-key.use-case';
-import { UpdateApiKey } from './update-api-key.use-case';
+import { ShowApiKey } from '../keys/show-api-key.use-case';
+import { UpdateApiKey } from '../keys/update-api-key.use-case';
 
 /** The actor of the changes these tests make. */
 const BY = { type: 'bootstrap' } as const;

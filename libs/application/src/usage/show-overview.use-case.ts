@@ -14,7 +14,7 @@ import {
   parseUtcDay,
   utcDayOf,
 } from '@svc/domain';
-import { KeyDirectory, KeyUsage } from './key-directory';
+import { KeyDirectory, KeyUsage } from '../keys/key-directory';
 import { ListNearQuota, tierLimitsOf } from './list-near-quota.use-case';
 
 export interface Overview {

@@ -9,7 +9,7 @@ import {
   UsageBreakdown,
   UsageRepository,
 } from '@svc/domain';
-import { LicenseTarget, licenseKeysOf } from '../admin/license-keys';
+import { LicenseTarget, licenseKeysOf } from '../keys/license-keys';
 
 export interface UsageReport extends UsageBreakdown {
   readonly keyId: string;
