@@ -220,7 +220,7 @@ function usage(): string {
   return header ? `${header[1].replace(/^ \*( |$)/gm, '')}\n` : 'see bench/main.ts for the options\n';
 }
 
-/** Limits raised by configuration only (README "Rate limits"): the benchmark measures throughput, not refusals. */
+/** Limits raised by configuration only (docs/API.md, "Rate limits"): the benchmark measures throughput, not refusals. */
 const BENCH_LIMITS: Record<string, string> = {
   RATE_LIMIT_VALIDATE_PER_MINUTE: '1000000000',
   RATE_LIMIT_ANALYTICS_PER_MINUTE: '1000000000',

@@ -125,13 +125,13 @@ describe('Operator console: serving', () => {
       }
     });
 
-    it('sends exactly the policy README and docs/OPERATIONS.md document', async () => {
+    it('sends exactly the policy docs/CONSOLE.md and docs/OPERATIONS.md document', async () => {
       const sent = (await t.get('/console')).headers.get('content-security-policy');
       const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-      const readme = /Content-Security-Policy \(`([^`]+)`\)/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+      const consoleDoc = /Content-Security-Policy \(`([^`]+)`\)/.exec(readFileSync(join(ROOT, 'docs/CONSOLE.md'), 'utf8'));
       const operations = /Content-Security-Policy: ([^`]+)`/.exec(readFileSync(join(ROOT, 'docs/OPERATIONS.md'), 'utf8'));
-      expect({ readme: oneLine(readme?.[1] ?? ''), operations: oneLine(operations?.[1] ?? '') }).toEqual({
-        readme: sent,
+      expect({ consoleDoc: oneLine(consoleDoc?.[1] ?? ''), operations: oneLine(operations?.[1] ?? '') }).toEqual({
+        consoleDoc: sent,
         operations: sent,
       });
     });

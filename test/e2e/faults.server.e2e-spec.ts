@@ -50,7 +50,7 @@ const kind = testDatabaseKind();
   async function expectUnavailable(): Promise<void> {
     const started = Date.now();
     const health = await t.get('/api/health');
-    // the ping gives up at 1.5 s (README: 503 within 2 s); what is guarded is that the answer is
+    // the ping gives up at 1.5 s (docs/OPERATIONS.md section 15: 503 within 2 s); what is guarded is that the answer is
     // bounded rather than held until the TCP timeout (minutes): 4 s leaves a busy 2-core machine a margin
     expect(Date.now() - started).toBeLessThan(4000);
     expect(health.status).toBe(503);

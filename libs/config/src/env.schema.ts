@@ -9,7 +9,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 
 /**
  * Every environment variable the service reads (CONTRACT 13, plus a few
- * operational ones documented in the README). Values arrive as strings; empty
+ * operational ones documented in docs/CONFIGURATION.md). Values arrive as strings; empty
  * strings count as unset. Messages name the variable, never its value.
  */
 export class EnvSchema {
