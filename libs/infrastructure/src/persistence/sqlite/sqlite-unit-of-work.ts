@@ -8,9 +8,12 @@ import { type SqliteStatements } from './sqlite-statements';
  * A unit of work on SQLite: one BEGIN IMMEDIATE transaction on TypeORM's own
  * better-sqlite3 connection (the write lock taken first, as every write of
  * this module takes it), its ports' statements run synchronously in it.
- * The units of this process run one at a time. Inside a transaction already
- * open on the connection, the unit is a savepoint of it, as better-sqlite3
- * nests its own transactions. TypeORM's `DataSource.transaction` is not used:
+ * The units of this process run one at a time. The connection is the
+ * process's one: a statement another request runs between the work's steps
+ * (its awaits) joins the unit's transaction, as better-sqlite3's own
+ * transactions then nest in it as savepoints; the work's steps are
+ * synchronous, so only microtasks fall between them. Inside a transaction
+ * already open on the connection, the unit is a savepoint of it. TypeORM's `DataSource.transaction` is not used:
  * on SQLite it shares one query runner between callers and begins deferred.
  */
 export class SqliteUnitOfWork extends UnitOfWork {
