@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { KeyDirectory } from '@svc/application';
+import { KeyDirectory, UnitOfWork } from '@svc/application';
 import {
   AnalyticsEventRepository,
   ApiKeyRepository,
@@ -16,7 +16,9 @@ import {
   OperatorRepository,
   UsageRepository,
   UserRepository,
-  WebhookRepository,
+  WebhookDeliveryQueue,
+  WebhookEndpointRepository,
+  WebhookOutbox,
 } from '@svc/domain';
 import { SecretsCipher } from '@svc/infrastructure/crypto/secrets-cipher';
 import { MySqlPersistenceModule } from '@svc/infrastructure/persistence/mysql/mysql-persistence.module';
@@ -26,7 +28,7 @@ import { UsageCounterRecord } from '@svc/infrastructure/persistence/typeorm/reco
 import { DataSource } from 'typeorm';
 import { uniqueId } from '../factories/domain.factory';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
-import { type MakePersistence, type PersistenceFixture } from './persistence-fixture';
+import { type MakePersistence, type PersistenceFixture, type WebhookPorts } from './persistence-fixture';
 
 /** The contracts run with the secrets the adapters keep encrypted at rest, as SECRETS_KEY makes them (issue 35). */
 const SECRETS = SecretsCipher.of({ key: randomBytes(32).toString('base64'), newKey: null });
@@ -67,12 +69,21 @@ export async function openPorts(
     operators: context.get(OperatorRepository),
     secrets: context.get(GeneratedSecretRepository),
     signingKeys: context.get(LicenseSigningKeyRepository),
-    webhooks: optional(context, WebhookRepository),
+    unitOfWork: context.get(UnitOfWork),
+    webhooks: webhookPorts(context),
     dispose: () => context.close(),
   };
 }
 
-/** A port the module may not bind (the in-memory module binds no WebhookRepository). */
+/** The webhook ports, when the module binds them (the in-memory module binds none). */
+function webhookPorts(context: INestApplicationContext): WebhookPorts | null {
+  const endpoints = optional(context, WebhookEndpointRepository);
+  const outbox = optional(context, WebhookOutbox);
+  const deliveries = optional(context, WebhookDeliveryQueue);
+  return endpoints && outbox && deliveries ? { endpoints, outbox, deliveries } : null;
+}
+
+/** A port the module may not bind. */
 function optional<T>(context: INestApplicationContext, port: abstract new (...args: never[]) => T): T | null {
   try {
     return context.get<T>(port, { strict: false });

@@ -1,4 +1,4 @@
-import { type KeyDirectory } from '@svc/application';
+import { type KeyDirectory, type UnitOfWork } from '@svc/application';
 import {
   type AnalyticsEventRepository,
   type ApiKeyRepository,
@@ -10,9 +10,18 @@ import {
   type OperatorRepository,
   type UsageRepository,
   type UserRepository,
-  type WebhookRepository,
+  type WebhookDeliveryQueue,
+  type WebhookEndpointRepository,
+  type WebhookOutbox,
 } from '@svc/domain';
 import { makeApiKey, makeUser } from '../factories/domain.factory';
+
+/** The webhook ports, over one store. */
+export interface WebhookPorts {
+  readonly endpoints: WebhookEndpointRepository;
+  readonly outbox: WebhookOutbox;
+  readonly deliveries: WebhookDeliveryQueue;
+}
 
 /**
  * What a contract suite needs from an adapter family: the ports, over a store
@@ -35,8 +44,10 @@ export interface PersistenceFixture {
   readonly operators: OperatorRepository;
   readonly secrets: GeneratedSecretRepository;
   readonly signingKeys: LicenseSigningKeyRepository;
-  /** The outbox, endpoints and deliveries: SQL databases only (null on the in-memory adapters, which have none). */
-  readonly webhooks: WebhookRepository | null;
+  /** A change and its notices in one transaction, over the same store (`events`, and the outbox of `webhooks`). */
+  readonly unitOfWork: UnitOfWork;
+  /** The endpoints, the outbox and the deliveries: SQL databases only (null on the in-memory adapters, which have none). */
+  readonly webhooks: WebhookPorts | null;
   /**
    * Test setup only: stores a period's counter as already `used`, beside the
    * ports (no port consumes without an event).

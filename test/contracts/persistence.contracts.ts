@@ -17,7 +17,7 @@ import { describeOperatorRepositoryContract, seedOperator } from './operator-rep
 import { type MakePersistence, type PersistenceFixture, seedKey } from './persistence-fixture';
 import { describeUsageRepositoryContract } from './usage-repository.contract';
 import { describeUserRepositoryContract } from './user-repository.contract';
-import { describeWebhookRepositoryContract, makeEndpoint, makeWebhookEvent } from './webhook-repository.contract';
+import { describeWebhookPortsContract, makeEndpoint, makeWebhookEvent } from './webhook-ports.contract';
 
 /** Every persistence port's contract, over one adapter family (a database's module, or the in-memory fakes). */
 export function describePersistenceContracts(make: MakePersistence): void {
@@ -34,7 +34,7 @@ export function describePersistenceContracts(make: MakePersistence): void {
   describeOperatorRepositoryContract(make);
   describeGeneratedSecretRepositoryContract(make);
   describeLicenseSigningKeyRepositoryContract(make);
-  describeWebhookRepositoryContract(make);
+  describeWebhookPortsContract(make);
 }
 
 /**
@@ -111,9 +111,9 @@ export function describeSharedDatabaseContract(
     it('fan each outbox event out once, and claim each due delivery for one of them, when both work at once', async () => {
       const [hooksOne, hooksTwo] = [one.webhooks!, two.webhooks!];
       const endpoint = makeEndpoint({ events: ['key.issued'] });
-      await hooksOne.createEndpoint(endpoint, makeAuditEntry({ action: 'webhook.created', keyId: null }));
+      await hooksOne.endpoints.create(endpoint, makeAuditEntry({ action: 'webhook.created', keyId: null }));
       const events = Array.from({ length: 16 }, (_, i) => makeWebhookEvent('key.issued', { occurredAt: new Date(T0.getTime() + i) }));
-      await hooksTwo.recordEvents(events);
+      await hooksTwo.outbox.record(events);
       const deliveriesOf = (event: WebhookEvent, endpoints: readonly WebhookEndpoint[]): WebhookDelivery[] =>
         endpoints.map((e) => ({
           id: uniqueId('msg'),
@@ -130,20 +130,20 @@ export function describeSharedDatabaseContract(
           createdAt: T0,
         }));
       const fanned = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? hooksOne : hooksTwo).fanOut(4, deliveriesOf, T0)),
+        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? hooksOne : hooksTwo).outbox.fanOut(4, deliveriesOf, T0)),
       );
-      const rest = await hooksOne.fanOut(100, deliveriesOf, T0);
+      const rest = await hooksOne.outbox.fanOut(100, deliveriesOf, T0);
       expect(fanned.reduce((a, b) => a + b, 0) + rest).toBe(events.length);
       const leaseUntil = new Date(T0.getTime() + 30_000);
       const claims = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? hooksOne : hooksTwo).claimDue(`owner-${i}`, T0, leaseUntil, 5, [])),
+        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? hooksOne : hooksTwo).deliveries.claimDue(`owner-${i}`, T0, leaseUntil, 5, [])),
       );
       const claimed = claims.flatMap((claim) => claim.map((c) => c.delivery.id));
       expect(new Set(claimed).size).toBe(claimed.length);
       // a claim takes at most one delivery per endpoint: the rest, one claim after another
       const left: string[] = [];
       for (let round = 0; round < events.length; round++) {
-        const next = await hooksTwo.claimDue(`owner-last-${round}`, T0, leaseUntil, 100, []);
+        const next = await hooksTwo.deliveries.claimDue(`owner-last-${round}`, T0, leaseUntil, 100, []);
         if (next.length === 0) break;
         left.push(...next.map((c) => c.delivery.id));
       }

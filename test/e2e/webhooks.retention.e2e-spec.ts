@@ -1,6 +1,6 @@
 import { ModuleRef } from '@nestjs/core';
 import { DispatchWebhooks } from '@svc/application';
-import { FixedClock, WebhookRepository, outboxRetention, quotaNoticeId } from '@svc/domain';
+import { FixedClock, WebhookDeliveryQueue, WebhookOutbox, outboxRetention, quotaNoticeId } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../apps/api/src/modules/webhooks/webhook-dispatcher';
 import { TestApp } from '../harness/create-test-app';
@@ -93,10 +93,10 @@ describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => 
 
     // two days on (still the same month): the ended deliveries go, and the events with none left but the markers
     clock.set(new Date(start.getTime() + 2 * DAY));
-    const webhooks = t.app.get(WebhookRepository);
+    const [outbox, queue] = [t.app.get(WebhookOutbox), t.app.get(WebhookDeliveryQueue)];
     // each statement takes at most its batch
     const retention = outboxRetention(clock.now(), 1);
-    expect(await webhooks.pruneDeliveries(retention.deliveriesEndedBefore, 2)).toBe(2);
+    expect(await queue.prune(retention.deliveriesEndedBefore, 2)).toBe(2);
     expect(await prune()).toEqual({ deliveries: delivered.length - 1, events: 2 });
     expect(await deliveries()).toEqual([expect.objectContaining({ endpoint_id: retrying, status: 'pending' })]);
     expect(await events()).toEqual(['key.expiring', 'key.revoked', 'quota.exhausted', 'quota.warning']);
@@ -108,7 +108,7 @@ describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => 
     expect(await recordExpiring()).toBe(0);
     const period = start.toISOString().slice(0, 7);
     const again = { type: 'quota.warning' as const, occurredAt: clock.now(), data: {} };
-    expect(await webhooks.recordOnce({ ...again, id: quotaNoticeId('quota.warning', key.key_id, period) })).toBe(false);
+    expect(await outbox.recordOnce({ ...again, id: quotaNoticeId('quota.warning', key.key_id, period) })).toBe(false);
     // a sweep twice over (another instance's) deletes nothing more
     expect(await prune()).toEqual({ deliveries: 0, events: 0 });
 
@@ -120,7 +120,7 @@ describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => 
 
     // forty days on: the month of the quota notices ended more than the retention ago, so they go
     clock.set(new Date(start.getTime() + 40 * DAY));
-    expect(await webhooks.pruneEvents(outboxRetention(clock.now(), 1).eventsFannedOutBefore, 1)).toBe(1);
+    expect(await outbox.prune(outboxRetention(clock.now(), 1).eventsFannedOutBefore, 1)).toBe(1);
     expect(await prune()).toEqual({ deliveries: 0, events: 1 });
     expect(await events()).toEqual(['key.revoked']);
     expect(await deliveries()).toEqual([expect.objectContaining({ endpoint_id: retrying, status: 'pending' })]);

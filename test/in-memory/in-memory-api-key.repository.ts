@@ -1,5 +1,5 @@
 import { ApiKey, type ApiKeyProps, ApiKeyRepository } from '@svc/domain';
-import type { KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
+import type { ExpiringKey, KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
 import { type InMemoryAuditLog } from './in-memory-audit-log';
 
 /**
@@ -89,6 +89,15 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
       .filter((props) => props.licenseId === licenseId)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
       .map(toDomain);
+  }
+
+  /** The in-memory adapters keep no outbox, so no key has had its `key.expiring`: every key in the range that can still expire. */
+  async findExpiringBetween(from: Date, until: Date, limit: number): Promise<ExpiringKey[]> {
+    return [...this.byId.values()]
+      .filter((p) => p.revokedAt === null && p.rotatedTo === null && p.expiresAt > from && p.expiresAt <= until)
+      .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+      .slice(0, Math.trunc(limit))
+      .map((p) => ({ id: p.id, prefix: p.displayPrefix, licenseId: p.licenseId, expiresAt: p.expiresAt }));
   }
 
   /** Everything stored, for tests that check what was (and was not) persisted. */

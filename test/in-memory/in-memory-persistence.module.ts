@@ -12,7 +12,7 @@ import {
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
-import { DatabasePing } from '@svc/application';
+import { DatabasePing, UnitOfWork } from '@svc/application';
 import { InMemoryAnalyticsEventRepository } from './in-memory-analytics-event.repository';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { InMemoryAuditLog } from './in-memory-audit-log';
@@ -22,6 +22,7 @@ import { InMemoryKeyContextRepository } from './in-memory-key-context.repository
 import { InMemoryModelRepository } from './in-memory-model.repository';
 import { InMemoryOperatorRepository } from './in-memory-operator.repository';
 import { InMemoryUsageRepository } from './in-memory-usage.repository';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 import { InMemoryUserRepository } from './in-memory-user.repository';
 
 /** Memory always answers. */
@@ -44,13 +45,15 @@ export class InMemoryPersistenceModule {
     const keys = new InMemoryApiKeyRepository(audit);
     const users = new InMemoryUserRepository();
     const usage = new InMemoryUsageRepository();
+    const events = new InMemoryAnalyticsEventRepository(usage);
     const providers = [
       { provide: ApiKeyRepository, useValue: keys },
       { provide: UserRepository, useValue: users },
       { provide: UsageRepository, useValue: usage },
       { provide: KeyContextRepository, useValue: new InMemoryKeyContextRepository(keys, users, usage) },
       { provide: KeyDirectory, useValue: new InMemoryKeyDirectory(keys, users, usage) },
-      { provide: AnalyticsEventRepository, useValue: new InMemoryAnalyticsEventRepository(usage) },
+      { provide: AnalyticsEventRepository, useValue: events },
+      { provide: UnitOfWork, useValue: new InMemoryUnitOfWork(events) },
       { provide: AuditLog, useValue: audit },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
       { provide: OperatorRepository, useValue: new InMemoryOperatorRepository() },

@@ -10,3 +10,4 @@ export * from './in-memory-model.repository';
 export * from './in-memory-generated-secrets';
 export * from './in-memory-persistence.module';
 export * from './in-memory-operator.repository';
+export * from './in-memory-unit-of-work';

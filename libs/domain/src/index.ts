@@ -53,5 +53,7 @@ export * from './webhook/webhook-event';
 export * from './webhook/quota-crossing';
 export * from './webhook/webhook-endpoint';
 export * from './webhook/webhook-delivery';
-export * from './webhook/webhook.repository';
+export * from './webhook/webhook-endpoint.repository';
+export * from './webhook/webhook-outbox';
+export * from './webhook/webhook-delivery-queue';
 export * from './webhook/outbox-retention';

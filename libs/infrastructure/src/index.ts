@@ -11,4 +11,3 @@ export * from './crypto/ed25519-license-signer';
 export * from './webhooks/address-policy';
 export * from './webhooks/webhook-targets';
 export * from './webhooks/webhook-http-transport';
-export { OutboxBell } from './persistence/typeorm/outbox';

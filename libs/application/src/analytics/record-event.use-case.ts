@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type AnalyticsEvent,
   AnalyticsEventRepository,
   ApiKey,
   BillingPeriod,
@@ -9,7 +10,10 @@ import {
   QuotaExceededError,
   EventReport,
   TierCatalog,
+  mayRaiseQuotaNotices,
+  quotaNoticesOf,
 } from '@svc/domain';
+import { UnitOfWork } from '../shared/unit-of-work';
 
 export interface RecordEventInput {
   /** The authenticated key (key errors were answered before this runs). */
@@ -28,12 +32,16 @@ export interface RecordEventOutput {
 /**
  * POST /v1/analytics/log: stores the event and consumes its
  * cost from the key's license (CONTRACT 16) in one atomic step. An `inference` past the limit is refused with
- * QUOTA_EXCEEDED and neither stored nor counted (CONTRACT 4 and 9).
+ * QUOTA_EXCEEDED and neither stored nor counted (CONTRACT 4 and 9). A consumption that crosses 80 % or 100 %
+ * of the limit raises its quota notices (quotaNoticesOf), recorded in the webhook outbox in the same
+ * transaction (UnitOfWork), each once per license and period (CONTRACT 20). A consumption that cannot
+ * raise one (a free event, an unlimited key) needs no transaction of its own.
  */
 @Injectable()
 export class RecordEvent {
   constructor(
     private readonly events: AnalyticsEventRepository,
+    private readonly unitOfWork: UnitOfWork,
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -46,20 +54,24 @@ export class RecordEvent {
     const limit = input.key.monthlyLimitUnder(this.catalog);
     const eventId = this.ids.newId('evt');
     const cost = Quota.costOf(report.eventType);
-    const used = await this.events.appendConsuming(
-      {
-        ...report,
-        id: eventId,
-        keyId: input.key.id,
-        licenseId: input.key.licenseId,
-        keyPrefix: input.key.props.displayPrefix,
-        environment: input.key.props.environment,
-        period: period.key,
-        receivedAt: now,
-      },
-      cost,
-      limit,
-    );
+    const event: AnalyticsEvent = {
+      ...report,
+      id: eventId,
+      keyId: input.key.id,
+      licenseId: input.key.licenseId,
+      keyPrefix: input.key.props.displayPrefix,
+      environment: input.key.props.environment,
+      period: period.key,
+      receivedAt: now,
+    };
+    const used = mayRaiseQuotaNotices(limit, cost)
+      ? await this.unitOfWork.run(async ({ events, outbox }) => {
+          const total = await events.appendConsuming(event, cost, limit);
+          if (total === null) return null;
+          for (const notice of quotaNoticesOf({ ...event, at: now }, limit, cost, total)) await outbox.recordOnce(notice);
+          return total;
+        })
+      : await this.events.appendConsuming(event, cost, limit);
     if (used === null) throw new QuotaExceededError(period, now);
     return { eventId, quota: new Quota(limit, used, period), unitsConsumed: cost };
   }

@@ -11,8 +11,10 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEvent,
+  ApiKeyRepository,
+  WebhookDeliveryQueue,
   WebhookDeliverySchedule,
-  WebhookRepository,
+  WebhookOutbox,
   failingTooLong,
   keyExpiringEvent,
   signingSecretsOf,
@@ -43,7 +45,9 @@ export class DispatchWebhooks {
   readonly owner: string;
 
   constructor(
-    private readonly webhooks: WebhookRepository,
+    private readonly outbox: WebhookOutbox,
+    private readonly deliveries: WebhookDeliveryQueue,
+    private readonly keys: ApiKeyRepository,
     private readonly transport: WebhookTransport,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
@@ -57,7 +61,7 @@ export class DispatchWebhooks {
   async fanOut(): Promise<number> {
     let total = 0;
     for (;;) {
-      const fanned = await this.webhooks.fanOut(FAN_OUT_BATCH, (event, endpoints) => this.deliveriesOf(event, endpoints), this.clock.now());
+      const fanned = await this.outbox.fanOut(FAN_OUT_BATCH, (event, endpoints) => this.deliveriesOf(event, endpoints), this.clock.now());
       total += fanned;
       if (fanned < FAN_OUT_BATCH) return total;
     }
@@ -66,9 +70,9 @@ export class DispatchWebhooks {
   /** Records `key.expiring` for every key that expires within KEY_EXPIRING_NOTICE_MS and has had none; answers how many. */
   async recordExpiring(): Promise<number> {
     const now = this.clock.now();
-    const keys = await this.webhooks.keysExpiringBetween(now, new Date(now.getTime() + KEY_EXPIRING_NOTICE_MS), EXPIRING_BATCH);
+    const keys = await this.keys.findExpiringBetween(now, new Date(now.getTime() + KEY_EXPIRING_NOTICE_MS), EXPIRING_BATCH);
     let recorded = 0;
-    for (const key of keys) if (await this.webhooks.recordOnce(keyExpiringEvent(key, now))) recorded += 1;
+    for (const key of keys) if (await this.outbox.recordOnce(keyExpiringEvent(key, now))) recorded += 1;
     return recorded;
   }
 
@@ -80,7 +84,7 @@ export class DispatchWebhooks {
    */
   async claimDue(limit: number, fullEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
-    return this.webhooks.claimDue(this.owner, now, new Date(now.getTime() + this.schedule.leaseMs), limit, fullEndpoints);
+    return this.deliveries.claimDue(this.owner, now, new Date(now.getTime() + this.schedule.leaseMs), limit, fullEndpoints);
   }
 
   /** Attempts one claimed delivery (within WEBHOOK_ATTEMPT_TIMEOUT_MS, inside its lease) and records what came of it. */
@@ -88,7 +92,7 @@ export class DispatchWebhooks {
     if (!endpoint.enabled) {
       // nothing is sent to a disabled endpoint: its deliveries end failed (an operator can retry them once it is enabled)
       const at = this.clock.now();
-      const settled = await this.webhooks.recordAttempt({
+      const settled = await this.deliveries.recordAttempt({
         ...this.failure(delivery, endpoint, at, null, 'the endpoint is disabled'),
         status: 'failed',
         nextAttemptAt: null,
@@ -119,7 +123,7 @@ export class DispatchWebhooks {
           disable: null,
         }
       : this.failure(delivery, endpoint, at, outcome.statusCode, outcome.error);
-    if (!(await this.webhooks.recordAttempt(record))) return 'lease_lost';
+    if (!(await this.deliveries.recordAttempt(record))) return 'lease_lost';
     return record.status === 'succeeded' ? 'succeeded' : record.status === 'failed' ? 'failed' : 'retrying';
   }
 

@@ -15,8 +15,9 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointChange,
   type WebhookEventType,
+  WebhookDeliveryQueue,
+  WebhookEndpointRepository,
   WebhookNotFoundError,
-  WebhookRepository,
   generateWebhookSecret,
   webhookBodyOf,
 } from '@svc/domain';
@@ -51,7 +52,8 @@ export interface ListDeliveriesInput {
 @Injectable()
 export class ManageWebhooks {
   constructor(
-    private readonly webhooks: WebhookRepository,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveryQueue: WebhookDeliveryQueue,
     private readonly targets: WebhookTargets,
     private readonly random: RandomSource,
     private readonly ids: IdGenerator,
@@ -77,16 +79,16 @@ export class ManageWebhooks {
       createdAt: now,
       updatedAt: now,
     };
-    await this.webhooks.createEndpoint(endpoint, this.entry('webhook.created', endpoint, input.actor, now));
+    await this.endpoints.create(endpoint, this.entry('webhook.created', endpoint, input.actor, now));
     return { endpoint, secret };
   }
 
   list(): Promise<WebhookEndpoint[]> {
-    return this.webhooks.listEndpoints();
+    return this.endpoints.list();
   }
 
   async show(id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.webhooks.findEndpoint(id);
+    const endpoint = await this.endpoints.find(id);
     if (!endpoint) throw new WebhookNotFoundError();
     return endpoint;
   }
@@ -109,7 +111,7 @@ export class ManageWebhooks {
       updatedAt: now,
     };
     const fields = Object.keys(change).filter((k) => change[k as keyof WebhookEndpointChange] !== undefined);
-    if (!(await this.webhooks.updateEndpoint(updated, this.entry('webhook.updated', updated, actor, now, { changed: fields })))) {
+    if (!(await this.endpoints.update(updated, this.entry('webhook.updated', updated, actor, now, { changed: fields })))) {
       throw new WebhookNotFoundError();
     }
     return updated;
@@ -118,7 +120,7 @@ export class ManageWebhooks {
   async delete(id: string, actor: Actor): Promise<void> {
     const existing = await this.show(id);
     const now = this.clock.now();
-    if (!(await this.webhooks.deleteEndpoint(id, this.entry('webhook.deleted', existing, actor, now)))) throw new WebhookNotFoundError();
+    if (!(await this.endpoints.delete(id, this.entry('webhook.deleted', existing, actor, now)))) throw new WebhookNotFoundError();
   }
 
   /** A new secret, shown once; the one it replaces keeps signing beside it for SECRET_OVERLAP_MS. */
@@ -136,7 +138,7 @@ export class ManageWebhooks {
     const audit = this.entry('webhook.secret_replaced', updated, actor, now, {
       previous_secret_expires_at: updated.previousSecretExpiresAt?.toISOString(),
     });
-    if (!(await this.webhooks.updateEndpoint(updated, audit))) throw new WebhookNotFoundError();
+    if (!(await this.endpoints.update(updated, audit))) throw new WebhookNotFoundError();
     return { endpoint: updated, secret };
   }
 
@@ -158,13 +160,13 @@ export class ManageWebhooks {
       lastError: null,
       createdAt: now,
     };
-    await this.webhooks.insertDelivery(delivery, this.entry('webhook.tested', endpoint, actor, now, { delivery_id: delivery.id }));
+    await this.deliveryQueue.add(delivery, this.entry('webhook.tested', endpoint, actor, now, { delivery_id: delivery.id }));
     return delivery;
   }
 
   async deliveries(input: ListDeliveriesInput): Promise<WebhookDelivery[]> {
     await this.show(input.endpointId);
-    return this.webhooks.listDeliveries(input);
+    return this.deliveryQueue.list(input);
   }
 
   /** A delivery due again now, whatever its status: one more attempt (its attempts kept; failed again if that fails past the schedule). */
@@ -172,8 +174,8 @@ export class ManageWebhooks {
     const endpoint = await this.show(endpointId);
     const now = this.clock.now();
     const audit = this.entry('webhook.delivery_retried', endpoint, actor, now, { delivery_id: deliveryId });
-    if (!(await this.webhooks.retryDelivery(endpointId, deliveryId, now, audit))) throw new DeliveryNotFoundError();
-    const delivery = await this.webhooks.findDelivery(endpointId, deliveryId);
+    if (!(await this.deliveryQueue.retry(endpointId, deliveryId, now, audit))) throw new DeliveryNotFoundError();
+    const delivery = await this.deliveryQueue.find(endpointId, deliveryId);
     if (!delivery) throw new DeliveryNotFoundError();
     return delivery;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, WebhookRepository, outboxRetention } from '@svc/domain';
+import { Clock, WebhookDeliveryQueue, WebhookOutbox, outboxRetention } from '@svc/domain';
 
 /** How many rows one delete statement takes. */
 export const PRUNE_BATCH = 1000;
@@ -22,14 +22,15 @@ export interface PrunedOutbox {
 @Injectable()
 export class PruneWebhookOutbox {
   constructor(
-    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: WebhookDeliveryQueue,
+    private readonly outbox: WebhookOutbox,
     private readonly clock: Clock,
   ) {}
 
   async execute(retentionDays: number): Promise<PrunedOutbox> {
     const retention = outboxRetention(this.clock.now(), retentionDays);
-    const deliveries = await this.inBatches(() => this.webhooks.pruneDeliveries(retention.deliveriesEndedBefore, PRUNE_BATCH));
-    const events = await this.inBatches(() => this.webhooks.pruneEvents(retention.eventsFannedOutBefore, PRUNE_BATCH));
+    const deliveries = await this.inBatches(() => this.deliveries.prune(retention.deliveriesEndedBefore, PRUNE_BATCH));
+    const events = await this.inBatches(() => this.outbox.prune(retention.eventsFannedOutBefore, PRUNE_BATCH));
     return { deliveries, events };
   }
 

@@ -29,3 +29,13 @@ export interface WebhookRequest {
 export abstract class WebhookTransport {
   abstract send(request: WebhookRequest): Promise<AttemptOutcome>;
 }
+
+/**
+ * Rung once a transaction of this instance that recorded webhook events has
+ * committed, so that its dispatcher wakes at once (other instances find them
+ * on their next short poll). A listener is called synchronously and must not throw.
+ */
+export abstract class OutboxSignal {
+  /** Calls `listener` on each ring; answers how to stop. */
+  abstract listen(listener: () => void): () => void;
+}

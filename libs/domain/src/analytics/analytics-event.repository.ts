@@ -12,10 +12,9 @@ export abstract class AnalyticsEventRepository {
   /**
    * In one atomic step: consume `cost` units of the event's license and period within
    * `limit` (null: unlimited) and store the event. Refused (nothing stored,
-   * nothing counted): `null`. Otherwise the period's `used` after the event.
-   * When the consumption crosses 80 % or 100 % of `limit` (quotaCrossings),
-   * the notice is recorded in the webhook outbox in the same step, at most
-   * once per license and period (CONTRACT 20): no read is added for it.
+   * nothing counted): `null`. Otherwise the period's `used` after the event,
+   * from which the caller learns the quota notices it raised (quotaNoticesOf)
+   * and records them in the same unit of work: no read is added for them.
    */
   abstract appendConsuming(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
 

@@ -2,6 +2,14 @@ import { type ApiKey } from './api-key';
 import { type KeyChangeRecords, type RecordsOfRevoked, type Revocation } from './key-change';
 import { type KeyRotation } from './key-rotation';
 
+/** What `key.expiring` names of a key (keyExpiringEvent). */
+export interface ExpiringKey {
+  readonly id: string;
+  readonly prefix: string;
+  readonly licenseId: string;
+  readonly expiresAt: Date;
+}
+
 /** Issued keys, stored by digest. */
 export abstract class ApiKeyRepository {
   abstract findByDigest(digest: string): Promise<ApiKey | null>;
@@ -30,4 +38,10 @@ export abstract class ApiKeyRepository {
   abstract rotate(rotation: KeyRotation, records: KeyChangeRecords): Promise<boolean>;
   /** Every key of a license (the chain of rotations), oldest first. */
   abstract findByLicense(licenseId: string): Promise<ApiKey[]>;
+  /**
+   * Keys neither revoked nor rotated that expire in (from, until] and whose
+   * `key.expiring` (keyExpiringEventId) is not in the webhook outbox yet,
+   * soonest first, at most `limit` (CONTRACT 20: the notice is sent once).
+   */
+  abstract findExpiringBetween(from: Date, until: Date, limit: number): Promise<ExpiringKey[]>;
 }

@@ -1,3 +1,5 @@
+import { type WebhookEvent } from './webhook-event';
+
 /**
  * Quota notices (CONTRACT 20): `quota.warning` when a license's use of the
  * period reaches 80 % of its monthly limit, `quota.exhausted` at 100 %, each
@@ -50,4 +52,34 @@ export function quotaNoticeData(
     limit,
     threshold: threshold.at,
   };
+}
+
+/** Who consumed and when: the key (id and prefix), its license, the period and the instant of the consumption. */
+export interface QuotaConsumer {
+  readonly licenseId: string;
+  readonly keyId: string;
+  readonly keyPrefix: string;
+  readonly period: string;
+  readonly at: Date;
+}
+
+/** Whether a consumption of `cost` under `limit` can raise a quota notice at all (a limited, costed one). */
+export function mayRaiseQuotaNotices(limit: number | null, cost: number): boolean {
+  return limit !== null && cost > 0;
+}
+
+/**
+ * The quota notices a consumption raises (CONTRACT 20): one per threshold it
+ * crossed (quotaCrossings), each under its one id per license and period
+ * (quotaNoticeId), so that the outbox records it once however many record it
+ * (WebhookOutbox.recordOnce). None almost always.
+ */
+export function quotaNoticesOf(consumer: QuotaConsumer, limit: number | null, cost: number, total: number): WebhookEvent[] {
+  if (limit === null) return [];
+  return quotaCrossings(limit, cost, total).map((threshold) => ({
+    id: quotaNoticeId(threshold.type, consumer.licenseId, consumer.period),
+    type: threshold.type,
+    occurredAt: consumer.at,
+    data: quotaNoticeData(consumer, limit, threshold),
+  }));
 }

@@ -8,7 +8,7 @@ import {
   generateWebhookSecret,
   signingSecretsOf,
 } from './webhook-endpoint';
-import { quotaCrossings, quotaNoticeId, quotaThresholdsOf } from './quota-crossing';
+import { mayRaiseQuotaNotices, quotaCrossings, quotaNoticeId, quotaNoticesOf, quotaThresholdsOf } from './quota-crossing';
 
 describe('quota crossings (CONTRACT 20)', () => {
   it('80 % rounds up; each threshold is crossed by exactly one consumption of a run', () => {
@@ -34,6 +34,29 @@ describe('quota crossings (CONTRACT 20)', () => {
   it('one notice id per type, license and period', () => {
     expect(quotaNoticeId('quota.warning', 'key_a', '2026-11')).toBe('quota.warning:key_a:2026-11');
     expect(quotaNoticeId('quota.warning', 'key_a', '2026-12')).not.toBe(quotaNoticeId('quota.warning', 'key_a', '2026-11'));
+  });
+
+  it('the notices a consumption raises: one per threshold crossed, under its id per license and period, naming the key', () => {
+    const at = new Date('2026-11-05T10:00:00.000Z');
+    const consumer = { licenseId: 'lic_a', keyId: 'key_b', keyPrefix: 'sk_live_ab', period: '2026-11', at };
+    expect(quotaNoticesOf(consumer, 20, 1, 16)).toEqual([
+      {
+        id: 'quota.warning:lic_a:2026-11',
+        type: 'quota.warning',
+        occurredAt: at,
+        data: { license_id: 'lic_a', key_id: 'key_b', key_prefix: 'sk_live_ab', period: '2026-11', limit: 20, threshold: 16 },
+      },
+    ]);
+    expect(quotaNoticesOf(consumer, 10, 5, 10).map((n) => n.id)).toEqual(['quota.warning:lic_a:2026-11', 'quota.exhausted:lic_a:2026-11']);
+    expect(quotaNoticesOf(consumer, 20, 1, 17)).toEqual([]);
+    expect(quotaNoticesOf(consumer, null, 1, 16)).toEqual([]);
+    expect(quotaNoticesOf(consumer, 20, 0, 16)).toEqual([]);
+  });
+
+  it('only a limited, costed consumption may raise one', () => {
+    expect(mayRaiseQuotaNotices(20, 1)).toBe(true);
+    expect(mayRaiseQuotaNotices(null, 1)).toBe(false);
+    expect(mayRaiseQuotaNotices(20, 0)).toBe(false);
   });
 });
 

@@ -1,8 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type DeliveryResult, DispatchWebhooks, type PrunedOutbox, PruneWebhookOutbox } from '@svc/application';
+import { type DeliveryResult, DispatchWebhooks, OutboxSignal, type PrunedOutbox, PruneWebhookOutbox } from '@svc/application';
 import { AppConfig } from '@svc/config';
-import { type ClaimedDelivery, Clock, DELIVERY_SLOTS, ENDPOINT_SLOTS, WebhookRepository } from '@svc/domain';
-import { OutboxBell } from '@svc/infrastructure';
+import { type ClaimedDelivery, Clock, DELIVERY_SLOTS, ENDPOINT_SLOTS, WebhookDeliveryQueue } from '@svc/domain';
 import { Counter, Gauge } from 'prom-client';
 import { ServiceMetrics } from '../../observability/service-metrics';
 
@@ -15,7 +14,7 @@ const DRAIN_TIMEOUT_MS = 12_000;
 
 /**
  * Runs the dispatcher's steps (DispatchWebhooks) in this instance: at once
- * when a transaction of this instance records events (the outbox's bell),
+ * when a transaction of this instance records events (the OutboxSignal),
  * every WEBHOOK_POLL_INTERVAL_MS for what other instances recorded or what became
  * due, the `key.expiring` check every minute, and the outbox's retention
  * sweep at start and every hour. One cycle at a time: it fans events out and
@@ -49,8 +48,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly dispatch: DispatchWebhooks,
     private readonly pruneOutbox: PruneWebhookOutbox,
     private readonly config: AppConfig,
-    private readonly webhooks: WebhookRepository,
-    private readonly bell: OutboxBell,
+    private readonly deliveryQueue: WebhookDeliveryQueue,
+    private readonly signal: OutboxSignal,
     private readonly clock: Clock,
     metrics: ServiceMetrics,
   ) {
@@ -67,7 +66,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       labelNames: ['table'],
       registers,
     });
-    const depth = () => this.webhooks.depth().catch(() => null);
+    const depth = () => this.deliveryQueue.depth().catch(() => null);
     new Gauge({
       name: 'svc_webhook_outbox_depth',
       help: 'Webhook messages waiting: events not yet fanned out plus deliveries pending',
@@ -90,7 +89,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   onApplicationBootstrap(): void {
-    this.unlisten = this.bell.listen(() => this.wake());
+    this.unlisten = this.signal.listen(() => this.wake());
     this.poll = setInterval(() => this.wake(), this.config.webhooks.pollIntervalMs);
     this.poll.unref();
     this.expiring = setInterval(() => void this.recordExpiring(), EXPIRING_INTERVAL_MS);

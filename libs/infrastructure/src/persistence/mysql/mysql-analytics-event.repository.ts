@@ -1,7 +1,6 @@
-import { type AnalyticsEvent } from '@svc/domain';
-import { type OutboxBell, type OutboxWrites } from '../typeorm/outbox';
+import { type AnalyticsEvent, type AnalyticsEventRepository } from '@svc/domain';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
-import { type EventDating, SqlAnalyticsEventRepository } from '../typeorm/repositories/sql-analytics-event.repository';
+import { type EventDating, SqlAnalyticsEventRepository, refusedOutright } from '../typeorm/repositories/sql-analytics-event.repository';
 import { type MySqlStatements, type MySqlSession, mysqlInstant } from './mysql-statements';
 
 /**
@@ -15,6 +14,18 @@ const CONSUME = 'UPDATE usage_counters SET used = LAST_INSERT_ID(used + CAST(? A
 const WITHIN_LIMIT = ' AND used + CAST(? AS SIGNED) <= CAST(? AS SIGNED)';
 /** Opens the license's counter of the period at 0; a no-op when it exists (an unknown license still fails its reference). */
 const OPEN_COUNTER = 'INSERT INTO usage_counters (license_id, period, used) VALUES (?, ?, 0) ON DUPLICATE KEY UPDATE used = used';
+
+/**
+ * Thrown inside a transaction whose consumption changed nothing before the
+ * period's counter was opened: the transaction is rolled back, the counter
+ * opened in a statement of its own (openCounter), and the transaction run
+ * once more, whose answer is final.
+ */
+export class CounterNotOpenedYet extends Error {
+  constructor(readonly event: AnalyticsEvent) {
+    super('the period counter may not exist yet');
+  }
+}
 
 /**
  * One conditional consumption: the new total, or null when nothing changed
@@ -38,58 +49,66 @@ async function consumeOnce(
 /**
  * On MySQL / MariaDB an event and its consumption are one transaction on one
  * pooled connection: the conditional consumption (consumeOnce), then the
- * event; a refused consumption rolls back and stores nothing, and an event
- * that cannot be stored takes its consumption back with it. When nothing was
- * consumed because the period's counter does not exist yet, it is opened
- * outside the transaction and the transaction runs once more (its answer is final).
+ * event; a refused consumption stores nothing, and an event that cannot be
+ * stored takes its consumption back with it. When nothing was consumed
+ * because the period's counter does not exist yet, it is opened outside the
+ * transaction (inside it, its insert into a gap another transaction's UPDATE
+ * had locked deadlocks when several requests are a key's first use in the
+ * period) and the transaction runs once more (its answer is final). In a unit
+ * of work (MySqlUnitOfWork) the same step runs in the unit's transaction.
  */
 export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
   /** `received_at` is DATETIME(3) text in UTC (mysqlInstant). */
   protected readonly dating: EventDating = { dayOf: (column) => `DATE_FORMAT(${column}, '%Y-%m-%d')`, instant: mysqlInstant };
-  constructor(
-    private readonly mysql: MySqlStatements,
-    bell: OutboxBell,
-    private readonly outbox: OutboxWrites,
-  ) {
-    super(mysql, bell);
+  constructor(private readonly mysql: MySqlStatements) {
+    super(mysql);
   }
 
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
+    if (cost === 0) return this.appendIn(this.mysql.session(), event, cost, limit, true);
+    const once = (opened: boolean) =>
+      this.mysql.transaction(async (session) => ({ value: await this.appendIn(session, event, cost, limit, opened) }));
+    try {
+      return await once(false);
+    } catch (error) {
+      if (!(error instanceof CounterNotOpenedYet)) throw error;
+      await this.openCounter(event);
+      return once(true);
+    }
+  }
+
+  /** The step on `session`, in the transaction open on it (MySqlUnitOfWork); `opened`: the counter was opened for this event. */
+  inTransaction(session: MySqlSession, opened: boolean): Pick<AnalyticsEventRepository, 'appendConsuming'> {
+    return {
+      appendConsuming: async (event, cost, limit) =>
+        refusedOutright(cost, limit) ? null : this.appendIn(session, event, cost, limit, opened),
+    };
+  }
+
+  /** Opens the event's period counter in a statement of its own (CounterNotOpenedYet). */
+  async openCounter(event: AnalyticsEvent): Promise<void> {
+    await this.mysql.session().write(OPEN_COUNTER, [event.licenseId, event.period]);
+  }
+
+  private async appendIn(
+    session: MySqlSession,
+    event: AnalyticsEvent,
+    cost: number,
+    limit: number | null,
+    opened: boolean,
+  ): Promise<number | null> {
     const values = eventValues(event, { success: (ok) => (ok ? 1 : 0), instant: mysqlInstant });
     if (cost === 0) {
-      const session = this.mysql.session();
       await session.write(INSERT_EVENT, values);
       const [row] = await session.rows<{ used: string | number }>(USED_IN_PERIOD, [event.licenseId, event.period]);
       return row === undefined ? 0 : Number(row.used);
     }
-    const appended = await this.appendOnce(values, event, cost, limit);
-    if (appended !== null) return appended;
-    // in a statement of its own: inside the transaction its insert into a gap another transaction's UPDATE
-    // had locked deadlocks when several requests are a key's first use in the period
-    await this.mysql.session().write(OPEN_COUNTER, [event.licenseId, event.period]);
-    return this.appendOnce(values, event, cost, limit);
-  }
-
-  /** The quota notices the consumption crossed go in the same transaction (a write only when one is crossed). */
-  private async appendOnce(values: unknown[], event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
-    let recorded = 0;
-    const used = await this.mysql.transaction(async (session) => {
-      recorded = 0;
-      const total = await consumeOnce(session, event.licenseId, event.period, cost, limit);
-      if (total === null) return { value: null, rollback: true };
-      await session.write(INSERT_EVENT, values);
-      for (const notice of this.noticesOf(event, cost, limit, total)) {
-        const { sql, params } = this.outbox.eventInsertIgnoring(notice);
-        recorded += (
-          await session.write(
-            sql,
-            params.map((v) => (v instanceof Date ? mysqlInstant(v) : v)),
-          )
-        ).affectedRows;
-      }
-      return { value: total };
-    });
-    if (recorded > 0) this.bell.ring();
-    return used;
+    const total = await consumeOnce(session, event.licenseId, event.period, cost, limit);
+    if (total === null) {
+      if (!opened) throw new CounterNotOpenedYet(event);
+      return null;
+    }
+    await session.write(INSERT_EVENT, values);
+    return total;
   }
 }

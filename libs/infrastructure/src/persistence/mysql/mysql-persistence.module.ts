@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { MySqlDatabaseConfig } from '@svc/config';
-import { OutboxWrites } from '../typeorm/outbox';
 import { type SecretsCipher } from '../../crypto/secrets-cipher';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repository';
@@ -8,7 +7,8 @@ import { mysqlDataSourceOptions } from './mysql-data-source';
 import { MySqlModelRepository } from './mysql-model.repository';
 import { MySqlStatements } from './mysql-statements';
 import { MYSQL_FAULTS } from './mysql-faults';
-import { MySqlWebhookRepository } from './mysql-webhook.repository';
+import { MySqlWebhookDeliveryQueue, mysqlBoundedDeleteSql } from './mysql-webhook-delivery-queue';
+import { MySqlUnitOfWork } from './mysql-unit-of-work';
 
 /** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
 @Module({})
@@ -21,11 +21,11 @@ export class MySqlPersistenceModule {
       {
         faults: MYSQL_FAULTS,
         statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
-        events: (statements, bell, dataSource) =>
-          new MySqlAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
+        events: (statements) => new MySqlAnalyticsEventRepository(statements),
+        unitOfWork: (statements, events, writes, bell) => new MySqlUnitOfWork(statements, events, writes, bell),
         models: (records, statements, bell) => new MySqlModelRepository(records, statements, bell),
-        webhooks: (dataSource, statements, lines, bell, secrets) =>
-          new MySqlWebhookRepository(dataSource, statements, lines, bell, secrets),
+        deliveries: (dataSource, sql, bell, endpoints) => new MySqlWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
+        boundedDeleteSql: mysqlBoundedDeleteSql,
       },
       secrets,
     );

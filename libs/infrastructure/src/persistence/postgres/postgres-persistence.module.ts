@@ -7,7 +7,8 @@ import { postgresDataSourceOptions } from './postgres-data-source';
 import { PostgresModelRepository } from './postgres-model.repository';
 import { PostgresStatements } from './postgres-statements';
 import { POSTGRES_FAULTS } from './postgres-faults';
-import { PostgresWebhookRepository } from './postgres-webhook.repository';
+import { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue';
+import { PostgresUnitOfWork } from './postgres-unit-of-work';
 
 /** PostgreSQL, production: every persistence port on one pool (pg). */
 @Module({})
@@ -20,10 +21,10 @@ export class PostgresPersistenceModule {
       {
         faults: POSTGRES_FAULTS,
         statements: (dataSource) => new PostgresStatements(dataSource),
-        events: (statements, bell) => new PostgresAnalyticsEventRepository(statements, bell),
+        events: (statements) => new PostgresAnalyticsEventRepository(statements),
+        unitOfWork: (statements, _events, writes, bell) => new PostgresUnitOfWork(statements, writes, bell),
         models: (records, statements, bell) => new PostgresModelRepository(records, statements, bell),
-        webhooks: (dataSource, statements, lines, bell, secrets) =>
-          new PostgresWebhookRepository(dataSource, statements, lines, bell, secrets),
+        deliveries: (dataSource, sql, bell, endpoints) => new PostgresWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
       },
       secrets,
     );

@@ -10,8 +10,17 @@ import { type PreparedStatement, SqlStatements, type WriteScript } from '../type
  * The one place that reaches into TypeORM's PostgreSQL driver.
  */
 export class PostgresStatements extends SqlStatements {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    /** The client of a transaction these statements run in (on), else any client of the pool. */
+    private readonly client: PoolClient | null = null,
+  ) {
     super();
+  }
+
+  /** These statements on `client`, in the transaction open on it (PostgresUnitOfWork): a script of writes joins it. */
+  on(client: PoolClient): PostgresStatements {
+    return new PostgresStatements(this.dataSource, client);
   }
 
   /** TypeORM's pool; once the data source is closed there is none, and a statement fails as the database unavailable. */
@@ -28,7 +37,7 @@ export class PostgresStatements extends SqlStatements {
   /** A statement already written with `$n` placeholders (PostgreSQL's own SQL). */
   prepareNumbered<Row extends ObjectLiteral>(name: string, text: string): PreparedStatement<Row> {
     const run = async (params: readonly unknown[]) =>
-      (await this.pool.query<Row>({ name: `svc_${name}`, text, values: params as unknown[] })).rows;
+      (await (this.client ?? this.pool).query<Row>({ name: `svc_${name}`, text, values: params as unknown[] })).rows;
     return { first: async (params) => (await run(params))[0], all: run };
   }
 
@@ -49,8 +58,12 @@ export class PostgresStatements extends SqlStatements {
     });
   }
 
-  /** `work` in one transaction on one client (as writeTogether), for the PostgreSQL adapters' own steps that read as they write. */
+  /**
+   * `work` in one transaction on one client (as writeTogether), for the PostgreSQL adapters' own steps that read as
+   * they write, and for a unit of work; on a transaction's client (on), in that transaction.
+   */
   async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    if (this.client) return work(this.client);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

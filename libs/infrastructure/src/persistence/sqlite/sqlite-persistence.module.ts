@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { SqliteDatabaseConfig } from '@svc/config';
-import { OutboxWrites } from '../typeorm/outbox';
 import { type SecretsCipher } from '../../crypto/secrets-cipher';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
@@ -8,7 +7,8 @@ import { sqliteDataSourceOptions } from './sqlite-data-source';
 import { SqliteModelRepository } from './sqlite-model.repository';
 import { SqliteStatements } from './sqlite-statements';
 import { SQLITE_FAULTS } from './sqlite-faults';
-import { SqliteWebhookRepository } from './sqlite-webhook.repository';
+import { SqliteWebhookDeliveryQueue } from './sqlite-webhook-delivery-queue';
+import { SqliteUnitOfWork } from './sqlite-unit-of-work';
 
 /** SQLite, the embedded default: every persistence port on one file (better-sqlite3). */
 @Module({})
@@ -21,11 +21,10 @@ export class SqlitePersistenceModule {
       {
         faults: SQLITE_FAULTS,
         statements: (dataSource) => new SqliteStatements(dataSource),
-        events: (statements, bell, dataSource) =>
-          new SqliteAnalyticsEventRepository(statements, bell, new OutboxWrites(dataSource, statements)),
+        events: (statements) => new SqliteAnalyticsEventRepository(statements),
+        unitOfWork: (statements, events, writes, bell) => new SqliteUnitOfWork(statements, events, writes, bell),
         models: (records, statements, bell) => new SqliteModelRepository(records, statements, bell),
-        webhooks: (dataSource, statements, lines, bell, secrets) =>
-          new SqliteWebhookRepository(dataSource, statements, lines, bell, secrets),
+        deliveries: (dataSource, sql, bell, endpoints) => new SqliteWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
       },
       secrets,
     );

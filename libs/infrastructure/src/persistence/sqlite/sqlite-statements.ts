@@ -49,6 +49,11 @@ export class SqliteStatements extends SqlStatements {
     return insertSql.replace(/^INSERT INTO/, 'INSERT OR IGNORE INTO');
   }
 
+  /** One write on the connection as it is (in the transaction open on it, if any): the rows it changed. */
+  runWrite(sql: string, params: readonly unknown[]): number {
+    return this.write(sql).run(...params).changes;
+  }
+
   private write(sql: string): Statement {
     let statement = this.writes.get(sql);
     if (!statement) this.writes.set(sql, (statement = this.database.prepare(sql)));

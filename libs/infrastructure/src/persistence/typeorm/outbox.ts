@@ -1,3 +1,4 @@
+import { OutboxSignal } from '@svc/application';
 import { type AuditEntry, type WebhookEvent } from '@svc/domain';
 import { type DataSource } from 'typeorm';
 import { AuditEntryMapper } from './mappers/audit-entry.mapper';
@@ -8,11 +9,11 @@ import { WebhookEventRecord } from './records/webhook.records';
 import { type SqlStatements, type WriteScript } from './sql-statements';
 
 /**
- * Rung once a transaction that recorded webhook events has committed: the
- * dispatcher of this instance wakes at once (other instances find them on
- * their next short poll). Listeners are called synchronously and must not throw.
+ * The OutboxSignal of this process: the adapters ring it once a transaction
+ * that recorded webhook events has committed, and the dispatcher of this
+ * instance, listening through the port, wakes at once.
  */
-export class OutboxBell {
+export class OutboxBell extends OutboxSignal {
   private readonly listeners = new Set<() => void>();
 
   listen(listener: () => void): () => void {
@@ -41,6 +42,11 @@ export class OutboxWrites {
     this.auditValues = new RecordValues(dataSource, AuditEntryRecord);
   }
 
+  /** The SQL and values of an event row, for a statement run in a unit of work's transaction. */
+  eventInsert(event: WebhookEvent): { sql: string; params: unknown[] } {
+    return { sql: this.eventValues.insertSql(), params: this.eventValues.of(WebhookMapper.eventToRecord(event)) };
+  }
+
   /** Each event as an outbox row. */
   *events(events: readonly WebhookEvent[]): WriteScript<void> {
     for (const event of events) {
@@ -54,7 +60,7 @@ export class OutboxWrites {
     return (yield { sql, params: this.eventValues.of(WebhookMapper.eventToRecord(event)) }) === 1;
   }
 
-  /** The SQL and values of an event row, for a database's own atomic step (ignoring a duplicate id). */
+  /** The SQL and values of an event row, for a statement run in a unit of work's transaction (ignoring a duplicate id). */
   eventInsertIgnoring(event: WebhookEvent): { sql: string; params: unknown[] } {
     return {
       sql: this.statements.ignoringDuplicates(this.eventValues.insertSql()),

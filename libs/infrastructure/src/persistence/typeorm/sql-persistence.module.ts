@@ -1,5 +1,5 @@
 import { type DynamicModule, type FactoryProvider, type Provider, type Type } from '@nestjs/common';
-import { DatabasePing, KeyDirectory, SecretsAtRest } from '@svc/application';
+import { DatabasePing, KeyDirectory, OutboxSignal, SecretsAtRest, UnitOfWork } from '@svc/application';
 import { TypeOrmModule, getDataSourceToken, getRepositoryToken } from '@nestjs/typeorm';
 import {
   AnalyticsEventRepository,
@@ -12,7 +12,9 @@ import {
   OperatorRepository,
   UsageRepository,
   UserRepository,
-  WebhookRepository,
+  WebhookDeliveryQueue,
+  WebhookEndpointRepository,
+  WebhookOutbox,
 } from '@svc/domain';
 import { type DataSource, type DataSourceOptions, type Repository } from 'typeorm';
 import { AuditLines, LoggingAuditLog } from '../../audit/logging-audit-log';
@@ -31,31 +33,37 @@ import { SqlUsageRepository } from './repositories/sql-usage.repository';
 import { SqlDatabasePing } from './sql-database-ping';
 import { SqlSecretsAtRest } from './sql-secrets-at-rest';
 import { SqlStatements } from './sql-statements';
-import { OutboxBell } from './outbox';
+import { OutboxBell, OutboxWrites } from './outbox';
+import { SqlWebhookEndpointRepository } from './repositories/sql-webhook-endpoint.repository';
+import { SqlWebhookOutbox } from './repositories/sql-webhook-outbox';
+import { type BoundedDeleteSql, WebhookStatements } from './repositories/webhook-statements';
 import { openMigratedDataSource } from './migrated-data-source';
 
 /** What a SQL database's module supplies: its statements, and its own adapters where its dialect differs. */
-export interface SqlDialectAdapters<S extends SqlStatements> {
+export interface SqlDialectAdapters<S extends SqlStatements, E extends AnalyticsEventRepository> {
   /** Which of its driver's errors mean the database is unavailable, and the retry hint (every port's failures pass through them). */
   readonly faults: DriverFaults;
   readonly statements: (dataSource: DataSource) => S;
   /** An event appended together with its quota consumption, atomically (the only consumption there is). */
-  readonly events: (statements: S, bell: OutboxBell, dataSource: DataSource) => AnalyticsEventRepository;
+  readonly events: (statements: S) => E;
+  /** A unit of work: one transaction of the database, in which its events and the outbox's writes run. */
+  readonly unitOfWork: (statements: S, events: E, writes: OutboxWrites, bell: OutboxBell) => UnitOfWork;
   /** The registry's writes in the dialect's atomic steps. */
   readonly models: (records: Repository<ModelRecord>, statements: S, bell: OutboxBell) => ModelRepository;
-  /** Webhooks, claimed the dialect's way; their secrets sealed by the cipher. */
-  readonly webhooks: (
+  /** Webhook deliveries, claimed the dialect's way. */
+  readonly deliveries: (
     dataSource: DataSource,
-    statements: S,
-    lines: AuditLines,
+    statements: WebhookStatements,
     bell: OutboxBell,
-    secrets: SecretsCipher,
-  ) => WebhookRepository;
+    endpoints: WebhookEndpointRepository,
+  ) => WebhookDeliveryQueue;
+  /** The retention sweep's bounded DELETE, where the portable one (boundedDeleteSql) is not the dialect's. */
+  readonly boundedDeleteSql?: BoundedDeleteSql;
 }
 
 /**
  * Every persistence port a database module binds and exports (the tests' in-memory module, test/in-memory/, binds the same,
- * but for WebhookRepository: the outbox and its dispatcher exist on the SQL databases only).
+ * but for the webhook ports: the outbox and its dispatcher exist on the SQL databases only).
  */
 export const PERSISTENCE_PORTS = [
   ApiKeyRepository,
@@ -70,7 +78,10 @@ export const PERSISTENCE_PORTS = [
   KeyDirectory,
   GeneratedSecretRepository,
   LicenseSigningKeyRepository,
-  WebhookRepository,
+  UnitOfWork,
+  WebhookEndpointRepository,
+  WebhookOutbox,
+  WebhookDeliveryQueue,
 ] as const;
 
 type Port = (typeof PERSISTENCE_PORTS)[number];
@@ -90,15 +101,21 @@ function untranslated(port: Port): symbol {
  * feature modules ask for ports, never for a database. The secrets the adapters keep are sealed
  * by `secrets` (SECRETS_KEY), checked at start-up by SecretsAtRest.
  */
-export function sqlPersistenceModule<S extends SqlStatements>(
+export function sqlPersistenceModule<S extends SqlStatements, E extends AnalyticsEventRepository>(
   module: Type<unknown>,
   options: DataSourceOptions,
-  dialect: SqlDialectAdapters<S>,
+  dialect: SqlDialectAdapters<S, E>,
   secrets: SecretsCipher,
 ): DynamicModule {
   const adapters: ReadonlyArray<{ provide: Port } & ({ useClass: Type<object> } | Omit<FactoryProvider<object>, 'provide'>)> = [
     { provide: UsageRepository, useClass: SqlUsageRepository },
-    { provide: AnalyticsEventRepository, inject: [SqlStatements, OutboxBell, getDataSourceToken()], useFactory: dialect.events },
+    { provide: AnalyticsEventRepository, inject: [SqlStatements], useFactory: dialect.events },
+    {
+      provide: UnitOfWork,
+      inject: [SqlStatements, untranslated(AnalyticsEventRepository), getDataSourceToken(), OutboxBell],
+      useFactory: (statements: S, events: E, dataSource: DataSource, bell: OutboxBell) =>
+        dialect.unitOfWork(statements, events, new OutboxWrites(dataSource, statements), bell),
+    },
     { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements, OutboxBell], useFactory: dialect.models },
     {
       provide: ApiKeyRepository,
@@ -107,9 +124,21 @@ export function sqlPersistenceModule<S extends SqlStatements>(
         new TypeOrmApiKeyRepository(records, statements, lines, bell),
     },
     {
-      provide: WebhookRepository,
-      inject: [getDataSourceToken(), SqlStatements, AuditLines, OutboxBell, SecretsCipher],
-      useFactory: dialect.webhooks,
+      provide: WebhookEndpointRepository,
+      inject: [getDataSourceToken(), WebhookStatements, SecretsCipher],
+      useFactory: (dataSource: DataSource, sql: WebhookStatements, cipher: SecretsCipher) =>
+        new SqlWebhookEndpointRepository(dataSource, sql, cipher),
+    },
+    {
+      provide: WebhookOutbox,
+      inject: [getDataSourceToken(), WebhookStatements, OutboxBell, untranslated(WebhookEndpointRepository)],
+      useFactory: (dataSource: DataSource, sql: WebhookStatements, bell: OutboxBell, endpoints: WebhookEndpointRepository) =>
+        new SqlWebhookOutbox(dataSource, sql, bell, endpoints),
+    },
+    {
+      provide: WebhookDeliveryQueue,
+      inject: [getDataSourceToken(), WebhookStatements, OutboxBell, untranslated(WebhookEndpointRepository)],
+      useFactory: dialect.deliveries,
     },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
@@ -135,6 +164,12 @@ export function sqlPersistenceModule<S extends SqlStatements>(
     TypeOrmAuditLog,
     AuditLines,
     OutboxBell,
+    { provide: OutboxSignal, useExisting: OutboxBell },
+    {
+      provide: WebhookStatements,
+      inject: [SqlStatements, AuditLines],
+      useFactory: (statements: S, lines: AuditLines) => new WebhookStatements(statements, lines, dialect.boundedDeleteSql),
+    },
     // Each adapter under a token of its own, and its port bound to it with the driver's faults translated.
     ...adapters.map(({ provide, ...adapter }): Provider => ({ provide: untranslated(provide), ...adapter })),
     ...adapters.map(({ provide }): Provider => ({
@@ -156,6 +191,6 @@ export function sqlPersistenceModule<S extends SqlStatements>(
       TypeOrmModule.forFeature(RECORDS),
     ],
     providers,
-    exports: [...PERSISTENCE_PORTS, SecretsAtRest, OutboxBell, TypeOrmModule],
+    exports: [...PERSISTENCE_PORTS, SecretsAtRest, OutboxSignal, TypeOrmModule],
   };
 }

@@ -1,4 +1,4 @@
-import { firstOfEachEndpoint } from './sql-webhook.repository';
+import { firstOfEachEndpoint } from './sql-webhook-delivery-queue';
 
 describe('firstOfEachEndpoint (what a webhook claim takes from its candidates)', () => {
   const candidates = [

@@ -6,13 +6,8 @@ import {
   type EventsOnDay,
   type RangeUsage,
   type UsageBreakdown,
-  type WebhookEvent,
-  quotaCrossings,
-  quotaNoticeData,
-  quotaNoticeId,
   tallyUsage,
 } from '@svc/domain';
-import { type OutboxBell } from '../outbox';
 import { type PreparedStatement, type SqlStatements } from '../sql-statements';
 
 type CountRow = { key_id: string; event_type: string; model_name: string | null; success: unknown; n: string | number };
@@ -32,7 +27,9 @@ export interface EventDating {
  * Stored events on a SQL database. The operators' reads are portable and
  * shared (a database says only how it dates an event, EventDating);
  * appending an event together with its quota consumption is each
- * database's own atomic step, in its module. No read-then-write anywhere.
+ * database's own atomic step, in its module, which also runs inside a unit
+ * of work's transaction (the quota notices the use case records with it).
+ * No read-then-write anywhere.
  */
 export abstract class SqlAnalyticsEventRepository extends AnalyticsEventRepository {
   private readonly byPeriod: PreparedStatement<CountRow>;
@@ -40,10 +37,7 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
   private byRange?: PreparedStatement<CountRow>;
   private perDay?: PreparedStatement<DayRow>;
 
-  constructor(
-    private readonly statements: SqlStatements,
-    protected readonly bell: OutboxBell,
-  ) {
+  constructor(private readonly statements: SqlStatements) {
     super();
     this.byPeriod = statements.prepare(
       'events_by_group',
@@ -57,27 +51,12 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
   protected abstract readonly dating: EventDating;
 
   async appendConsuming(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
-    if (limit !== null && cost > limit) return null;
+    if (refusedOutright(cost, limit)) return null;
     return this.append(event, cost, limit);
   }
 
   /** The database's atomic step; `cost` is within `limit` when there is one. */
   protected abstract append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
-
-  /**
-   * The quota notices a consumption that brought the total to `total`
-   * crossed (none almost always), each under its one id per license and
-   * period, for the step to record (ignoring one already recorded).
-   */
-  protected noticesOf(event: AnalyticsEvent, cost: number, limit: number | null, total: number): WebhookEvent[] {
-    if (limit === null) return [];
-    return quotaCrossings(limit, cost, total).map((threshold) => ({
-      id: quotaNoticeId(threshold.type, event.licenseId, event.period),
-      type: threshold.type,
-      occurredAt: event.receivedAt,
-      data: quotaNoticeData(event, limit, threshold),
-    }));
-  }
 
   async breakdown(licenseId: string, period: string): Promise<UsageBreakdown> {
     return tallyUsage((await this.byPeriod.all([licenseId, period])).map(countOf));
@@ -118,6 +97,11 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
     const rows = await this.perDay.all([this.dating.instant(from), this.dating.instant(until)]);
     return rows.map((row) => ({ day: String(row.day), events: Number(row.n) }));
   }
+}
+
+/** A cost above the whole limit is refused without asking the database. */
+export function refusedOutright(cost: number, limit: number | null): boolean {
+  return limit !== null && cost > limit;
 }
 
 function countOf(row: CountRow): EventCount {

@@ -1,5 +1,5 @@
-import { ApiKeyRepository } from '@svc/domain';
-import type { ApiKey, KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
+import { ApiKeyRepository, keyExpiringEventId } from '@svc/domain';
+import type { ApiKey, ExpiringKey, KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
 import { IsNull, type Repository } from 'typeorm';
 import { type AuditLines } from '../../../audit/logging-audit-log';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
@@ -85,6 +85,22 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
       `SELECT ${this.keyRows.selectList('k')} FROM api_keys k WHERE k.license_id = ? ORDER BY k.created_at, k.id`,
     );
     return (await this.byLicense.all([licenseId])).map((row) => ApiKeyMapper.toDomain(this.keyRows.hydrate(row)));
+  }
+
+  async findExpiringBetween(from: Date, until: Date, limit: number): Promise<ExpiringKey[]> {
+    const rows = await this.statements
+      .prepare(
+        `api_keys_expiring_${Math.trunc(limit)}`,
+        `SELECT k.id AS id, k.display_prefix AS prefix, k.license_id AS license_id, k.expires_at AS expires_at FROM api_keys k
+          WHERE k.revoked_at IS NULL AND k.rotated_to IS NULL AND k.expires_at > ? AND k.expires_at <= ?
+            AND NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.id = CONCAT('${keyExpiringEventId('')}', k.id))
+          ORDER BY k.expires_at LIMIT ${Math.trunc(limit)}`,
+      )
+      .all([this.keyRows.bind('expiresAt', from), this.keyRows.bind('expiresAt', until)]);
+    return rows.map((row) => {
+      const key = this.keyRows.hydrate({ id: row.id, expires_at: row.expires_at });
+      return { id: String(row.id), prefix: String(row.prefix), licenseId: String(row.license_id), expiresAt: key.expiresAt };
+    });
   }
 
   async insert(key: ApiKey, records?: KeyChangeRecords): Promise<void> {

@@ -1,14 +1,14 @@
 import { type ClaimedDelivery } from '@svc/domain';
-import { CLAIM_CANDIDATES, SqlWebhookRepository, firstOfEachEndpoint } from '../typeorm/repositories/sql-webhook.repository';
+import { CLAIM_CANDIDATES, SqlWebhookDeliveryQueue, firstOfEachEndpoint } from '../typeorm/repositories/sql-webhook-delivery-queue';
 import { type SqliteStatements } from './sqlite-statements';
 
 /**
- * Webhooks on SQLite: a claim is one synchronous BEGIN IMMEDIATE transaction
+ * Webhook deliveries on SQLite: a claim is one synchronous BEGIN IMMEDIATE transaction
  * (the file's write lock held from its first read), so no other process can
  * claim between its read and its update: the earliest due of the endpoints
  * not skipped, the first of each endpoint taken (firstOfEachEndpoint).
  */
-export class SqliteWebhookRepository extends SqlWebhookRepository {
+export class SqliteWebhookDeliveryQueue extends SqlWebhookDeliveryQueue {
   async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
     const db = (this.statements as SqliteStatements).database;
     const claimable = this.claimable(at);

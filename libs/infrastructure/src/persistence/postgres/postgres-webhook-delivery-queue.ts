@@ -1,14 +1,14 @@
 import { type ClaimedDelivery } from '@svc/domain';
-import { CLAIM_CANDIDATES, SqlWebhookRepository } from '../typeorm/repositories/sql-webhook.repository';
+import { CLAIM_CANDIDATES, SqlWebhookDeliveryQueue } from '../typeorm/repositories/sql-webhook-delivery-queue';
 
 /**
- * Webhooks on PostgreSQL: a claim is one UPDATE of the rows its subqueries
+ * Webhook deliveries on PostgreSQL: a claim is one UPDATE of the rows its subqueries
  * chose: the earliest due of the endpoints not skipped, locked with
  * `FOR UPDATE SKIP LOCKED` (so instances claiming at once take different
  * deliveries without waiting on each other), then the first of each
  * endpoint (`DISTINCT ON`), as firstOfEachEndpoint takes them on the others.
  */
-export class PostgresWebhookRepository extends SqlWebhookRepository {
+export class PostgresWebhookDeliveryQueue extends SqlWebhookDeliveryQueue {
   async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
     const claimable = this.claimable(at);
     const n = Math.trunc(limit);

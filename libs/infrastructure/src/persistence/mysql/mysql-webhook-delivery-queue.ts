@@ -1,15 +1,19 @@
 import { type ClaimedDelivery } from '@svc/domain';
-import { CLAIM_CANDIDATES, SqlWebhookRepository, firstOfEachEndpoint } from '../typeorm/repositories/sql-webhook.repository';
+import { CLAIM_CANDIDATES, SqlWebhookDeliveryQueue, firstOfEachEndpoint } from '../typeorm/repositories/sql-webhook-delivery-queue';
 import { type MySqlStatements, mysqlInstant } from './mysql-statements';
+import { type BoundedDeleteSql } from '../typeorm/repositories/webhook-statements';
+
+/** MySQL and MariaDB take no LIMIT in an IN subquery, but a DELETE of their own with one. */
+export const mysqlBoundedDeleteSql: BoundedDeleteSql = (table, where, limit) => `DELETE FROM ${table} WHERE ${where} LIMIT ${limit}`;
 
 /**
- * Webhooks on MySQL / MariaDB: a claim is one transaction that locks the
+ * Webhook deliveries on MySQL / MariaDB: a claim is one transaction that locks the
  * earliest due rows of the endpoints not skipped with `FOR UPDATE SKIP
  * LOCKED` (rows another instance is claiming are passed over, not waited
  * for), leases the first of each endpoint (firstOfEachEndpoint), and reads
  * them back.
  */
-export class MySqlWebhookRepository extends SqlWebhookRepository {
+export class MySqlWebhookDeliveryQueue extends SqlWebhookDeliveryQueue {
   async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
     const mysql = this.statements as MySqlStatements;
     const claimable = this.claimable(at);
@@ -38,10 +42,5 @@ export class MySqlWebhookRepository extends SqlWebhookRepository {
       };
     });
     return this.claimed(owner, rows, at);
-  }
-
-  /** MySQL and MariaDB take no LIMIT in an IN subquery, but a DELETE of their own with one. */
-  protected override boundedDeleteSql(table: string, where: string, limit: number): string {
-    return `DELETE FROM ${table} WHERE ${where} LIMIT ${limit}`;
   }
 }

@@ -1,0 +1,50 @@
+import { type TransactionalPorts, UnitOfWork } from '@svc/application';
+import { type AnalyticsEventRepository, type WebhookEvent, type WebhookOutbox } from '@svc/domain';
+
+/**
+ * The outbox's records as a unit of work writes them, for use-case tests only
+ * (the in-memory adapters have no dispatcher): each event once per id.
+ */
+export class InMemoryOutboxRecords implements Pick<WebhookOutbox, 'record' | 'recordOnce'> {
+  private readonly byId = new Map<string, WebhookEvent>();
+
+  async record(events: readonly WebhookEvent[]): Promise<void> {
+    for (const event of events) {
+      if (this.byId.has(event.id)) throw new Error(`duplicate webhook event id ${event.id}`);
+      this.byId.set(event.id, event);
+    }
+  }
+
+  async recordOnce(event: WebhookEvent): Promise<boolean> {
+    if (this.byId.has(event.id)) return false;
+    this.byId.set(event.id, event);
+    return true;
+  }
+
+  /** Everything recorded, oldest first. */
+  all(): WebhookEvent[] {
+    return [...this.byId.values()];
+  }
+}
+
+/**
+ * A unit of work over the in-memory adapters, for use-case tests only: the
+ * work runs on the adapters themselves, whose every step is synchronous. What
+ * it records in the outbox is kept only when the work resolves; there is no
+ * rolling back an event appended before a failure.
+ */
+export class InMemoryUnitOfWork extends UnitOfWork {
+  constructor(
+    private readonly events: AnalyticsEventRepository,
+    readonly outbox = new InMemoryOutboxRecords(),
+  ) {
+    super();
+  }
+
+  async run<T>(work: (ports: TransactionalPorts) => Promise<T>): Promise<T> {
+    const pending = new InMemoryOutboxRecords();
+    const value = await work({ events: this.events, outbox: pending });
+    for (const event of pending.all()) await this.outbox.recordOnce(event);
+    return value;
+  }
+}
