@@ -129,6 +129,15 @@ export const USE_CASES = [
 export * from './rate-limit/rate-counter';
 export * from './health/database-ping';
 export * from './webhooks/webhook-ports';
-export * from './webhooks/manage-webhooks.use-case';
+export * from './webhooks/webhook-endpoint-rules';
+export * from './webhooks/create-webhook.use-case';
+export * from './webhooks/list-webhooks.use-case';
+export * from './webhooks/show-webhook.use-case';
+export * from './webhooks/update-webhook.use-case';
+export * from './webhooks/delete-webhook.use-case';
+export * from './webhooks/replace-webhook-secret.use-case';
+export * from './webhooks/send-webhook-test.use-case';
+export * from './webhooks/list-webhook-deliveries.use-case';
+export * from './webhooks/retry-webhook-delivery.use-case';
 export * from './webhooks/dispatch-webhooks.use-case';
 export * from './webhooks/prune-webhook-outbox.use-case';

@@ -9,7 +9,17 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import { ManageWebhooks } from '@svc/application';
+import {
+  CreateWebhook,
+  DeleteWebhook,
+  ListWebhookDeliveries,
+  ListWebhooks,
+  ReplaceWebhookSecret,
+  RetryWebhookDelivery,
+  SendWebhookTest,
+  ShowWebhook,
+  UpdateWebhook,
+} from '@svc/application';
 import { Clock, InvalidRequestError, roleAllows } from '@svc/domain';
 import {
   WebhookDeliveryResponse,
@@ -45,7 +55,15 @@ function viewOptionsFor(admin: AdminPrincipal): WebhookEndpointViewOptions {
 @Controller('webhooks')
 export class AdminWebhooksController {
   constructor(
-    private readonly webhooks: ManageWebhooks,
+    private readonly createWebhook: CreateWebhook,
+    private readonly listWebhooks: ListWebhooks,
+    private readonly showWebhook: ShowWebhook,
+    private readonly updateWebhook: UpdateWebhook,
+    private readonly deleteWebhook: DeleteWebhook,
+    private readonly replaceWebhookSecret: ReplaceWebhookSecret,
+    private readonly sendWebhookTest: SendWebhookTest,
+    private readonly listWebhookDeliveries: ListWebhookDeliveries,
+    private readonly retryWebhookDelivery: RetryWebhookDelivery,
     private readonly clock: Clock,
   ) {}
 
@@ -62,7 +80,7 @@ export class AdminWebhooksController {
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint, with its secret shown this once' })
   @ApiErrors(...BODY, ...ALWAYS)
   async create(@CurrentAdmin() admin: AdminPrincipal, @Body() body: CreateWebhookRequest): Promise<WebhookEndpointWithSecretResponse> {
-    const { endpoint, secret } = await this.webhooks.create({
+    const { endpoint, secret } = await this.createWebhook.execute({
       url: body.url,
       events: body.events,
       description: body.description,
@@ -79,7 +97,7 @@ export class AdminWebhooksController {
   async list(@CurrentAdmin() admin: AdminPrincipal): Promise<{ webhooks: WebhookEndpointResponse[] }> {
     const now = this.clock.now();
     const options = viewOptionsFor(admin);
-    return { webhooks: (await this.webhooks.list()).map((e) => webhookEndpointViewOf(e, now, options)) };
+    return { webhooks: (await this.listWebhooks.execute()).map((e) => webhookEndpointViewOf(e, now, options)) };
   }
 
   @Get(':id')
@@ -88,7 +106,7 @@ export class AdminWebhooksController {
   @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint' })
   @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async show(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointResponse> {
-    return webhookEndpointViewOf(await this.webhooks.show(id), this.clock.now(), viewOptionsFor(admin));
+    return webhookEndpointViewOf(await this.showWebhook.execute(id), this.clock.now(), viewOptionsFor(admin));
   }
 
   @Patch(':id')
@@ -106,7 +124,7 @@ export class AdminWebhooksController {
     @Body() body: UpdateWebhookRequest = new UpdateWebhookRequest(),
   ): Promise<WebhookEndpointResponse> {
     const change = { url: body.url, events: body.events, description: body.description, enabled: body.enabled };
-    const updated = await this.webhooks.update(id, change, admin.actor);
+    const updated = await this.updateWebhook.execute(id, change, admin.actor);
     return webhookEndpointViewOf(updated, this.clock.now());
   }
 
@@ -117,7 +135,7 @@ export class AdminWebhooksController {
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async delete(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<void> {
-    await this.webhooks.delete(id, admin.actor);
+    await this.deleteWebhook.execute(id, admin.actor);
   }
 
   @Post(':id/secret')
@@ -132,7 +150,7 @@ export class AdminWebhooksController {
   @ApiCreatedResponse({ type: WebhookEndpointWithSecretResponse, description: 'The endpoint, with its new secret shown this once' })
   @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async replaceSecret(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookEndpointWithSecretResponse> {
-    const { endpoint, secret } = await this.webhooks.replaceSecret(id, admin.actor);
+    const { endpoint, secret } = await this.replaceWebhookSecret.execute(id, admin.actor);
     return webhookEndpointWithSecretViewOf(endpoint, secret, this.clock.now());
   }
 
@@ -143,7 +161,7 @@ export class AdminWebhooksController {
   @ApiAcceptedResponse({ type: WebhookDeliveryResponse, description: 'The delivery, pending' })
   @ApiErrors(...PATH, 'WEBHOOK_NOT_FOUND', ...ALWAYS)
   async test(@CurrentAdmin() admin: AdminPrincipal, @Param('id') id: string): Promise<WebhookDeliveryResponse> {
-    return webhookDeliveryViewOf(await this.webhooks.sendTest(id, admin.actor));
+    return webhookDeliveryViewOf(await this.sendWebhookTest.execute(id, admin.actor));
   }
 
   @Get(':id/deliveries')
@@ -162,7 +180,7 @@ export class AdminWebhooksController {
     if (position === null) throw new InvalidRequestError('cursor must be the next_cursor of an earlier page');
     const limit = pageLimitOf(query.limit) ?? DEFAULT_DELIVERY_PAGE;
     const after = position === undefined ? undefined : { createdAt: position.at, id: position.id };
-    const page = await this.webhooks.deliveries({ endpointId: id, status: query.status, after, limit });
+    const page = await this.listWebhookDeliveries.execute({ endpointId: id, status: query.status, after, limit });
     return webhookDeliveryPageOf(page, limit);
   }
 
@@ -180,6 +198,6 @@ export class AdminWebhooksController {
     @Param('id') id: string,
     @Param('delivery_id') deliveryId: string,
   ): Promise<WebhookDeliveryResponse> {
-    return webhookDeliveryViewOf(await this.webhooks.retry(id, deliveryId, admin.actor));
+    return webhookDeliveryViewOf(await this.retryWebhookDelivery.execute(id, deliveryId, admin.actor));
   }
 }

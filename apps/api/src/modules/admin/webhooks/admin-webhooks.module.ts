@@ -1,5 +1,15 @@
 import { Module } from '@nestjs/common';
-import { ManageWebhooks } from '@svc/application';
+import {
+  CreateWebhook,
+  DeleteWebhook,
+  ListWebhookDeliveries,
+  ListWebhooks,
+  ReplaceWebhookSecret,
+  RetryWebhookDelivery,
+  SendWebhookTest,
+  ShowWebhook,
+  UpdateWebhook,
+} from '@svc/application';
 import { AdminAuthModule } from '../../../admin-auth/admin-auth.module';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 
@@ -7,6 +17,16 @@ import { AdminWebhooksController } from './admin-webhooks.controller';
 @Module({
   imports: [AdminAuthModule],
   controllers: [AdminWebhooksController],
-  providers: [ManageWebhooks],
+  providers: [
+    CreateWebhook,
+    ListWebhooks,
+    ShowWebhook,
+    UpdateWebhook,
+    DeleteWebhook,
+    ReplaceWebhookSecret,
+    SendWebhookTest,
+    ListWebhookDeliveries,
+    RetryWebhookDelivery,
+  ],
 })
 export class AdminWebhooksModule {}
