@@ -5,15 +5,8 @@ import { type AnalyticsEventRepository, type WebhookEvent, type WebhookOutbox } 
  * The outbox's records as a unit of work writes them, for use-case tests only
  * (the in-memory adapters have no dispatcher): each event once per id.
  */
-export class InMemoryOutboxRecords implements Pick<WebhookOutbox, 'record' | 'recordOnce'> {
+export class InMemoryOutboxRecords implements Pick<WebhookOutbox, 'recordOnce'> {
   private readonly byId = new Map<string, WebhookEvent>();
-
-  async record(events: readonly WebhookEvent[]): Promise<void> {
-    for (const event of events) {
-      if (this.byId.has(event.id)) throw new Error(`duplicate webhook event id ${event.id}`);
-      this.byId.set(event.id, event);
-    }
-  }
 
   async recordOnce(event: WebhookEvent): Promise<boolean> {
     if (this.byId.has(event.id)) return false;

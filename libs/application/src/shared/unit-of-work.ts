@@ -5,7 +5,7 @@ export interface TransactionalPorts {
   /** An event appended with its quota consumption (AnalyticsEventRepository.appendConsuming). */
   readonly events: Pick<AnalyticsEventRepository, 'appendConsuming'>;
   /** Notices recorded with the change that raised them. */
-  readonly outbox: Pick<WebhookOutbox, 'record' | 'recordOnce'>;
+  readonly outbox: Pick<WebhookOutbox, 'recordOnce'>;
 }
 
 /**

@@ -29,7 +29,7 @@ export function quotaThresholdsOf(limit: number): readonly QuotaThreshold[] {
 
 /** The thresholds a consumption of `cost` that brought the total to `total` crossed (none for unlimited or free events). */
 export function quotaCrossings(limit: number | null, cost: number, total: number): readonly QuotaThreshold[] {
-  if (limit === null || cost <= 0) return [];
+  if (limit === null || !mayRaiseQuotaNotices(limit, cost)) return [];
   return quotaThresholdsOf(limit).filter((t) => t.at > 0 && total - cost < t.at && total >= t.at);
 }
 

@@ -42,11 +42,6 @@ export class OutboxWrites {
     this.auditValues = new RecordValues(dataSource, AuditEntryRecord);
   }
 
-  /** The SQL and values of an event row, for a statement run in a unit of work's transaction. */
-  eventInsert(event: WebhookEvent): { sql: string; params: unknown[] } {
-    return { sql: this.eventValues.insertSql(), params: this.eventValues.of(WebhookMapper.eventToRecord(event)) };
-  }
-
   /** Each event as an outbox row. */
   *events(events: readonly WebhookEvent[]): WriteScript<void> {
     for (const event of events) {
@@ -56,8 +51,7 @@ export class OutboxWrites {
 
   /** The event unless one of its id is recorded already: true when this wrote it. */
   *eventOnce(event: WebhookEvent): WriteScript<boolean> {
-    const sql = this.statements.ignoringDuplicates(this.eventValues.insertSql());
-    return (yield { sql, params: this.eventValues.of(WebhookMapper.eventToRecord(event)) }) === 1;
+    return (yield this.eventInsertIgnoring(event)) === 1;
   }
 
   /** The SQL and values of an event row, for a statement run in a unit of work's transaction (ignoring a duplicate id). */

@@ -9,20 +9,13 @@ export type TransactionalWrite = (sql: string, params: readonly unknown[]) => Pr
  * in the unit's transaction. `recorded` counts the rows written, so that the
  * unit rings the OutboxBell once it has committed.
  */
-export class TransactionalOutbox implements Pick<WebhookOutbox, 'record' | 'recordOnce'> {
+export class TransactionalOutbox implements Pick<WebhookOutbox, 'recordOnce'> {
   recorded = 0;
 
   constructor(
     private readonly writes: OutboxWrites,
     private readonly write: TransactionalWrite,
   ) {}
-
-  async record(events: readonly WebhookEvent[]): Promise<void> {
-    for (const event of events) {
-      const { sql, params } = this.writes.eventInsert(event);
-      this.recorded += await this.write(sql, params);
-    }
-  }
 
   async recordOnce(event: WebhookEvent): Promise<boolean> {
     const { sql, params } = this.writes.eventInsertIgnoring(event);
