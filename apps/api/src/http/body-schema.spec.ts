@@ -51,6 +51,9 @@ const VALUES: unknown[] = [
     'pdi\u2069',
   ],
   ...['Zoë', 'محمد', 'Team 👩‍💻'],
+  // idempotency keys and event times (CONTRACT 22)
+  ...['0192f1c4-7e1a-7cc3-8a5e-3f1b2c4d5e6f', 'a.b_c:d-9', 'k'.repeat(128), 'k'.repeat(129), 'has space', 'slash/no'],
+  ...['2026-11-28T09:30:00.123+02:00', '2026-11-28t09:30:00z', '2026-11-28T09:30:00', '2026-04-31T00:00:00Z', '2026-11-28T24:00:00Z'],
 ];
 
 /** The DTO's fields, as its generated schema names them. */
