@@ -35,6 +35,13 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
     return used;
   }
 
+  async storeAll(events: readonly AnalyticsEvent[]): Promise<void> {
+    for (const event of events) {
+      if (this.events.some((e) => e.id === event.id)) throw new Error(`duplicate analytics event id ${event.id}`);
+    }
+    this.events.push(...events.map(copyOf));
+  }
+
   async breakdown(licenseId: string, period: string): Promise<UsageBreakdown> {
     return tallyUsage(countsOf(this.events.filter((e) => e.licenseId === licenseId && e.period === period)));
   }
@@ -85,6 +92,7 @@ function copyOf(event: AnalyticsEvent): AnalyticsEvent {
   return {
     ...event,
     receivedAt: new Date(event.receivedAt.getTime()),
+    occurredAt: new Date(event.occurredAt.getTime()),
     metadata: event.metadata === null ? null : (JSON.parse(JSON.stringify(event.metadata)) as Record<string, unknown>),
   };
 }

@@ -1,5 +1,7 @@
 import { type TransactionalPorts, UnitOfWork } from '@svc/application';
 import { type AnalyticsEventRepository, type WebhookEvent, type WebhookOutbox } from '@svc/domain';
+import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys';
+import { type InMemoryUsageRepository } from './in-memory-usage.repository';
 
 /**
  * The outbox's records as a unit of work writes them, for use-case tests only
@@ -24,19 +26,22 @@ export class InMemoryOutboxRecords implements Pick<WebhookOutbox, 'recordOnce'> 
  * A unit of work over the in-memory adapters, for use-case tests only: the
  * work runs on the adapters themselves, whose every step is synchronous. What
  * it records in the outbox is kept only when the work resolves; there is no
- * rolling back an event appended before a failure.
+ * rolling back an event appended, a unit consumed or a key claimed before a
+ * failure.
  */
 export class InMemoryUnitOfWork extends UnitOfWork {
   constructor(
     private readonly events: AnalyticsEventRepository,
+    private readonly usage: InMemoryUsageRepository,
     readonly outbox = new InMemoryOutboxRecords(),
+    readonly idempotencyKeys = new InMemoryIdempotencyKeys(),
   ) {
     super();
   }
 
   async run<T>(work: (ports: TransactionalPorts) => Promise<T>): Promise<T> {
     const pending = new InMemoryOutboxRecords();
-    const value = await work({ events: this.events, outbox: pending });
+    const value = await work({ events: this.events, usage: this.usage, idempotencyKeys: this.idempotencyKeys, outbox: pending });
     for (const event of pending.all()) await this.outbox.recordOnce(event);
     return value;
   }

@@ -1,4 +1,4 @@
-import { UsageRepository } from '@svc/domain';
+import { type Consumption, UsageRepository, grantableUnits } from '@svc/domain';
 
 /**
  * Usage counters per license and period, for tests only. `consumeNow` compares
@@ -10,6 +10,13 @@ export class InMemoryUsageRepository extends UsageRepository {
 
   async usedIn(licenseId: string, periodKey: string): Promise<number> {
     return this.usedNow(licenseId, periodKey);
+  }
+
+  async consumeUpTo(licenseId: string, periodKey: string, wanted: number, limit: number | null): Promise<Consumption> {
+    const used = this.usedNow(licenseId, periodKey);
+    const granted = grantableUnits(wanted, used, limit);
+    this.counters.set(slot(licenseId, periodKey), used + granted);
+    return { granted, used: used + granted };
   }
 
   /** `usedIn`, synchronously: for the other in-memory adapters that share these counters. */

@@ -6,27 +6,32 @@ import {
   BillingPeriod,
   Clock,
   IdGenerator,
+  InvalidRequestError,
+  OCCURRED_AT_WINDOW,
   Quota,
   QuotaExceededError,
-  EventReport,
   TierCatalog,
+  occurredAtAccepted,
   mayRaiseQuotaNotices,
   quotaNoticesOf,
 } from '@svc/domain';
 import { UnitOfWork } from '../shared/unit-of-work';
+import { OCCURRED_AT_OUT_OF_WINDOW, RecordEvents, type SentEvent } from './record-events.use-case';
 
 export interface RecordEventInput {
   /** The authenticated key (key errors were answered before this runs). */
   readonly key: ApiKey;
-  /** What the caller reported, already checked at the edge (CONTRACT 9). */
-  readonly report: EventReport;
+  /** What the caller sent, already checked at the edge (CONTRACT 9 and 22). */
+  readonly sent: SentEvent;
 }
 
 export interface RecordEventOutput {
   readonly eventId: string;
   readonly quota: Quota;
-  /** The quota units the event consumed (1 for an inference, else 0). */
+  /** The quota units the event consumed (1 for an inference, else 0; 0 for a repeat). */
   readonly unitsConsumed: number;
+  /** A repeat of an event stored before under the same idempotency key: nothing stored or consumed now (CONTRACT 22). */
+  readonly duplicate: boolean;
 }
 
 /**
@@ -35,7 +40,8 @@ export interface RecordEventOutput {
  * QUOTA_EXCEEDED and neither stored nor counted (CONTRACT 4 and 9). A consumption that crosses 80 % or 100 %
  * of the limit raises its quota notices (quotaNoticesOf), recorded in the webhook outbox in the same
  * transaction (UnitOfWork), each once per license and period (CONTRACT 20). A consumption that cannot
- * raise one (a free event, an unlimited key) needs no transaction of its own.
+ * raise one (a free event, an unlimited key) needs no transaction of its own. An event named by an
+ * idempotency key is recorded as a batch of one (RecordEvents), which claims the key with it.
  */
 @Injectable()
 export class RecordEvent {
@@ -45,11 +51,14 @@ export class RecordEvent {
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly recordEvents: RecordEvents,
   ) {}
 
   async execute(input: RecordEventInput): Promise<RecordEventOutput> {
-    const { report } = input;
+    if (input.sent.idempotencyKey !== null) return this.named(input);
+    const { report, occurredAt } = input.sent;
     const now = this.clock.now();
+    if (occurredAt !== null && !occurredAtAccepted(occurredAt, now)) throw new InvalidRequestError(OCCURRED_AT_OUT_OF_WINDOW);
     const period = BillingPeriod.containing(now);
     const limit = input.key.monthlyLimitUnder(this.catalog);
     const eventId = this.ids.newId('evt');
@@ -63,6 +72,8 @@ export class RecordEvent {
       environment: input.key.props.environment,
       period: period.key,
       receivedAt: now,
+      occurredAt: occurredAt ?? now,
+      batched: false,
     };
     const used = mayRaiseQuotaNotices(limit, cost)
       ? await this.unitOfWork.run(async ({ events, outbox }) => {
@@ -73,6 +84,14 @@ export class RecordEvent {
         })
       : await this.events.appendConsuming(event, cost, limit);
     if (used === null) throw new QuotaExceededError(period, now);
-    return { eventId, quota: new Quota(limit, used, period), unitsConsumed: cost };
+    return { eventId, quota: new Quota(limit, used, period), unitsConsumed: cost, duplicate: false };
+  }
+
+  /** A batch of one: its refusal is thrown, as an unnamed event's is. */
+  private async named(input: RecordEventInput): Promise<RecordEventOutput> {
+    const { results, quota, unitsConsumed } = await this.recordEvents.execute({ key: input.key, events: [input.sent], batched: false });
+    const [result] = results;
+    if (!result.accepted) throw result.error;
+    return { eventId: result.eventId, quota, unitsConsumed, duplicate: result.duplicate };
   }
 }

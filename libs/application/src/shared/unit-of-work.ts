@@ -1,9 +1,13 @@
-import { type AnalyticsEventRepository, type WebhookOutbox } from '@svc/domain';
+import { type AnalyticsEventRepository, type IdempotencyKeys, type UsageRepository, type WebhookOutbox } from '@svc/domain';
 
 /** The ports a unit of work hands its work: each writes in the unit's one transaction. */
 export interface TransactionalPorts {
-  /** An event appended with its quota consumption (AnalyticsEventRepository.appendConsuming). */
-  readonly events: Pick<AnalyticsEventRepository, 'appendConsuming'>;
+  /** An event appended with its quota consumption (appendConsuming), or events whose units were consumed (storeAll). */
+  readonly events: Pick<AnalyticsEventRepository, 'appendConsuming' | 'storeAll'>;
+  /** The license's counter, read or consumed (and held until the unit ends). */
+  readonly usage: Pick<UsageRepository, 'usedIn' | 'consumeUpTo'>;
+  /** Idempotency keys claimed for the events stored (CONTRACT 22). */
+  readonly idempotencyKeys: IdempotencyKeys;
   /** Notices recorded with the change that raised them. */
   readonly outbox: Pick<WebhookOutbox, 'recordOnce'>;
 }
