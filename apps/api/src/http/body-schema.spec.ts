@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { CreateKeyRequest } from '../modules/admin/dto/create-key.request';
 import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from '../modules/admin/dto/revoke-key.request';
 import { UpdateKeyRequest } from '../modules/admin/dto/update-key.request';
-import { LogEventRequest } from '../modules/analytics/dto/log-event.request';
+import { BatchEventsRequest } from '../modules/analytics/dto/batch-events.request';
+import { FieldEventRequest, LogEventRequest } from '../modules/analytics/dto/log-event.request';
 import { RevokeKeyRequest, RotateKeyRequest } from '../shared/dto/key.request';
 import { BodySchema, CheckedBySchema } from './body-schema';
 import { IsPresent } from './request-validation';
@@ -14,6 +15,7 @@ import { IsPresent } from './request-validation';
 /** Every DTO the API reads a body into (`@Body()` in the controllers) that is checked by its schema first. */
 const CHECKED_BODY_DTOS: Array<new () => object> = [
   LogEventRequest,
+  FieldEventRequest,
   RevokeKeyRequest,
   RotateKeyRequest,
   AdminRevokeKeyRequest,
@@ -23,12 +25,13 @@ const CHECKED_BODY_DTOS: Array<new () => object> = [
 /** A body of each checked DTO that passes, the base of the one-field variations below. */
 const PASSING: ReadonlyMap<new () => object, Record<string, unknown>> = new Map<new () => object, Record<string, unknown>>([
   [LogEventRequest, { event_type: 'inference' }],
+  [FieldEventRequest, { event_type: 'inference' }],
   [RevokeKeyRequest, {}],
   [RotateKeyRequest, {}],
   [AdminRevokeKeyRequest, {}],
   [AdminRotateKeyRequest, {}],
 ]);
-const UNCHECKED_BODY_DTOS: Array<new () => object> = [ModelRecordRequest, CreateKeyRequest, UpdateKeyRequest];
+const UNCHECKED_BODY_DTOS: Array<new () => object> = [ModelRecordRequest, CreateKeyRequest, UpdateKeyRequest, BatchEventsRequest];
 
 /** Values near every rule's edges: enum members and near misses, blanks, lengths, numbers, nulls, shapes. */
 const VALUES: unknown[] = [

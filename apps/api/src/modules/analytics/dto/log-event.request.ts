@@ -10,6 +10,7 @@ import {
   OCCURRED_AT_WINDOW,
   parseRfc3339,
 } from '@svc/domain';
+import { type SentEvent } from '@svc/application';
 import { API_KEY_EXAMPLE, IsPlainText } from '@svc/presentation';
 import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { CheckedBySchema } from '../../../http/body-schema';
@@ -138,14 +139,6 @@ export function eventReportOf(body: FieldEventRequest): EventReport {
     errorMessage: body.error_message ?? null,
     metadata: body.metadata ?? null,
   };
-}
-
-/** An event as the SDK sent it: what it reports, the key it names it by, and when it says it occurred. */
-export interface SentEvent {
-  readonly report: EventReport;
-  readonly idempotencyKey: string | null;
-  /** Null when the SDK gave no time (the event occurred when it is received). */
-  readonly occurredAt: Date | null;
 }
 
 /** The checked event; `headerKey` is the Idempotency-Key header, which the body's field overrides. */
