@@ -1,5 +1,6 @@
 import { type TransactionalPorts, UnitOfWork } from '@svc/application';
-import { type AnalyticsEventRepository, type WebhookEvent, type WebhookOutbox } from '@svc/domain';
+import { type WebhookEvent, type WebhookOutbox } from '@svc/domain';
+import { type InMemoryAnalyticsEventRepository } from './in-memory-analytics-event.repository';
 import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys';
 import { type InMemoryUsageRepository } from './in-memory-usage.repository';
 
@@ -31,7 +32,7 @@ export class InMemoryOutboxRecords implements Pick<WebhookOutbox, 'recordOnce'> 
  */
 export class InMemoryUnitOfWork extends UnitOfWork {
   constructor(
-    private readonly events: AnalyticsEventRepository,
+    private readonly events: InMemoryAnalyticsEventRepository,
     private readonly usage: InMemoryUsageRepository,
     readonly outbox = new InMemoryOutboxRecords(),
     readonly idempotencyKeys = new InMemoryIdempotencyKeys(),

@@ -1,4 +1,5 @@
-import { type Consumption, UsageRepository, grantableUnits } from '@svc/domain';
+import { type Consumption } from '@svc/application';
+import { UsageRepository, grantableUnits } from '@svc/domain';
 
 /**
  * Usage counters per license and period, for tests only. `consumeNow` compares

@@ -1,11 +1,38 @@
-import { type AnalyticsEventRepository, type IdempotencyKeys, type UsageRepository, type WebhookOutbox } from '@svc/domain';
+import {
+  type AnalyticsEvent,
+  type AnalyticsEventRepository,
+  type IdempotencyKeys,
+  type UsageRepository,
+  type WebhookOutbox,
+} from '@svc/domain';
+
+/** What a consumption got: the units granted, and the period's units used after it. */
+export interface Consumption {
+  readonly granted: number;
+  readonly used: number;
+}
+
+/** A license's counter in a unit of work: read, or consumed by many events at once. */
+export interface CounterInTransaction extends Pick<UsageRepository, 'usedIn'> {
+  /**
+   * Consumes as many of `wanted` units as `limit` (null: unlimited) still
+   * grants (grantableUnits), holding the counter against every other
+   * consumption until the unit ends.
+   */
+  consumeUpTo(licenseId: string, periodKey: string, wanted: number, limit: number | null): Promise<Consumption>;
+}
+
+/** Events in a unit of work: one appended with its consumption, or many whose units were consumed (consumeUpTo) stored in one write. */
+export interface EventsInTransaction extends Pick<AnalyticsEventRepository, 'appendConsuming'> {
+  storeAll(events: readonly AnalyticsEvent[]): Promise<void>;
+}
 
 /** The ports a unit of work hands its work: each writes in the unit's one transaction. */
 export interface TransactionalPorts {
   /** An event appended with its quota consumption (appendConsuming), or events whose units were consumed (storeAll). */
-  readonly events: Pick<AnalyticsEventRepository, 'appendConsuming' | 'storeAll'>;
+  readonly events: EventsInTransaction;
   /** The license's counter, read or consumed (and held until the unit ends). */
-  readonly usage: Pick<UsageRepository, 'usedIn' | 'consumeUpTo'>;
+  readonly usage: CounterInTransaction;
   /** Idempotency keys claimed for the events stored (CONTRACT 22). */
   readonly idempotencyKeys: IdempotencyKeys;
   /** Notices recorded with the change that raised them. */

@@ -18,9 +18,6 @@ export abstract class AnalyticsEventRepository {
    */
   abstract appendConsuming(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
 
-  /** In a unit of work: stores events whose units were consumed already (UsageRepository.consumeUpTo), in one write. */
-  abstract storeAll(events: readonly AnalyticsEvent[]): Promise<void>;
-
   /** The events of every key of the license (the chain of rotations) in one billing period, tallied (tallyUsage). */
   abstract breakdown(licenseId: string, period: string): Promise<UsageBreakdown>;
 

@@ -1,4 +1,11 @@
 import { type TransactionalPorts, UnitOfWork } from '@svc/application';
+import {
+  type FieldEventDialect,
+  SqlBatchConsumption,
+  SqlEventsStore,
+  SqlIdempotencyKeys,
+  type TransactionSql,
+} from '../typeorm/field-event-writes';
 import { type OutboxBell, type OutboxWrites } from '../typeorm/outbox';
 import { TransactionalOutbox } from '../typeorm/transactional-outbox';
 import { type SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
@@ -16,6 +23,16 @@ import { type SqliteStatements } from './sqlite-statements';
  * already open on the connection, the unit is a savepoint of it. TypeORM's `DataSource.transaction` is not used:
  * on SQLite it shares one query runner between callers and begins deferred.
  */
+/** SQLite's side of the statements of events from the field: the unit holds the database, so no lock clauses. */
+const SQLITE_FIELD_EVENTS: FieldEventDialect = {
+  ignoringDuplicates: (sql) => sql.replace(/^INSERT INTO/, 'INSERT OR IGNORE INTO'),
+  forUpdate: '',
+  latestCommitted: '',
+  integer: 'INTEGER',
+  success: (ok) => (ok ? 1 : 0),
+  instant: (at) => at.toISOString(),
+};
+
 export class SqliteUnitOfWork extends UnitOfWork {
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -41,7 +58,17 @@ export class SqliteUnitOfWork extends UnitOfWork {
     db.exec(nested ? 'SAVEPOINT unit_of_work' : 'BEGIN IMMEDIATE');
     let value: T;
     try {
-      value = await work({ events: this.events.inOpenTransaction(), outbox });
+      const sql: TransactionSql = {
+        write: async (text, params) => this.sqlite.runWrite(text, params),
+        rows: async <Row>(text: string, params: readonly unknown[]) => db.prepare(text).all(...params) as Row[],
+      };
+      const store = new SqlEventsStore(sql, SQLITE_FIELD_EVENTS);
+      value = await work({
+        events: { appendConsuming: this.events.inOpenTransaction().appendConsuming, storeAll: (events) => store.storeAll(events) },
+        usage: new SqlBatchConsumption(sql, SQLITE_FIELD_EVENTS, true),
+        idempotencyKeys: new SqlIdempotencyKeys(sql, SQLITE_FIELD_EVENTS),
+        outbox,
+      });
       db.exec(nested ? 'RELEASE unit_of_work' : 'COMMIT');
     } catch (error) {
       if (db.inTransaction) db.exec(nested ? 'ROLLBACK TO unit_of_work; RELEASE unit_of_work' : 'ROLLBACK');
