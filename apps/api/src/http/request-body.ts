@@ -6,6 +6,16 @@ import { HttpEdgeError } from './http-error';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { acceptStreamedUploads } from './streamed-upload';
 
+/** A route's own body limit, in its Fastify config. */
+interface RouteBodyLimit {
+  readonly bodyLimit?: number;
+}
+
+/** The route config of a route whose body may be up to `bytes` (POST /v1/analytics/batch), for `@RouteConfig`. */
+export function bodyLimitOf(bytes: number): RouteBodyLimit {
+  return { bodyLimit: bytes };
+}
+
 /**
  * Bodies: JSON objects only. `application/json` (any parameters) is parsed
  * safely (no prototype poisoning), no deeper than MAX_JSON_DEPTH (checked on
@@ -16,6 +26,12 @@ import { acceptStreamedUploads } from './streamed-upload';
  * before its body is read, so routing wins over every body check (CONTRACT 2, step 1).
  */
 export function acceptJsonObjectBodies(instance: FastifyInstance): void {
+  // A route that takes a larger body says so in its config (`@RouteConfig(bodyLimitOf(n))`), and gets
+  // Fastify's own per-route `bodyLimit`, which the parsers below defer to.
+  instance.addHook('onRoute', (route) => {
+    const limit = (route.config as RouteBodyLimit | undefined)?.bodyLimit;
+    if (limit !== undefined) route.bodyLimit = limit;
+  });
   instance.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.is404) done(new NotFoundException());
     else done(null, payload);

@@ -1,9 +1,11 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RecordEvent, RecordEventOutput, RecordEvents, type SentEvent } from '@svc/application';
 import { ApiKey, BATCH_LIMITS, DomainError, IDEMPOTENCY_KEY_PATTERN, InvalidRequestError, isIdempotencyKey } from '@svc/domain';
 import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey } from '../../api-key-auth/authenticated-key';
+import { bodyLimitOf } from '../../http/request-body';
 import { checkedItem } from '../../http/request-validation';
 import { ServiceMetrics } from '../../observability/service-metrics';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
@@ -62,6 +64,7 @@ export class AnalyticsController {
 
   @Post('batch')
   @HttpCode(200)
+  @RouteConfig(bodyLimitOf(BATCH_LIMITS.bodyBytes))
   @ApiKeyAuth({ from: ['body', 'header'], limit: 'analyticsBatch' })
   @ApiOperation({
     summary: 'Record up to 100 usage events at once',
