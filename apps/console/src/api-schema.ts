@@ -1136,7 +1136,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the SDK recorded the event (RFC 3339 with an offset), from 35 days before the request to 5 minutes after it; absent, the time it is received. Quota is consumed in the period the event is received
-             * @example 2026-11-28T09:30:00.000Z
+             * @example 2026-11-28T09:30:00Z
              */
             occurred_at?: string;
             success?: boolean;
@@ -1413,7 +1413,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the SDK recorded the event (RFC 3339 with an offset), from 35 days before the request to 5 minutes after it; absent, the time it is received. Quota is consumed in the period the event is received
-             * @example 2026-11-28T09:30:00.000Z
+             * @example 2026-11-28T09:30:00Z
              */
             occurred_at?: string;
             success?: boolean;

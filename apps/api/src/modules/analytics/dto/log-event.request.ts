@@ -21,7 +21,7 @@ const stringRule = (field: string, max: number) => ({ message: `${field} must be
 const DURATION_RULE = { message: 'duration_ms must be a finite number >= 0' };
 const IDEMPOTENCY_KEY_RULE = { message: 'idempotency_key must be 1 to 128 characters of A-Z a-z 0-9 . _ : -' };
 const OCCURRED_AT_RULE = {
-  message: 'occurred_at must be an RFC 3339 date-time with an offset, such as 2026-11-28T09:30:00.000Z',
+  message: 'occurred_at must be an RFC 3339 date-time with an offset, such as 2026-11-28T09:30:00Z',
 };
 
 /**
@@ -106,7 +106,7 @@ export class FieldEventRequest {
       `When the SDK recorded the event (RFC 3339 with an offset), from ${OCCURRED_AT_WINDOW.pastDays} days before ` +
       `the request to ${OCCURRED_AT_WINDOW.futureMinutes} minutes after it; absent, the time it is received. ` +
       'Quota is consumed in the period the event is received',
-    example: '2026-11-28T09:30:00.000Z',
+    example: '2026-11-28T09:30:00Z',
   })
   @IsOptional()
   @IsRfc3339(OCCURRED_AT_RULE)
