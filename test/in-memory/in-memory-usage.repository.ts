@@ -1,5 +1,4 @@
-import { type Consumption } from '@svc/application';
-import { UsageRepository, grantableUnits } from '@svc/domain';
+import { UsageRepository } from '@svc/domain';
 
 /**
  * Usage counters per license and period, for tests only. `consumeNow` compares
@@ -13,11 +12,13 @@ export class InMemoryUsageRepository extends UsageRepository {
     return this.usedNow(licenseId, periodKey);
   }
 
-  async consumeUpTo(licenseId: string, periodKey: string, wanted: number, limit: number | null): Promise<Consumption> {
-    const used = this.usedNow(licenseId, periodKey);
-    const granted = grantableUnits(wanted, used, limit);
-    this.counters.set(slot(licenseId, periodKey), used + granted);
-    return { granted, used: used + granted };
+  /** CounterInTransaction, for the in-memory unit of work (whose steps are synchronous: nothing to hold against). */
+  async hold(licenseId: string, periodKey: string): Promise<number> {
+    return this.usedNow(licenseId, periodKey);
+  }
+
+  async add(licenseId: string, periodKey: string, units: number): Promise<void> {
+    this.counters.set(slot(licenseId, periodKey), this.usedNow(licenseId, periodKey) + units);
   }
 
   /** `usedIn`, synchronously: for the other in-memory adapters that share these counters. */

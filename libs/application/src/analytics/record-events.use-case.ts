@@ -15,6 +15,7 @@ import {
   QuotaExceededError,
   TierCatalog,
   acceptedInOrder,
+  grantableUnits,
   occurredAtAccepted,
   quotaNoticesOf,
   reportedFieldsOf,
@@ -71,15 +72,17 @@ export const OCCURRED_AT_OUT_OF_WINDOW =
  * Events from the field (CONTRACT 22), one (POST /v1/analytics/log with an
  * idempotency key) or up to a hundred (POST /v1/analytics/batch), recorded
  * in one unit of work:
- * 1. each idempotency key is claimed for the license (IdempotencyKeys): a key
+ * 1. the license's counter is held (every other unit of the license waits);
+ * 2. each idempotency key is claimed for the license (IdempotencyKeys): a key
  *    held already makes its event a repeat (the first event's id, nothing
  *    stored or consumed) or, with other fields, IDEMPOTENCY_KEY_REUSED;
- * 2. the new events' cost is consumed as far as the quota grants it
- *    (UsageRepository.consumeUpTo) and the events are judged in order
- *    (acceptedInOrder): an `inference` past the quota is refused with
- *    QUOTA_EXCEEDED, its key given back so that its retry is judged anew;
- * 3. the accepted events are stored in one write, with the quota notices the
- *    consumption raised (once each, however many units crossed them).
+ * 3. the new events' cost is granted as far as the quota allows
+ *    (grantableUnits) and the events are judged in order (acceptedInOrder):
+ *    an `inference` past the quota is refused with QUOTA_EXCEEDED, its key
+ *    given back so that its retry is judged anew;
+ * 4. the units granted are added to the counter and the accepted events
+ *    stored in one write, with the quota notices the consumption raised
+ *    (once each, however many units crossed them).
  * A fault anywhere commits none of it. An event repeated within the batch
  * answers as its first occurrence did.
  */
@@ -142,6 +145,7 @@ export class RecordEvents {
 
     const { used, consumed } = await this.unitOfWork.run(async ({ events, usage, idempotencyKeys, outbox }) => {
       // A database may run this work again from the start: every verdict is made anew from what the ports answer.
+      const before = await usage.hold(key.licenseId, period.key);
       const keyed = candidates.filter((c): c is Candidate & { key: string } => c.key !== null);
       const holders = keyed.length === 0 ? [] : await idempotencyKeys.claim(key.licenseId, keyed.map(claimOf), now);
       const held = new Map<Candidate, IdempotencyHolder | null>(keyed.map((c, i) => [c, holders[i]]));
@@ -152,29 +156,29 @@ export class RecordEvents {
         else if (holder.sameFields) results[c.index] = { accepted: true, eventId: holder.eventId, duplicate: true };
         else results[c.index] = { accepted: false, error: new IdempotencyKeyReusedError() };
       }
-      const wanted = fresh.reduce((sum, c) => sum + c.cost, 0);
-      const consumption =
-        wanted > 0
-          ? await usage.consumeUpTo(key.licenseId, period.key, wanted, limit)
-          : { granted: 0, used: await usage.usedIn(key.licenseId, period.key) };
+      const granted = grantableUnits(
+        fresh.reduce((sum, c) => sum + c.cost, 0),
+        before,
+        limit,
+      );
       const verdicts = acceptedInOrder(
         fresh.map((c) => c.cost),
-        consumption.granted,
+        granted,
       );
       const refused = fresh.filter((_, i) => !verdicts[i]);
       const stored = fresh.filter((_, i) => verdicts[i]);
       const refusedKeys = refused.flatMap((c) => (c.key === null ? [] : [c.key]));
       if (refusedKeys.length > 0) await idempotencyKeys.release(key.licenseId, refusedKeys);
+      if (granted > 0) await usage.add(key.licenseId, period.key, granted);
       if (stored.length > 0) await events.storeAll(stored.map((c) => c.event));
       for (const c of stored) results[c.index] = { accepted: true, eventId: c.event.id, duplicate: false };
       for (const c of refused) results[c.index] = { accepted: false, error: new QuotaExceededError(period, now) };
       const crossing = stored.find((c) => c.cost > 0);
-      if (crossing && consumption.granted > 0) {
-        for (const notice of quotaNoticesOf({ ...crossing.event, at: now }, limit, consumption.granted, consumption.used)) {
+      if (crossing && granted > 0) {
+        for (const notice of quotaNoticesOf({ ...crossing.event, at: now }, limit, granted, before + granted))
           await outbox.recordOnce(notice);
-        }
       }
-      return { used: consumption.used, consumed: consumption.granted };
+      return { used: before + granted, consumed: granted };
     });
 
     for (const repeat of repeats) {

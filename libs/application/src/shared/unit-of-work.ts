@@ -6,23 +6,19 @@ import {
   type WebhookOutbox,
 } from '@svc/domain';
 
-/** What a consumption got: the units granted, and the period's units used after it. */
-export interface Consumption {
-  readonly granted: number;
-  readonly used: number;
+/**
+ * A license's counter in a unit of work, held first: every other unit that
+ * holds it waits until this one ends, so that what is decided from `used`
+ * (claims, grants) stays true until the commit.
+ */
+export interface CounterInTransaction {
+  /** Holds the license's counter of the period (opening it at 0 when there is none yet): the units used. */
+  hold(licenseId: string, periodKey: string): Promise<number>;
+  /** Adds units to the counter held. */
+  add(licenseId: string, periodKey: string, units: number): Promise<void>;
 }
 
-/** A license's counter in a unit of work: read, or consumed by many events at once. */
-export interface CounterInTransaction extends Pick<UsageRepository, 'usedIn'> {
-  /**
-   * Consumes as many of `wanted` units as `limit` (null: unlimited) still
-   * grants (grantableUnits), holding the counter against every other
-   * consumption until the unit ends.
-   */
-  consumeUpTo(licenseId: string, periodKey: string, wanted: number, limit: number | null): Promise<Consumption>;
-}
-
-/** Events in a unit of work: one appended with its consumption, or many whose units were consumed (consumeUpTo) stored in one write. */
+/** Events in a unit of work: one appended with its consumption, or many whose units were counted (CounterInTransaction) stored in one write. */
 export interface EventsInTransaction extends Pick<AnalyticsEventRepository, 'appendConsuming'> {
   storeAll(events: readonly AnalyticsEvent[]): Promise<void>;
 }
@@ -31,7 +27,7 @@ export interface EventsInTransaction extends Pick<AnalyticsEventRepository, 'app
 export interface TransactionalPorts {
   /** An event appended with its quota consumption (appendConsuming), or events whose units were consumed (storeAll). */
   readonly events: EventsInTransaction;
-  /** The license's counter, read or consumed (and held until the unit ends). */
+  /** The license's counter, held until the unit ends, then added to. */
   readonly usage: CounterInTransaction;
   /** Idempotency keys claimed for the events stored (CONTRACT 22). */
   readonly idempotencyKeys: IdempotencyKeys;

@@ -3,7 +3,7 @@ import { type AnalyticsEvent } from '@svc/domain';
 import {
   CounterMissing,
   type FieldEventDialect,
-  SqlBatchConsumption,
+  SqlCounter,
   SqlEventsStore,
   SqlIdempotencyKeys,
   type TransactionSql,
@@ -81,7 +81,7 @@ export class MySqlUnitOfWork extends UnitOfWork {
       const store = new SqlEventsStore(sql, MYSQL_FIELD_EVENTS);
       const ports = {
         events: { appendConsuming: single.appendConsuming, storeAll: (events: readonly AnalyticsEvent[]) => store.storeAll(events) },
-        usage: new SqlBatchConsumption(sql, MYSQL_FIELD_EVENTS, false),
+        usage: new SqlCounter(sql, MYSQL_FIELD_EVENTS, false),
         idempotencyKeys: new SqlIdempotencyKeys(sql, MYSQL_FIELD_EVENTS),
         outbox,
       };

@@ -1,11 +1,5 @@
 import { type TransactionalPorts, UnitOfWork } from '@svc/application';
-import {
-  type FieldEventDialect,
-  SqlBatchConsumption,
-  SqlEventsStore,
-  SqlIdempotencyKeys,
-  type TransactionSql,
-} from '../typeorm/field-event-writes';
+import { type FieldEventDialect, SqlCounter, SqlEventsStore, SqlIdempotencyKeys, type TransactionSql } from '../typeorm/field-event-writes';
 import { type OutboxBell, type OutboxWrites } from '../typeorm/outbox';
 import { TransactionalOutbox } from '../typeorm/transactional-outbox';
 import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.repository';
@@ -57,7 +51,7 @@ export class PostgresUnitOfWork extends UnitOfWork {
           appendConsuming: (event, cost, limit) => single.appendConsuming(event, cost, limit),
           storeAll: (events) => store.storeAll(events),
         },
-        usage: new SqlBatchConsumption(sql, POSTGRES_FIELD_EVENTS, true),
+        usage: new SqlCounter(sql, POSTGRES_FIELD_EVENTS, true),
         idempotencyKeys: new SqlIdempotencyKeys(sql, POSTGRES_FIELD_EVENTS),
         outbox,
       });

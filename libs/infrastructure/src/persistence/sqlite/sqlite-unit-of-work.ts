@@ -1,11 +1,5 @@
 import { type TransactionalPorts, UnitOfWork } from '@svc/application';
-import {
-  type FieldEventDialect,
-  SqlBatchConsumption,
-  SqlEventsStore,
-  SqlIdempotencyKeys,
-  type TransactionSql,
-} from '../typeorm/field-event-writes';
+import { type FieldEventDialect, SqlCounter, SqlEventsStore, SqlIdempotencyKeys, type TransactionSql } from '../typeorm/field-event-writes';
 import { type OutboxBell, type OutboxWrites } from '../typeorm/outbox';
 import { TransactionalOutbox } from '../typeorm/transactional-outbox';
 import { type SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
@@ -65,7 +59,7 @@ export class SqliteUnitOfWork extends UnitOfWork {
       const store = new SqlEventsStore(sql, SQLITE_FIELD_EVENTS);
       value = await work({
         events: { appendConsuming: this.events.inOpenTransaction().appendConsuming, storeAll: (events) => store.storeAll(events) },
-        usage: new SqlBatchConsumption(sql, SQLITE_FIELD_EVENTS, true),
+        usage: new SqlCounter(sql, SQLITE_FIELD_EVENTS, true),
         idempotencyKeys: new SqlIdempotencyKeys(sql, SQLITE_FIELD_EVENTS),
         outbox,
       });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Consumption, type CounterInTransaction, type EventsInTransaction } from '@svc/application';
-import { type AnalyticsEvent, type IdempotencyClaim, type IdempotencyHolder, IdempotencyKeys, grantableUnits } from '@svc/domain';
+import { type CounterInTransaction, type EventsInTransaction } from '@svc/application';
+import { type AnalyticsEvent, type IdempotencyClaim, type IdempotencyHolder, IdempotencyKeys } from '@svc/domain';
 import { EVENT_COLUMNS, USED_IN_PERIOD, eventValues } from './portable-sql';
 
 /** Statements run in a unit of work's transaction, on its connection, with `?` placeholders. */
@@ -93,25 +93,20 @@ export class SqlIdempotencyKeys extends IdempotencyKeys {
 }
 
 /**
- * A license's counter consumed by many events at once, in a unit of work:
- * the counter's row locked (the transaction holds it until it ends), what
- * the quota grants decided by the domain (grantableUnits), then one update.
- * Where the counter may be opened inside the transaction it is (a skipped
- * duplicate when it exists); elsewhere a missing counter is CounterMissing.
+ * A license's counter in a unit of work: held by a locking read (the
+ * transaction keeps the row until it ends; SQLite's unit holds the whole
+ * database), then added to. Where the counter may be opened inside the
+ * transaction it is (a skipped duplicate when it exists); elsewhere a
+ * missing counter is CounterMissing.
  */
-export class SqlBatchConsumption implements CounterInTransaction {
+export class SqlCounter implements CounterInTransaction {
   constructor(
     private readonly sql: TransactionSql,
     private readonly dialect: FieldEventDialect,
     private readonly opensCounterInside: boolean,
   ) {}
 
-  async usedIn(licenseId: string, period: string): Promise<number> {
-    const [row] = await this.sql.rows<{ used: string | number }>(USED_IN_PERIOD, [licenseId, period]);
-    return row === undefined ? 0 : Number(row.used);
-  }
-
-  async consumeUpTo(licenseId: string, period: string, wanted: number, limit: number | null): Promise<Consumption> {
+  async hold(licenseId: string, period: string): Promise<number> {
     if (this.opensCounterInside) {
       await this.sql.write(this.dialect.ignoringDuplicates('INSERT INTO usage_counters (license_id, period, used) VALUES (?, ?, 0)'), [
         licenseId,
@@ -120,19 +115,19 @@ export class SqlBatchConsumption implements CounterInTransaction {
     }
     const [row] = await this.sql.rows<{ used: string | number }>(`${USED_IN_PERIOD}${this.dialect.forUpdate}`, [licenseId, period]);
     if (row === undefined) throw new CounterMissing(licenseId, period);
-    const used = Number(row.used);
-    const granted = grantableUnits(wanted, used, limit);
-    if (granted > 0) {
-      await this.sql.write(
-        `UPDATE usage_counters SET used = used + CAST(? AS ${this.dialect.integer}) WHERE license_id = ? AND period = ?`,
-        [granted, licenseId, period],
-      );
-    }
-    return { granted, used: used + granted };
+    return Number(row.used);
+  }
+
+  async add(licenseId: string, period: string, units: number): Promise<void> {
+    await this.sql.write(`UPDATE usage_counters SET used = used + CAST(? AS ${this.dialect.integer}) WHERE license_id = ? AND period = ?`, [
+      units,
+      licenseId,
+      period,
+    ]);
   }
 }
 
-/** Events whose units were consumed already, stored in one multi-row insert. */
+/** Events whose units were counted already (SqlCounter), stored in one multi-row insert. */
 export class SqlEventsStore implements Pick<EventsInTransaction, 'storeAll'> {
   private static readonly ROW = `(${EVENT_COLUMNS.split(',')
     .map(() => '?')
