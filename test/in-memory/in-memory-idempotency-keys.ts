@@ -19,6 +19,15 @@ export class InMemoryIdempotencyKeys extends IdempotencyKeys {
     });
   }
 
+  /** The keys as they are, for the in-memory unit of work to put back when its work fails (a rolled-back claim). */
+  snapshot(): () => void {
+    const before = new Map(this.held);
+    return () => {
+      this.held.clear();
+      for (const [at, holder] of before) this.held.set(at, holder);
+    };
+  }
+
   async release(licenseId: string, keys: readonly string[]): Promise<void> {
     for (const key of keys) this.held.delete(slot(licenseId, key));
   }

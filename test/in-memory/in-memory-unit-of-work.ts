@@ -26,9 +26,9 @@ export class InMemoryOutboxRecords implements Pick<WebhookOutbox, 'recordOnce'> 
 /**
  * A unit of work over the in-memory adapters, for use-case tests only: the
  * work runs on the adapters themselves, whose every step is synchronous. What
- * it records in the outbox is kept only when the work resolves; there is no
- * rolling back an event appended, a unit consumed or a key claimed before a
- * failure.
+ * it records in the outbox and the idempotency keys it claims are kept only
+ * when the work resolves; there is no rolling back an event appended or a
+ * unit consumed before a failure.
  */
 export class InMemoryUnitOfWork extends UnitOfWork {
   constructor(
@@ -42,7 +42,14 @@ export class InMemoryUnitOfWork extends UnitOfWork {
 
   async run<T>(work: (ports: TransactionalPorts) => Promise<T>): Promise<T> {
     const pending = new InMemoryOutboxRecords();
-    const value = await work({ events: this.events, usage: this.usage, idempotencyKeys: this.idempotencyKeys, outbox: pending });
+    const rollBackClaims = this.idempotencyKeys.snapshot();
+    let value: T;
+    try {
+      value = await work({ events: this.events, usage: this.usage, idempotencyKeys: this.idempotencyKeys, outbox: pending });
+    } catch (error) {
+      rollBackClaims();
+      throw error;
+    }
     for (const event of pending.all()) await this.outbox.recordOnce(event);
     return value;
   }

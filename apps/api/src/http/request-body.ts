@@ -1,15 +1,13 @@
 import { NotFoundException } from '@nestjs/common';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import './route-config';
 import sjson from 'secure-json-parse';
 import { BODY_LIMIT_BYTES, JSON_BODIES_ONLY } from './body-limit';
 import { HttpEdgeError } from './http-error';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { acceptStreamedUploads } from './streamed-upload';
 
-/** A route's own body limit, in its Fastify config. */
-interface RouteBodyLimit {
-  readonly bodyLimit?: number;
-}
+type RouteBodyLimit = Pick<FastifyContextConfig, 'bodyLimit'>;
 
 /** The route config of a route whose body may be up to `bytes` (POST /v1/analytics/batch), for `@RouteConfig`. */
 export function bodyLimitOf(bytes: number): RouteBodyLimit {
@@ -29,7 +27,7 @@ export function acceptJsonObjectBodies(instance: FastifyInstance): void {
   // A route that takes a larger body says so in its config (`@RouteConfig(bodyLimitOf(n))`), and gets
   // Fastify's own per-route `bodyLimit`, which the parsers below defer to.
   instance.addHook('onRoute', (route) => {
-    const limit = (route.config as RouteBodyLimit | undefined)?.bodyLimit;
+    const limit = route.config?.bodyLimit;
     if (limit !== undefined) route.bodyLimit = limit;
   });
   instance.addHook('preParsing', (request, _reply, payload, done) => {

@@ -2,7 +2,6 @@ import { FixedClock, QuotaExceededError, type EventReport } from '@svc/domain';
 import { InMemoryAnalyticsEventRepository, InMemoryUnitOfWork, InMemoryUsageRepository } from '../../../../test/in-memory';
 import { SequentialIdGenerator, T0, makeApiKey, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { RecordEvent } from './record-event.use-case';
-import { RecordEvents } from './record-events.use-case';
 
 const inference: EventReport = {
   eventType: 'inference',
@@ -25,8 +24,7 @@ describe(RecordEvent.name, () => {
     const events = new InMemoryAnalyticsEventRepository(usage);
     unitOfWork = new InMemoryUnitOfWork(events, usage);
     const [clock, ids] = [new FixedClock(T0), new SequentialIdGenerator()];
-    const recordEvents = new RecordEvents(unitOfWork, shippedTierCatalog(), clock, ids);
-    recordEvent = new RecordEvent(events, unitOfWork, shippedTierCatalog(), clock, ids, recordEvents);
+    recordEvent = new RecordEvent(events, unitOfWork, shippedTierCatalog(), clock, ids);
   });
 
   it('records the quota notices the consumption crosses with it, each once per license and period (CONTRACT 20)', async () => {

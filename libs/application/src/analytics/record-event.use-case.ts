@@ -6,17 +6,19 @@ import {
   BillingPeriod,
   Clock,
   IdGenerator,
+  type IdempotencyClaim,
+  IdempotencyKeyReusedError,
   InvalidRequestError,
-  OCCURRED_AT_WINDOW,
   Quota,
   QuotaExceededError,
   TierCatalog,
   occurredAtAccepted,
+  reportedFieldsOf,
   mayRaiseQuotaNotices,
   quotaNoticesOf,
 } from '@svc/domain';
 import { UnitOfWork } from '../shared/unit-of-work';
-import { OCCURRED_AT_OUT_OF_WINDOW, RecordEvents, type SentEvent } from './record-events.use-case';
+import { OCCURRED_AT_OUT_OF_WINDOW, type SentEvent } from './record-events.use-case';
 
 export interface RecordEventInput {
   /** The authenticated key (key errors were answered before this runs). */
@@ -41,7 +43,7 @@ export interface RecordEventOutput {
  * of the limit raises its quota notices (quotaNoticesOf), recorded in the webhook outbox in the same
  * transaction (UnitOfWork), each once per license and period (CONTRACT 20). A consumption that cannot
  * raise one (a free event, an unlimited key) needs no transaction of its own. An event named by an
- * idempotency key is recorded as a batch of one (RecordEvents), which claims the key with it.
+ * idempotency key claims it in the same transaction (CONTRACT 22).
  */
 @Injectable()
 export class RecordEvent {
@@ -51,12 +53,10 @@ export class RecordEvent {
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly recordEvents: RecordEvents,
   ) {}
 
   async execute(input: RecordEventInput): Promise<RecordEventOutput> {
-    if (input.sent.idempotencyKey !== null) return this.named(input);
-    const { report, occurredAt } = input.sent;
+    const { report, occurredAt, idempotencyKey } = input.sent;
     const now = this.clock.now();
     if (occurredAt !== null && !occurredAtAccepted(occurredAt, now)) throw new InvalidRequestError(OCCURRED_AT_OUT_OF_WINDOW);
     const period = BillingPeriod.containing(now);
@@ -75,6 +75,10 @@ export class RecordEvent {
       occurredAt: occurredAt ?? now,
       batched: false,
     };
+    if (idempotencyKey !== null) {
+      const claim = { key: idempotencyKey, eventId, reportedFields: reportedFieldsOf(report, occurredAt) };
+      return this.named(event, claim, cost, limit, period);
+    }
     const used = mayRaiseQuotaNotices(limit, cost)
       ? await this.unitOfWork.run(async ({ events, outbox }) => {
           const total = await events.appendConsuming(event, cost, limit);
@@ -87,11 +91,33 @@ export class RecordEvent {
     return { eventId, quota: new Quota(limit, used, period), unitsConsumed: cost, duplicate: false };
   }
 
-  /** A batch of one: its refusal is thrown, as an unnamed event's is. */
-  private async named(input: RecordEventInput): Promise<RecordEventOutput> {
-    const { results, quota, unitsConsumed } = await this.recordEvents.execute({ key: input.key, events: [input.sent], batched: false });
-    const [result] = results;
-    if (!result.accepted) throw result.error;
-    return { eventId: result.eventId, quota, unitsConsumed, duplicate: result.duplicate };
+  /**
+   * An event named by an idempotency key, in one unit of work: the key
+   * claimed (waiting out another unit that claims it uncommitted), then the
+   * event appended with its consumption as an unnamed one is, so that the
+   * counter is held only for that one step. A refusal rolls the claim back
+   * with it: its retry is judged anew. A key held already answers its
+   * event, or IDEMPOTENCY_KEY_REUSED.
+   */
+  private async named(
+    event: AnalyticsEvent,
+    claim: IdempotencyClaim,
+    cost: number,
+    limit: number | null,
+    period: BillingPeriod,
+  ): Promise<RecordEventOutput> {
+    const now = event.receivedAt;
+    const outcome = await this.unitOfWork.run(async ({ events, usage, idempotencyKeys, outbox }) => {
+      const [holder] = await idempotencyKeys.claim(event.licenseId, [claim], now);
+      if (holder) return { holder, used: await usage.usedIn(event.licenseId, period.key) };
+      const total = await events.appendConsuming(event, cost, limit);
+      if (total === null) throw new QuotaExceededError(period, now);
+      for (const notice of quotaNoticesOf({ ...event, at: now }, limit, cost, total)) await outbox.recordOnce(notice);
+      return { holder: null, used: total };
+    });
+    const quota = new Quota(limit, outcome.used, period);
+    if (outcome.holder === null) return { eventId: event.id, quota, unitsConsumed: cost, duplicate: false };
+    if (!outcome.holder.sameFields) throw new IdempotencyKeyReusedError();
+    return { eventId: outcome.holder.eventId, quota, unitsConsumed: 0, duplicate: true };
   }
 }

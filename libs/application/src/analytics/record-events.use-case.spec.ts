@@ -36,7 +36,7 @@ describe(RecordEvents.name, () => {
     unitOfWork = new InMemoryUnitOfWork(events, usage);
     const [clock, ids] = [new FixedClock(T0), new SequentialIdGenerator()];
     recordEvents = new RecordEvents(unitOfWork, shippedTierCatalog(), clock, ids);
-    recordEvent = new RecordEvent(events, unitOfWork, shippedTierCatalog(), clock, ids, recordEvents);
+    recordEvent = new RecordEvent(events, unitOfWork, shippedTierCatalog(), clock, ids);
   });
 
   const limited = (limit: number) => makeApiKey({ monthlyLimit: { source: 'override', limit } });

@@ -72,10 +72,12 @@ export const OCCURRED_AT_OUT_OF_WINDOW =
  * Events from the field (CONTRACT 22), one (POST /v1/analytics/log with an
  * idempotency key) or up to a hundred (POST /v1/analytics/batch), recorded
  * in one unit of work:
- * 1. the license's counter is held (every other unit of the license waits);
- * 2. each idempotency key is claimed for the license (IdempotencyKeys): a key
+ * 1. each idempotency key is claimed for the license (IdempotencyKeys): a key
  *    held already makes its event a repeat (the first event's id, nothing
- *    stored or consumed) or, with other fields, IDEMPOTENCY_KEY_REUSED;
+ *    stored or consumed) or, with other fields, IDEMPOTENCY_KEY_REUSED; a
+ *    key another unit claims uncommitted makes this one wait for it;
+ * 2. when the new events cost anything, the license's counter is held (its
+ *    other consuming units wait), else only read;
  * 3. the new events' cost is granted as far as the quota allows
  *    (grantableUnits) and the events are judged in order (acceptedInOrder):
  *    an `inference` past the quota is refused with QUOTA_EXCEEDED, its key
@@ -145,7 +147,6 @@ export class RecordEvents {
 
     const { used, consumed } = await this.unitOfWork.run(async ({ events, usage, idempotencyKeys, outbox }) => {
       // A database may run this work again from the start: every verdict is made anew from what the ports answer.
-      const before = await usage.hold(key.licenseId, period.key);
       const keyed = candidates.filter((c): c is Candidate & { key: string } => c.key !== null);
       const holders = keyed.length === 0 ? [] : await idempotencyKeys.claim(key.licenseId, keyed.map(claimOf), now);
       const held = new Map<Candidate, IdempotencyHolder | null>(keyed.map((c, i) => [c, holders[i]]));
@@ -156,11 +157,10 @@ export class RecordEvents {
         else if (holder.sameFields) results[c.index] = { accepted: true, eventId: holder.eventId, duplicate: true };
         else results[c.index] = { accepted: false, error: new IdempotencyKeyReusedError() };
       }
-      const granted = grantableUnits(
-        fresh.reduce((sum, c) => sum + c.cost, 0),
-        before,
-        limit,
-      );
+      // only a consumption holds the counter: repeats and free events never wait on the license's other units
+      const wanted = fresh.reduce((sum, c) => sum + c.cost, 0);
+      const before = wanted > 0 ? await usage.hold(key.licenseId, period.key) : await usage.usedIn(key.licenseId, period.key);
+      const granted = grantableUnits(wanted, before, limit);
       const verdicts = acceptedInOrder(
         fresh.map((c) => c.cost),
         granted,

@@ -7,11 +7,11 @@ import {
 } from '@svc/domain';
 
 /**
- * A license's counter in a unit of work, held first: every other unit that
- * holds it waits until this one ends, so that what is decided from `used`
- * (claims, grants) stays true until the commit.
+ * A license's counter in a unit of work, read, or held: every other unit
+ * that holds it waits until this one ends, so that what is decided from
+ * `used` (the units granted) stays true until the commit.
  */
-export interface CounterInTransaction {
+export interface CounterInTransaction extends Pick<UsageRepository, 'usedIn'> {
   /** Holds the license's counter of the period (opening it at 0 when there is none yet): the units used. */
   hold(licenseId: string, periodKey: string): Promise<number>;
   /** Adds units to the counter held. */

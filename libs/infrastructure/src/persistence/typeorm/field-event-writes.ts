@@ -49,9 +49,9 @@ function digestOf(reportedFields: string): string {
 /**
  * Idempotency keys in `idempotency_keys`, whose primary key (license_id,
  * idempotency_key) makes each claim once: a multi-row insert that skips the
- * keys held (waiting out a transaction that holds one uncommitted), then
- * one read of every key's holder; a key whose holder is this claim's event
- * was got now.
+ * keys held (waiting out a transaction that holds one uncommitted); when it
+ * skipped any, one read of every key's holder (a key whose holder is this
+ * claim's event was got now).
  */
 export class SqlIdempotencyKeys extends IdempotencyKeys {
   constructor(
@@ -62,14 +62,17 @@ export class SqlIdempotencyKeys extends IdempotencyKeys {
   }
 
   async claim(licenseId: string, claims: readonly IdempotencyClaim[], at: Date): Promise<(IdempotencyHolder | null)[]> {
-    const rows = claims.map(() => '(?, ?, ?, ?, ?)').join(', ');
-    const values = claims.flatMap((c) => [licenseId, c.key, c.eventId, digestOf(c.reportedFields), this.dialect.instant(at)]);
-    await this.sql.write(
+    // in key order, so that units claiming the same keys wait on them in one order and never on each other
+    const sorted = [...claims].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const inserted = await this.sql.write(
       this.dialect.ignoringDuplicates(
-        `INSERT INTO idempotency_keys (license_id, idempotency_key, event_id, reported_digest, claimed_at) VALUES ${rows}`,
+        `INSERT INTO idempotency_keys (license_id, idempotency_key, event_id, reported_digest, claimed_at) VALUES ${sorted
+          .map(() => '(?, ?, ?, ?, ?)')
+          .join(', ')}`,
       ),
-      values,
+      sorted.flatMap((c) => [licenseId, c.key, c.eventId, digestOf(c.reportedFields), this.dialect.instant(at)]),
     );
+    if (inserted === claims.length) return claims.map(() => null);
     const held = await this.sql.rows<{ idempotency_key: string; event_id: string; reported_digest: string }>(
       `SELECT idempotency_key, event_id, reported_digest FROM idempotency_keys
         WHERE license_id = ? AND idempotency_key IN (${claims.map(() => '?').join(', ')})${this.dialect.latestCommitted}`,
@@ -78,7 +81,7 @@ export class SqlIdempotencyKeys extends IdempotencyKeys {
     const byKey = new Map(held.map((row) => [row.idempotency_key, row]));
     return claims.map((claim) => {
       const holder = byKey.get(claim.key);
-      if (!holder) throw new Error(`idempotency key neither claimed nor held: ${claim.eventId}`);
+      if (!holder) throw new Error('an idempotency key was neither claimed nor found held');
       if (holder.event_id === claim.eventId) return null;
       return { eventId: holder.event_id, sameFields: holder.reported_digest === digestOf(claim.reportedFields) };
     });
@@ -106,14 +109,24 @@ export class SqlCounter implements CounterInTransaction {
     private readonly opensCounterInside: boolean,
   ) {}
 
+  async usedIn(licenseId: string, period: string): Promise<number> {
+    const [row] = await this.sql.rows<{ used: string | number }>(USED_IN_PERIOD, [licenseId, period]);
+    return row === undefined ? 0 : Number(row.used);
+  }
+
   async hold(licenseId: string, period: string): Promise<number> {
-    if (this.opensCounterInside) {
+    const locked = async () =>
+      (await this.sql.rows<{ used: string | number }>(`${USED_IN_PERIOD}${this.dialect.forUpdate}`, [licenseId, period]))[0];
+    let row = await locked();
+    if (row === undefined) {
+      // the license's first consumption in the period
+      if (!this.opensCounterInside) throw new CounterMissing(licenseId, period);
       await this.sql.write(this.dialect.ignoringDuplicates('INSERT INTO usage_counters (license_id, period, used) VALUES (?, ?, 0)'), [
         licenseId,
         period,
       ]);
+      row = await locked();
     }
-    const [row] = await this.sql.rows<{ used: string | number }>(`${USED_IN_PERIOD}${this.dialect.forUpdate}`, [licenseId, period]);
     if (row === undefined) throw new CounterMissing(licenseId, period);
     return Number(row.used);
   }
