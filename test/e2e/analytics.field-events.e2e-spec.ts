@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { FixedClock } from '@svc/domain';
 import { TestApp } from '../harness/create-test-app';
+import { eventually } from '../harness/eventually';
 
 /**
  * Events from the field (CONTRACT 22) over real HTTP, on the database the run
@@ -179,6 +180,22 @@ describe('events from the field: idempotency keys, occurred_at, batches (CONTRAC
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringContaining('Idempotency-Key') });
     });
+  });
+
+  it('never logs an idempotency key or the api key, whatever the answer', async () => {
+    const key = await limited(1);
+    const secret = 'idem-0192f1c4-never-logged';
+    await t.post('/v1/analytics/log', { api_key: key.api_key, ...inference({ idempotency_key: secret }) });
+    await t.post('/v1/analytics/log', { api_key: key.api_key, ...modelLoad({ idempotency_key: secret }) }); // 409
+    await t.post('/v1/analytics/log', { api_key: key.api_key, ...inference() }, { 'idempotency-key': `${secret}-2` }); // 429
+    await t.post('/v1/analytics/batch', {
+      api_key: key.api_key,
+      events: [inference({ idempotency_key: `${secret}-3` }), { event_type: 'x' }],
+    });
+    await eventually(() => t.logger.requestLines().some((line) => line.url === '/v1/analytics/batch'));
+    const lines = t.logger.lines.join('\n');
+    expect(lines).not.toContain(secret);
+    expect(lines).not.toContain(key.api_key);
   });
 
   describe('occurred_at', () => {

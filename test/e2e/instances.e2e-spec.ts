@@ -250,7 +250,7 @@ describe('Three service instances on one database', () => {
     expect(answers.filter((a) => a.status === 429)).toHaveLength(2);
   });
 
-  it('SIGTERM with requests in flight: each of them finishes (202, stored), the process exits 0', async () => {
+  it('SIGTERM with requests and batches in flight: each of them finishes (202 or 200, stored), the process exits 0', async () => {
     const key = await seed.issueKey({ licenseType: 'enterprise' });
     const target = instances[2];
     const sockets = async () => sample(await (await fetch(`${target.baseUrl}/metrics`)).text(), 'nodejs_active_handles', 'Socket');
@@ -259,6 +259,14 @@ describe('Three service instances on one database', () => {
     const inFlight = Array.from({ length: 50 }, () =>
       halfSent(target.baseUrl, '/v1/analytics/log', { api_key: key.api_key, event_type: 'inference' }),
     );
+    // and 10 batches of 20 named events (CONTRACT 22)
+    const batches = Array.from({ length: 10 }, (_, b) =>
+      halfSent(target.baseUrl, '/v1/analytics/batch', {
+        api_key: key.api_key,
+        events: Array.from({ length: 20 }, (__, i) => ({ event_type: 'inference', idempotency_key: `drain-${b}-${i}` })),
+      }),
+    );
+    inFlight.push(...batches);
     await Promise.all(inFlight.map((r) => r.connected));
     // the connections are open and the headers sent: wait until the service holds all 50 (its
     // sockets, in its own metrics; milliseconds when idle, bounded), then once more through a
@@ -273,10 +281,11 @@ describe('Three service instances on one database', () => {
     for (const r of inFlight) r.finish();
     const answers = await Promise.all(inFlight.map((r) => r.answer));
     expect(await exited).toBe(0);
-    expect(answers.map((a) => a.status)).toEqual(inFlight.map(() => 202));
+    expect(answers.map((a) => a.status)).toEqual(inFlight.map((r) => (batches.includes(r) ? 200 : 202)));
+    for (const a of answers.slice(50)) expect(a.body).toMatchObject({ accepted: 20, refused: 0 });
     const usage = await seed.admin('GET', `/admin/v1/usage?key_id=${key.key_id}`);
-    expect(usage.body.by_event_type.inference).toBe(inFlight.length);
-    expect(usage.body.used).toBe(inFlight.length);
+    expect(usage.body.by_event_type.inference).toBe(50 + 10 * 20);
+    expect(usage.body.used).toBe(50 + 10 * 20);
     expect(target.output).not.toContain(key.api_key);
   });
 });
