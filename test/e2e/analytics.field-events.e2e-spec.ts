@@ -264,6 +264,25 @@ describe('events from the field: idempotency keys, occurred_at, batches (CONTRAC
       expect(rows.find((r) => r.event_type === 'error')?.occurred_at).toBe('2026-11-15T10:00:00.000Z');
     });
 
+    it("lists the license's recent events with both times and how they came, in the operators' usage reports", async () => {
+      const key = await limited(100);
+      await t.post('/v1/analytics/log', { api_key: key.api_key, ...modelLoad() });
+      clock.set(new Date(NOW.getTime() + 1000));
+      try {
+        await batch(key.api_key, [inference({ occurred_at: '2026-11-14T08:00:00+01:00' })]);
+      } finally {
+        clock.set(NOW);
+      }
+      const expected = [
+        { event_type: 'inference', batched: true, received_at: '2026-11-15T12:00:01Z', occurred_at: '2026-11-14T07:00:00Z' },
+        { event_type: 'model_load', batched: false, received_at: '2026-11-15T12:00:00Z', occurred_at: '2026-11-15T12:00:00Z' },
+      ].map((e) => ({ ...e, event_id: expect.stringMatching(/^evt_/), key_id: key.key_id, model_name: expect.any(String) }));
+      const usage = await t.admin('GET', `/admin/v1/usage?key_id=${key.key_id}`);
+      expect(usage.body.recent_events).toEqual(expected);
+      const daily = await t.admin('GET', `/admin/v1/usage/daily?key_id=${key.key_id}`);
+      expect(daily.body.recent_events).toEqual(expected);
+    });
+
     it('judges events in order at the quota boundary: later inferences 429, model_load and error still accepted', async () => {
       const key = await limited(3);
       await t.post('/v1/analytics/log', { api_key: key.api_key, ...inference() });

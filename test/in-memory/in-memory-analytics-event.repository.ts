@@ -4,6 +4,7 @@ import {
   type EventCount,
   type EventsOnDay,
   type RangeUsage,
+  type RecentEvent,
   type UsageBreakdown,
   tallyUsage,
   utcDayOf,
@@ -56,6 +57,22 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
       inferencesPerDay: [...perDay.keys()].sort().map((day) => ({ day, events: perDay.get(day) ?? 0 })),
       counts: countsOf(events),
     };
+  }
+
+  async recentEvents(licenseId: string, limit: number): Promise<RecentEvent[]> {
+    return this.events
+      .filter((e) => e.licenseId === licenseId)
+      .sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime())
+      .slice(0, limit)
+      .map((e) => ({
+        id: e.id,
+        keyId: e.keyId,
+        eventType: e.eventType,
+        modelName: e.modelName,
+        receivedAt: e.receivedAt,
+        occurredAt: e.occurredAt,
+        batched: e.batched,
+      }));
   }
 
   async eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]> {

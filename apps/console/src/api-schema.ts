@@ -1083,6 +1083,8 @@ export interface components {
             keys: components["schemas"]["LicenseKeyResponse"][];
             /** @description The license (CONTRACT 16) whose usage this is */
             license_id: string;
+            /** @description The license's latest events (at most 20, newest received first), whatever the range */
+            recent_events: components["schemas"]["RecentEventResponse"][];
             /** Format: date */
             to: string;
         };
@@ -1678,6 +1680,27 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "error" | "shutting_down";
         };
+        RecentEventResponse: {
+            /** @description Whether it came in a batch (POST /v1/analytics/batch) */
+            batched: boolean;
+            /** @example evt_3f1c9a0b7d2e4c5a8b6f0e1d */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "inference" | "model_load" | "error";
+            /** @description The key that sent it */
+            key_id: string;
+            model_name: string | null;
+            /**
+             * Format: date-time
+             * @description When the SDK says it happened (its receipt when it did not say)
+             */
+            occurred_at: string;
+            /**
+             * Format: date-time
+             * @description When the service received it (its quota is this period's)
+             */
+            received_at: string;
+        };
         RedisIndicatorStatus: {
             /**
              * @description Whether Redis answers
@@ -1842,6 +1865,8 @@ export interface components {
              * @example 2026-11
              */
             period: string;
+            /** @description The license's latest events (at most 20, newest received first), whatever the period asked */
+            recent_events: components["schemas"]["RecentEventResponse"][];
             used: number;
         };
         ValidateKeyResponse: {
@@ -8432,6 +8457,7 @@ export const nearQuotaResponseLicense_typeValues: ReadonlyArray<FlattenedDeepReq
 export const operatorResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperatorResponse"]["role"]> = ["viewer", "support", "admin", "owner"];
 export const operatorWithTokenResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperatorWithTokenResponse"]["role"]> = ["viewer", "support", "admin", "owner"];
 export const readinessResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["status"]> = ["ok", "error", "shutting_down"];
+export const recentEventResponseEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecentEventResponse"]["event_type"]> = ["inference", "model_load", "error"];
 export const redisIndicatorStatusConnectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedisIndicatorStatus"]["connection"]> = ["up", "down"];
 export const redisIndicatorStatusRate_limitsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedisIndicatorStatus"]["rate_limits"]> = ["shared", "per-instance"];
 export const redisIndicatorStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedisIndicatorStatus"]["status"]> = ["up"];
