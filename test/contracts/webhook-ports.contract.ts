@@ -316,6 +316,30 @@ export function describeWebhookPortsContract(make: MakePersistence): void {
       await expect(hooks(f).outbox.recordOnce(notice('quota.exhausted'))).resolves.toBe(true);
     });
 
+    it('a unit of work that fails takes back its own writes only, not those another caller made while it ran', async () => {
+      const f = fixture();
+      const key = await seedKey(f);
+      const name = uniqueId('secret');
+      const notice = makeWebhookEvent('quota.warning', { id: uniqueId('notice') });
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      const other = open.then(() => f.secrets.keepFirst(name, 'kept by another caller', T0));
+      await expect(
+        f.unitOfWork.run(async ({ events, outbox }) => {
+          await events.appendConsuming(makeAnalyticsEvent({ keyId: key.id, licenseId: key.licenseId, period: '2026-04' }), 1, 10);
+          await outbox.recordOnce(notice);
+          opened();
+          // the other caller's write runs between this work's steps (bounded, for a database that makes it wait for the unit)
+          await Promise.race([other, new Promise((resolve) => setTimeout(resolve, 300))]);
+          throw new Error('the work fails');
+        }),
+      ).rejects.toThrow('the work fails');
+      await expect(other).resolves.toBe('kept by another caller');
+      await expect(f.secrets.find(name)).resolves.toBe('kept by another caller');
+      await expect(f.usage.usedIn(key.licenseId, '2026-04')).resolves.toBe(0);
+      await expect(hooks(f).outbox.recordOnce(notice)).resolves.toBe(true);
+    });
+
     it('of units of work consuming at once, each notice is recorded by exactly one', async () => {
       const f = fixture();
       const key = await seedKey(f);
