@@ -33,7 +33,7 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
   private used?: Statement;
 
   constructor(private readonly sqlite: SqliteStatements) {
-    super(sqlite);
+    super(sqlite.dataSource);
   }
 
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
