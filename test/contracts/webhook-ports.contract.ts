@@ -182,6 +182,30 @@ export function describeWebhookPortsContract(make: MakePersistence): void {
       expect(made.map((d) => d.eventId).sort()).toEqual(events.map((e) => e.id).sort());
     });
 
+    it("lists an endpoint's deliveries newest first in pages, each page after the last one of the page before", async () => {
+      const f = fixture();
+      const subscriber = await endpoint(f, { events: ['key.issued'] });
+      const events = Array.from({ length: 7 }, (_, i) => makeWebhookEvent('key.issued', { occurredAt: at(i) }));
+      await hooks(f).outbox.record(events);
+      await hooks(f).outbox.fanOut(4, deliveriesOf, at(60));
+      await hooks(f).outbox.fanOut(50, deliveriesOf, at(61));
+      const all = await hooks(f).deliveries.list({ endpointId: subscriber.id, limit: 100 });
+      expect(all).toHaveLength(7);
+      const pages: string[] = [];
+      let after: WebhookDelivery | undefined;
+      for (let page = 0; page < 4; page++) {
+        const found = await hooks(f).deliveries.list({ endpointId: subscriber.id, status: 'pending', limit: 3, after });
+        pages.push(...found.map((d) => d.id));
+        after = found.at(-1);
+        if (after === undefined) break;
+      }
+      expect(pages).toEqual(all.map((d) => d.id));
+      expect(all.map((d) => d.createdAt.getTime())).toEqual([...all.map((d) => d.createdAt.getTime())].sort((a, b) => b - a));
+      await expect(hooks(f).deliveries.list({ endpointId: subscriber.id, status: 'succeeded', limit: 10 })).resolves.toEqual([]);
+      await expect(hooks(f).deliveries.find(subscriber.id, all[0].id)).resolves.toEqual(all[0]);
+      await expect(hooks(f).deliveries.find(uniqueId('whe'), all[0].id)).resolves.toBeNull();
+    });
+
     it('records a notice once: of writers racing with one event id, exactly one records it', async () => {
       const f = fixture();
       const notice = makeWebhookEvent('key.expiring', { id: `key.expiring:${uniqueId('key')}` });
