@@ -364,6 +364,34 @@ export function describeWebhookPortsContract(make: MakePersistence): void {
       await expect(hooks(f).outbox.recordOnce(notice)).resolves.toBe(true);
     });
 
+    it('a consumption outside a unit of work, of the same license while the unit runs, loses no unit and the unit answers what it committed', async () => {
+      const f = fixture();
+      const key = await seedKey(f);
+      const event = () => makeAnalyticsEvent({ keyId: key.id, licenseId: key.licenseId, period: '2026-04' });
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      const outside = open.then(() => f.events.appendConsuming(event(), 1, 2));
+      const noticeAt = (total: number) => makeWebhookEvent('quota.exhausted', { id: `${key.licenseId}:${total}:${uniqueId('n')}` });
+      const recorded: string[] = [];
+      const total = await f.unitOfWork.run(async ({ events, outbox }) => {
+        const used = await events.appendConsuming(event(), 1, 2);
+        opened();
+        // the other consumption runs between this work's steps (bounded, for a database where it waits on the unit's row lock)
+        await Promise.race([outside, new Promise((resolve) => setTimeout(resolve, 300))]);
+        if (used === 2) {
+          const notice = noticeAt(used);
+          if (await outbox.recordOnce(notice)) recorded.push(notice.id);
+        }
+        return used;
+      });
+      const other = await outside;
+      expect([total, other].sort()).toEqual([1, 2]);
+      await expect(f.usage.usedIn(key.licenseId, '2026-04')).resolves.toBe(2);
+      // the notice the unit's committed total called for is kept, and no other
+      for (const id of recorded) await expect(hooks(f).outbox.recordOnce(makeWebhookEvent('quota.exhausted', { id }))).resolves.toBe(false);
+      expect(recorded.length).toBe(total === 2 ? 1 : 0);
+    });
+
     it('of units of work consuming at once, each notice is recorded by exactly one', async () => {
       const f = fixture();
       const key = await seedKey(f);
