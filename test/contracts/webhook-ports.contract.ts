@@ -182,6 +182,30 @@ export function describeWebhookPortsContract(make: MakePersistence): void {
       expect(made.map((d) => d.eventId).sort()).toEqual(events.map((e) => e.id).sort());
     });
 
+    it("lists an endpoint's deliveries newest first in pages, each page after the last one of the page before", async () => {
+      const f = fixture();
+      const subscriber = await endpoint(f, { events: ['key.issued'] });
+      const events = Array.from({ length: 7 }, (_, i) => makeWebhookEvent('key.issued', { occurredAt: at(i) }));
+      await hooks(f).outbox.record(events);
+      await hooks(f).outbox.fanOut(4, deliveriesOf, at(60));
+      await hooks(f).outbox.fanOut(50, deliveriesOf, at(61));
+      const all = await hooks(f).deliveries.list({ endpointId: subscriber.id, limit: 100 });
+      expect(all).toHaveLength(7);
+      const pages: string[] = [];
+      let after: WebhookDelivery | undefined;
+      for (let page = 0; page < 4; page++) {
+        const found = await hooks(f).deliveries.list({ endpointId: subscriber.id, status: 'pending', limit: 3, after });
+        pages.push(...found.map((d) => d.id));
+        after = found.at(-1);
+        if (after === undefined) break;
+      }
+      expect(pages).toEqual(all.map((d) => d.id));
+      expect(all.map((d) => d.createdAt.getTime())).toEqual([...all.map((d) => d.createdAt.getTime())].sort((a, b) => b - a));
+      await expect(hooks(f).deliveries.list({ endpointId: subscriber.id, status: 'succeeded', limit: 10 })).resolves.toEqual([]);
+      await expect(hooks(f).deliveries.find(subscriber.id, all[0].id)).resolves.toEqual(all[0]);
+      await expect(hooks(f).deliveries.find(uniqueId('whe'), all[0].id)).resolves.toBeNull();
+    });
+
     it('records a notice once: of writers racing with one event id, exactly one records it', async () => {
       const f = fixture();
       const notice = makeWebhookEvent('key.expiring', { id: `key.expiring:${uniqueId('key')}` });
@@ -314,6 +338,58 @@ export function describeWebhookPortsContract(make: MakePersistence): void {
       await expect(f.usage.usedIn(key.licenseId, '2026-04')).resolves.toBe(1);
       await expect(hooks(f).outbox.recordOnce(notice('quota.warning'))).resolves.toBe(false);
       await expect(hooks(f).outbox.recordOnce(notice('quota.exhausted'))).resolves.toBe(true);
+    });
+
+    it('a unit of work that fails takes back its own writes only, not those another caller made while it ran', async () => {
+      const f = fixture();
+      const key = await seedKey(f);
+      const name = uniqueId('secret');
+      const notice = makeWebhookEvent('quota.warning', { id: uniqueId('notice') });
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      const other = open.then(() => f.secrets.keepFirst(name, 'kept by another caller', T0));
+      await expect(
+        f.unitOfWork.run(async ({ events, outbox }) => {
+          await events.appendConsuming(makeAnalyticsEvent({ keyId: key.id, licenseId: key.licenseId, period: '2026-04' }), 1, 10);
+          await outbox.recordOnce(notice);
+          opened();
+          // the other caller's write runs between this work's steps (bounded, for a database that makes it wait for the unit)
+          await Promise.race([other, new Promise((resolve) => setTimeout(resolve, 300))]);
+          throw new Error('the work fails');
+        }),
+      ).rejects.toThrow('the work fails');
+      await expect(other).resolves.toBe('kept by another caller');
+      await expect(f.secrets.find(name)).resolves.toBe('kept by another caller');
+      await expect(f.usage.usedIn(key.licenseId, '2026-04')).resolves.toBe(0);
+      await expect(hooks(f).outbox.recordOnce(notice)).resolves.toBe(true);
+    });
+
+    it('a consumption outside a unit of work, of the same license while the unit runs, loses no unit and the unit answers what it committed', async () => {
+      const f = fixture();
+      const key = await seedKey(f);
+      const event = () => makeAnalyticsEvent({ keyId: key.id, licenseId: key.licenseId, period: '2026-04' });
+      let opened!: () => void;
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      const outside = open.then(() => f.events.appendConsuming(event(), 1, 2));
+      const noticeAt = (total: number) => makeWebhookEvent('quota.exhausted', { id: `${key.licenseId}:${total}:${uniqueId('n')}` });
+      const recorded: string[] = [];
+      const total = await f.unitOfWork.run(async ({ events, outbox }) => {
+        const used = await events.appendConsuming(event(), 1, 2);
+        opened();
+        // the other consumption runs between this work's steps (bounded, for a database where it waits on the unit's row lock)
+        await Promise.race([outside, new Promise((resolve) => setTimeout(resolve, 300))]);
+        if (used === 2) {
+          const notice = noticeAt(used);
+          if (await outbox.recordOnce(notice)) recorded.push(notice.id);
+        }
+        return used;
+      });
+      const other = await outside;
+      expect([total, other].sort()).toEqual([1, 2]);
+      await expect(f.usage.usedIn(key.licenseId, '2026-04')).resolves.toBe(2);
+      // the notice the unit's committed total called for is kept, and no other
+      for (const id of recorded) await expect(hooks(f).outbox.recordOnce(makeWebhookEvent('quota.exhausted', { id }))).resolves.toBe(false);
+      expect(recorded.length).toBe(total === 2 ? 1 : 0);
     });
 
     it('of units of work consuming at once, each notice is recorded by exactly one', async () => {

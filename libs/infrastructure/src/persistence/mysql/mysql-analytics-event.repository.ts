@@ -61,7 +61,7 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
   /** `received_at` is DATETIME(3) text in UTC (mysqlInstant). */
   protected readonly dating: EventDating = { dayOf: (column) => `DATE_FORMAT(${column}, '%Y-%m-%d')`, instant: mysqlInstant };
   constructor(private readonly mysql: MySqlStatements) {
-    super(mysql);
+    super(mysql.dataSource);
   }
 
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {

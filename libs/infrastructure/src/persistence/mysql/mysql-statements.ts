@@ -36,7 +36,7 @@ export class MySqlStatements extends SqlStatements {
   private poolSession?: MySqlSession;
 
   constructor(
-    private readonly dataSource: DataSource,
+    readonly dataSource: DataSource,
     private readonly statementTimeoutMs: number,
   ) {
     super();

@@ -37,7 +37,7 @@ export class PostgresAnalyticsEventRepository extends SqlAnalyticsEventRepositor
   private readonly appendUnlimited: PreparedStatement<{ used: string }>;
 
   constructor(postgres: PostgresStatements) {
-    super(postgres);
+    super(postgres.dataSource);
     this.appendFree = postgres.prepareNumbered(
       'event_append_free',
       `WITH stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${INSERT_VALUES}) RETURNING 1)

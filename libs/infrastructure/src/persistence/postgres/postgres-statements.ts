@@ -11,7 +11,7 @@ import { type PreparedStatement, SqlStatements, type WriteScript } from '../type
  */
 export class PostgresStatements extends SqlStatements {
   constructor(
-    private readonly dataSource: DataSource,
+    readonly dataSource: DataSource,
     /** The client of a transaction these statements run in (on), else any client of the pool. */
     private readonly client: PoolClient | null = null,
   ) {

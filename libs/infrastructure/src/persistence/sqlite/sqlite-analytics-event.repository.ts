@@ -1,4 +1,4 @@
-import { type AnalyticsEvent, type AnalyticsEventRepository } from '@svc/domain';
+import { type AnalyticsEvent } from '@svc/domain';
 import type { Statement, Transaction } from 'better-sqlite3';
 import { INSERT_EVENT, USED_IN_PERIOD, eventValues } from '../typeorm/portable-sql';
 import { type EventDating, SqlAnalyticsEventRepository, refusedOutright } from '../typeorm/repositories/sql-analytics-event.repository';
@@ -22,17 +22,18 @@ type Append = (event: AnalyticsEvent, cost: number, limit: number | null) => num
  * out the busy timeout) before the first read. A deferred transaction that
  * read first could not upgrade once another process (the CLI) had committed
  * meanwhile: SQLite answers SQLITE_BUSY at once, without waiting, and the
- * event would fail with a 503. In a unit of work (SqliteUnitOfWork) it runs
- * in the transaction the unit opened, the same way.
+ * event would fail with a 503. A unit of work (SqliteUnitOfWork) runs it in
+ * the one synchronous transaction that applies the unit's writes.
  */
 export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository {
   /** `received_at` is ISO 8601 text in UTC (`…T…Z`, written by this module): its day is its first ten characters. */
   protected readonly dating: EventDating = { dayOf: (column) => `substr(${column}, 1, 10)`, instant: (at) => at.toISOString() };
   private step?: Append;
   private transaction?: Transaction<Append>;
+  private used?: Statement;
 
   constructor(private readonly sqlite: SqliteStatements) {
-    super(sqlite);
+    super(sqlite.dataSource);
   }
 
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
@@ -40,10 +41,16 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
     return this.transaction.immediate(event, cost, limit);
   }
 
-  /** The step, for a transaction already open on the connection (SqliteUnitOfWork). */
-  inOpenTransaction(): Pick<AnalyticsEventRepository, 'appendConsuming'> {
-    const step = this.steps();
-    return { appendConsuming: async (event, cost, limit) => (refusedOutright(cost, limit) ? null : step(event, cost, limit)) };
+  /** The step, synchronously, for a transaction already open on the connection (SqliteUnitOfWork): the new total or null. */
+  appendInOpenTransaction(event: AnalyticsEvent, cost: number, limit: number | null): number | null {
+    return refusedOutright(cost, limit) ? null : this.steps()(event, cost, limit);
+  }
+
+  /** The license's counter in the period as it stands (0 before its first consumption). */
+  usedNow(licenseId: string, period: string): number {
+    this.used ??= this.sqlite.database.prepare(USED_IN_PERIOD);
+    const row = this.used.get(licenseId, period) as { used: number | bigint } | undefined;
+    return row ? Number(row.used) : 0;
   }
 
   private steps(): Append {

@@ -12,7 +12,7 @@ export class SqliteStatements extends SqlStatements {
   /** The writes of writeTogether, prepared once per SQL text (a handful: the scripts' statements). */
   private readonly writes = new Map<string, Statement>();
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(readonly dataSource: DataSource) {
     super();
   }
 

@@ -42,7 +42,7 @@ export class CounterMissing extends Error {
 }
 
 /** A key's claim as stored: SHA-256 of what was reported, so that metadata is not kept twice. */
-function digestOf(reportedFields: string): string {
+export function claimDigestOf(reportedFields: string): string {
   return createHash('sha256').update(reportedFields).digest('hex');
 }
 
@@ -70,7 +70,7 @@ export class SqlIdempotencyKeys extends IdempotencyKeys {
           .map(() => '(?, ?, ?, ?, ?)')
           .join(', ')}`,
       ),
-      sorted.flatMap((c) => [licenseId, c.key, c.eventId, digestOf(c.reportedFields), this.dialect.instant(at)]),
+      sorted.flatMap((c) => [licenseId, c.key, c.eventId, claimDigestOf(c.reportedFields), this.dialect.instant(at)]),
     );
     if (inserted === claims.length) return claims.map(() => null);
     const held = await this.sql.rows<{ idempotency_key: string; event_id: string; reported_digest: string }>(
@@ -83,7 +83,7 @@ export class SqlIdempotencyKeys extends IdempotencyKeys {
       const holder = byKey.get(claim.key);
       if (!holder) throw new Error('an idempotency key was neither claimed nor found held');
       if (holder.event_id === claim.eventId) return null;
-      return { eventId: holder.event_id, sameFields: holder.reported_digest === digestOf(claim.reportedFields) };
+      return { eventId: holder.event_id, sameFields: holder.reported_digest === claimDigestOf(claim.reportedFields) };
     });
   }
 
@@ -140,12 +140,19 @@ export class SqlCounter implements CounterInTransaction {
   }
 }
 
-/** Events whose units were counted already (SqlCounter), stored in one multi-row insert. */
-export class SqlEventsStore implements Pick<EventsInTransaction, 'storeAll'> {
-  private static readonly ROW = `(${EVENT_COLUMNS.split(',')
+/** The one multi-row insert of events whose units were counted already. */
+export function eventsInsert(events: readonly AnalyticsEvent[], dialect: FieldEventDialect): { sql: string; params: unknown[] } {
+  const row = `(${EVENT_COLUMNS.split(',')
     .map(() => '?')
     .join(', ')})`;
+  return {
+    sql: `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES ${events.map(() => row).join(', ')}`,
+    params: events.flatMap((event) => eventValues(event, dialect)),
+  };
+}
 
+/** Events whose units were counted already (SqlCounter), stored in one multi-row insert. */
+export class SqlEventsStore implements Pick<EventsInTransaction, 'storeAll'> {
   constructor(
     private readonly sql: TransactionSql,
     private readonly dialect: FieldEventDialect,
@@ -153,9 +160,7 @@ export class SqlEventsStore implements Pick<EventsInTransaction, 'storeAll'> {
 
   async storeAll(events: readonly AnalyticsEvent[]): Promise<void> {
     if (events.length === 0) return;
-    await this.sql.write(
-      `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES ${events.map(() => SqlEventsStore.ROW).join(', ')}`,
-      events.flatMap((event) => eventValues(event, this.dialect)),
-    );
+    const { sql, params } = eventsInsert(events, this.dialect);
+    await this.sql.write(sql, params);
   }
 }

@@ -1,4 +1,4 @@
-import { type ObjectLiteral } from 'typeorm';
+import { type DataSource, type ObjectLiteral } from 'typeorm';
 
 /** A statement prepared once and run many times; parameters bind to its `?` placeholders in order. */
 export interface PreparedStatement<Row extends ObjectLiteral = Record<string, unknown>> {
@@ -31,6 +31,9 @@ export type WriteScript<T> = Generator<SqlWrite, T, number>;
  * values every driver binds as they are: strings, numbers, null.
  */
 export abstract class SqlStatements {
+  /** TypeORM's data source these statements run on. */
+  abstract readonly dataSource: DataSource;
+
   /** `name` is unique per SQL text (PostgreSQL caches the plan under it on each connection). */
   abstract prepare<Row extends ObjectLiteral = Record<string, unknown>>(name: string, sql: string): PreparedStatement<Row>;
 

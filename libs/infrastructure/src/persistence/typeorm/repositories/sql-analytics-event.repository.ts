@@ -9,7 +9,7 @@ import {
   type UsageBreakdown,
   tallyUsage,
 } from '@svc/domain';
-import { type PreparedStatement, type SqlStatements } from '../sql-statements';
+import { type DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 
 type CountRow = { key_id: string; event_type: string; model_name: string | null; success: unknown; n: string | number };
 type DayRow = { day: string; n: string | number };
@@ -24,7 +24,7 @@ type RecentRow = {
 };
 
 /** The groups every breakdown is tallied from (tallyUsage): key, type, model and outcome. */
-const GROUPS = 'key_id, event_type, model_name, success';
+const GROUPS = ['key_id', 'event_type', 'model_name', 'success'] as const;
 
 /** How a database's events are dated: the UTC day of `received_at`, and an instant as its driver binds it against that column. */
 export interface EventDating {
@@ -35,28 +35,15 @@ export interface EventDating {
 
 /**
  * Stored events on a SQL database. The operators' reads are portable and
- * shared (a database says only how it dates an event, EventDating);
- * appending an event together with its quota consumption is each
- * database's own atomic step, in its module, which also runs inside a unit
- * of work's transaction (the quota notices the use case records with it).
- * No read-then-write anywhere.
+ * shared, on TypeORM's query builder (a database says only how it dates an
+ * event, EventDating); appending an event together with its quota
+ * consumption is each database's own atomic step, in its module, which also
+ * runs inside a unit of work's transaction (the quota notices the use case
+ * records with it). No read-then-write anywhere.
  */
 export abstract class SqlAnalyticsEventRepository extends AnalyticsEventRepository {
-  private readonly byPeriod: PreparedStatement<CountRow>;
-  private inferencesPerDay?: PreparedStatement<DayRow>;
-  private byRange?: PreparedStatement<CountRow>;
-  private perDay?: PreparedStatement<DayRow>;
-  private licenseKeys?: PreparedStatement<{ id: unknown }>;
-  private latestOfKey?: PreparedStatement<RecentRow>;
-
-  constructor(private readonly statements: SqlStatements) {
+  constructor(private readonly dataSource: DataSource) {
     super();
-    this.byPeriod = statements.prepare(
-      'events_by_group',
-      // the license's keys by the license index, then each key's events by its (key_id, period) index
-      `SELECT ${GROUPS}, COUNT(*) AS n FROM analytics_events
-        WHERE key_id IN (SELECT id FROM api_keys WHERE license_id = ?) AND period = ? GROUP BY ${GROUPS}`,
-    );
   }
 
   /** How this database dates events. */
@@ -71,7 +58,12 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
   protected abstract append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null>;
 
   async breakdown(licenseId: string, period: string): Promise<UsageBreakdown> {
-    return tallyUsage((await this.byPeriod.all([licenseId, period])).map(countOf));
+    // the license's keys by the license index, then each key's events by its (key_id, period) index
+    const rows = await this.counts()
+      .where('e.key_id IN (SELECT id FROM api_keys WHERE license_id = :licenseId)', { licenseId })
+      .andWhere('e.period = :period', { period })
+      .getRawMany<CountRow>();
+    return tallyUsage(rows.map(countOf));
   }
 
   /**
@@ -81,18 +73,15 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
    * GROUP BY of day, type, outcome and model together).
    */
   async usageBetween(keyId: string, from: Date, until: Date): Promise<RangeUsage> {
-    const day = this.dating.dayOf('received_at');
-    const range = 'key_id = ? AND received_at >= ? AND received_at < ?';
-    this.inferencesPerDay ??= this.statements.prepare(
-      'inferences_per_day',
-      `SELECT ${day} AS day, COUNT(*) AS n FROM analytics_events WHERE ${range} AND event_type = 'inference' GROUP BY ${day}`,
-    );
-    this.byRange ??= this.statements.prepare(
-      'events_by_group_in_range',
-      `SELECT key_id, event_type, success, model_name, COUNT(*) AS n FROM analytics_events WHERE ${range} GROUP BY key_id, event_type, success, model_name`,
-    );
-    const params = [keyId, this.dating.instant(from), this.dating.instant(until)];
-    const [days, counts] = await Promise.all([this.inferencesPerDay.all(params), this.byRange.all(params)]);
+    const inRange = (query: SelectQueryBuilder<ObjectLiteral>) =>
+      query
+        .where('e.key_id = :keyId', { keyId })
+        .andWhere('e.received_at >= :from', { from: this.dating.instant(from) })
+        .andWhere('e.received_at < :until', { until: this.dating.instant(until) });
+    const [days, counts] = await Promise.all([
+      inRange(this.perDay()).andWhere("e.event_type = 'inference'").getRawMany<DayRow>(),
+      inRange(this.counts()).getRawMany<CountRow>(),
+    ]);
     return {
       inferencesPerDay: days.map((row) => ({ day: String(row.day), events: Number(row.n) })).sort((a, b) => (a.day < b.day ? -1 : 1)),
       counts: counts.map(countOf),
@@ -105,14 +94,23 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
    */
   async recentEvents(licenseId: string, limit: number): Promise<RecentEvent[]> {
     const latest = Math.max(0, Math.trunc(limit));
-    this.licenseKeys ??= this.statements.prepare('license_keys', 'SELECT id FROM api_keys WHERE license_id = ?');
-    this.latestOfKey ??= this.statements.prepare(
-      `latest_events_${latest}`,
-      `SELECT id, key_id, event_type, model_name, received_at, occurred_at, received_via FROM analytics_events
-        WHERE key_id = ? ORDER BY received_at DESC LIMIT ${latest}`,
-    );
-    const keys = await this.licenseKeys.all([licenseId]);
-    const perKey = await Promise.all(keys.map((key) => this.latestOfKey!.all([String(key.id)])));
+    const keys = await this.dataSource
+      .createQueryBuilder()
+      .from('api_keys', 'k')
+      .select('k.id', 'id')
+      .where('k.license_id = :licenseId', { licenseId })
+      .getRawMany<{ id: string }>();
+    const latestOf = (keyId: string) =>
+      this.dataSource
+        .createQueryBuilder()
+        .from('analytics_events', 'e')
+        .select(['e.id AS id', 'e.key_id AS key_id', 'e.event_type AS event_type', 'e.model_name AS model_name'])
+        .addSelect(['e.received_at AS received_at', 'e.occurred_at AS occurred_at', 'e.received_via AS received_via'])
+        .where('e.key_id = :keyId', { keyId })
+        .orderBy('e.received_at', 'DESC')
+        .limit(latest)
+        .getRawMany<RecentRow>();
+    const perKey = await Promise.all(keys.map((key) => latestOf(String(key.id))));
     return perKey
       .flat()
       .map(recentEventOf)
@@ -122,13 +120,25 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
 
   /** On the index (received_at): the range's entries only. */
   async eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]> {
-    const day = this.dating.dayOf('received_at');
-    this.perDay ??= this.statements.prepare(
-      'events_per_day',
-      `SELECT ${day} AS day, COUNT(*) AS n FROM analytics_events WHERE received_at >= ? AND received_at < ? GROUP BY ${day} ORDER BY ${day}`,
-    );
-    const rows = await this.perDay.all([this.dating.instant(from), this.dating.instant(until)]);
+    const rows = await this.perDay()
+      .where('e.received_at >= :from', { from: this.dating.instant(from) })
+      .andWhere('e.received_at < :until', { until: this.dating.instant(until) })
+      .orderBy(this.dating.dayOf('e.received_at'))
+      .getRawMany<DayRow>();
     return rows.map((row) => ({ day: String(row.day), events: Number(row.n) }));
+  }
+
+  /** Events counted by key, type, model and outcome (the groups every breakdown is tallied from, tallyUsage). */
+  private counts(): SelectQueryBuilder<ObjectLiteral> {
+    const query = this.dataSource.createQueryBuilder().from('analytics_events', 'e').select('COUNT(*)', 'n');
+    for (const column of GROUPS) query.addSelect(`e.${column}`, column).addGroupBy(`e.${column}`);
+    return query;
+  }
+
+  /** Events counted by their UTC day. */
+  private perDay(): SelectQueryBuilder<ObjectLiteral> {
+    const day = this.dating.dayOf('e.received_at');
+    return this.dataSource.createQueryBuilder().from('analytics_events', 'e').select(day, 'day').addSelect('COUNT(*)', 'n').groupBy(day);
   }
 }
 

@@ -9,7 +9,7 @@ import {
   type WebhookEndpointRepository,
   WebhookDeliveryQueue,
 } from '@svc/domain';
-import { type DataSource } from 'typeorm';
+import { type DataSource, type Repository } from 'typeorm';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
 import { RecordHydrator } from '../record-hydrator';
@@ -55,6 +55,7 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   private readonly deliveryValues: RecordValues<WebhookDeliveryRecord>;
   private readonly outbox: OutboxWrites;
   protected readonly statements: SqlStatements;
+  private readonly deliveries: Repository<WebhookDeliveryRecord>;
 
   constructor(
     dataSource: DataSource,
@@ -64,6 +65,7 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   ) {
     super();
     this.statements = sql.statements;
+    this.deliveries = dataSource.getRepository(WebhookDeliveryRecord);
     this.deliveryRows = new RecordHydrator(dataSource, WebhookDeliveryRecord);
     this.eventRows = new RecordHydrator(dataSource, WebhookEventRecord);
     this.endpointValues = new RecordValues(dataSource, WebhookEndpointRecord);
@@ -174,32 +176,25 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   }
 
   async list(filter: DeliveryFilter): Promise<WebhookDelivery[]> {
-    const where = ['d.endpoint_id = ?'];
-    const params: unknown[] = [filter.endpointId];
-    if (filter.status !== undefined) {
-      where.push('d.status = ?');
-      params.push(filter.status);
-    }
+    const query = this.deliveries
+      .createQueryBuilder('d')
+      .where('d.endpointId = :endpointId', { endpointId: filter.endpointId })
+      .orderBy('d.createdAt', 'DESC')
+      .addOrderBy('d.id', 'DESC')
+      .limit(Math.trunc(filter.limit));
+    if (filter.status !== undefined) query.andWhere('d.status = :status', { status: filter.status });
     if (filter.after !== undefined) {
-      const at = this.instant(filter.after.createdAt);
-      where.push('(d.created_at < ? OR (d.created_at = ? AND d.id < ?))');
-      params.push(at, at, filter.after.id);
+      query.andWhere('(d.createdAt < :afterAt OR (d.createdAt = :afterAt AND d.id < :afterId))', {
+        afterAt: filter.after.createdAt,
+        afterId: filter.after.id,
+      });
     }
-    const limit = Math.trunc(filter.limit);
-    const name = `webhook_deliveries_${filter.status === undefined ? 'any' : 'status'}_${filter.after === undefined ? 'first' : 'after'}_${limit}`;
-    const rows = await this.statement(
-      name,
-      `SELECT ${this.deliveryRows.selectList('d')} FROM webhook_deliveries d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT ${limit}`,
-    ).all(params);
-    return rows.map((row) => WebhookMapper.deliveryToDomain(this.deliveryRows.hydrate(row)));
+    return (await query.getMany()).map((record) => WebhookMapper.deliveryToDomain(record));
   }
 
   async find(endpointId: string, deliveryId: string): Promise<WebhookDelivery | null> {
-    const row = await this.statement(
-      'webhook_delivery_by_id',
-      `SELECT ${this.deliveryRows.selectList('d')} FROM webhook_deliveries d WHERE d.id = ? AND d.endpoint_id = ?`,
-    ).first([deliveryId, endpointId]);
-    return row ? WebhookMapper.deliveryToDomain(this.deliveryRows.hydrate(row)) : null;
+    const record = await this.deliveries.findOneBy({ id: deliveryId, endpointId });
+    return record ? WebhookMapper.deliveryToDomain(record) : null;
   }
 
   async retry(endpointId: string, deliveryId: string, at: Date, audit: AuditEntry): Promise<boolean> {

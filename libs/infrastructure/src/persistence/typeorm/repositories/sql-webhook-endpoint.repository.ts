@@ -1,16 +1,15 @@
 import { type AuditEntry, type WebhookEndpoint, WebhookEndpointRepository } from '@svc/domain';
-import { type DataSource } from 'typeorm';
+import { type DataSource, type Repository } from 'typeorm';
 import { type SecretsCipher } from '../../../crypto/secrets-cipher';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { OutboxWrites } from '../outbox';
-import { RecordHydrator } from '../record-hydrator';
 import { RecordValues } from '../record-values';
 import { WebhookEndpointRecord } from '../records/webhook.records';
 import { type WebhookStatements } from './webhook-statements';
 
 /** Webhook endpoints on a SQL database (CONTRACT 20): each change and its audit entry in one transaction, secrets sealed at rest. */
 export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
-  private readonly rows: RecordHydrator<WebhookEndpointRecord>;
+  private readonly records: Repository<WebhookEndpointRecord>;
   private readonly values: RecordValues<WebhookEndpointRecord>;
   private readonly outbox: OutboxWrites;
 
@@ -21,7 +20,7 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
     private readonly cipher: SecretsCipher,
   ) {
     super();
-    this.rows = new RecordHydrator(dataSource, WebhookEndpointRecord);
+    this.records = dataSource.getRepository(WebhookEndpointRecord);
     this.values = new RecordValues(dataSource, WebhookEndpointRecord);
     this.outbox = new OutboxWrites(dataSource, sql.statements);
   }
@@ -38,17 +37,13 @@ export class SqlWebhookEndpointRepository extends WebhookEndpointRepository {
   }
 
   async list(): Promise<WebhookEndpoint[]> {
-    const rows = await this.sql
-      .statement('webhook_endpoints_all', `SELECT ${this.rows.selectList('e')} FROM webhook_endpoints e ORDER BY e.created_at, e.id`)
-      .all([]);
-    return rows.map((row) => WebhookMapper.endpointToDomain(this.rows.hydrate(row), this.cipher));
+    const records = await this.records.find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    return records.map((record) => WebhookMapper.endpointToDomain(record, this.cipher));
   }
 
   async find(id: string): Promise<WebhookEndpoint | null> {
-    const row = await this.sql
-      .statement('webhook_endpoint_by_id', `SELECT ${this.rows.selectList('e')} FROM webhook_endpoints e WHERE e.id = ?`)
-      .first([id]);
-    return row ? WebhookMapper.endpointToDomain(this.rows.hydrate(row), this.cipher) : null;
+    const record = await this.records.findOneBy({ id });
+    return record ? WebhookMapper.endpointToDomain(record, this.cipher) : null;
   }
 
   async update(endpoint: WebhookEndpoint, audit: AuditEntry): Promise<boolean> {
