@@ -236,6 +236,8 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
         metadata: null,
         period,
         receivedAt,
+        occurredAt: receivedAt,
+        batched: false,
       };
       return sql.eventValues(event, eventAs);
     };

@@ -3,12 +3,16 @@ import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type SeededKeys } from './seed-keys';
 
-export type EndpointName = 'validate' | 'analytics' | 'models' | 'health';
-export const ENDPOINT_NAMES: readonly EndpointName[] = ['validate', 'analytics', 'models', 'health'];
+export type EndpointName = 'validate' | 'analytics' | 'batch' | 'models' | 'health';
+export const ENDPOINT_NAMES: readonly EndpointName[] = ['validate', 'analytics', 'batch', 'models', 'health'];
+
+/** Events in each request of the `batch` endpoint: a full batch (CONTRACT 22). */
+export const EVENTS_PER_BATCH = 100;
 
 export const ENDPOINT_LABELS: Record<EndpointName, string> = {
   validate: 'POST /v1/auth/validate',
   analytics: 'POST /v1/analytics/log',
+  batch: 'POST /v1/analytics/batch',
   models: 'GET /v1/models/list',
   health: 'GET /api/health',
 };
@@ -69,6 +73,22 @@ function requestOf(endpoint: EndpointName, keys: SeededKeys): autocannon.Request
         setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}",${rest}}` }),
       };
     }
+    case 'batch': {
+      // a full batch of the single endpoint's event, each with an idempotency key of its own (as an SDK sends them)
+      const next = rotate(keys.unlimited);
+      const event =
+        '"event_type":"inference","model_name":"motor_imagery_4class_v1","inference_type":"batch","duration_ms":12.5,"success":true,"metadata":{"trials":40,"mean_confidence":0.82}';
+      const run = `${process.pid.toString(36)}-${Date.now().toString(36)}`;
+      let sent = 0;
+      const events = () =>
+        Array.from({ length: EVENTS_PER_BATCH }, () => `{${event},"idempotency_key":"bench-${run}-${(sent++).toString(36)}"}`).join(',');
+      return {
+        method: 'POST',
+        path: '/v1/analytics/batch',
+        headers: JSON_HEADERS,
+        setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}","events":[${events()}]}` }),
+      };
+    }
     case 'models': {
       const next = rotate(keys.all);
       return { method: 'GET', path: '/v1/models/list', setupRequest: (req) => ({ ...req, path: `/v1/models/list?api_key=${next()}` }) };
@@ -77,7 +97,7 @@ function requestOf(endpoint: EndpointName, keys: SeededKeys): autocannon.Request
       return { method: 'GET', path: '/api/health' };
   }
 }
-const cursor: Record<EndpointName, number> = { validate: -1, analytics: -1, models: -1, health: -1 };
+const cursor: Record<EndpointName, number> = { validate: -1, analytics: -1, batch: -1, models: -1, health: -1 };
 
 /** The q-quantile (0..1) of sorted values, by nearest rank. */
 function quantile(sorted: Float64Array, q: number): number {

@@ -25,7 +25,8 @@
  *   --paced R            after the rounds, each endpoint and server once at R requests/s, open loop
  *                        (bench/load.ts runPaced; default 500; 0: none)
  *   --paced-duration S   seconds of each paced measurement (default: --duration)
- *   --endpoints a,b      a subset of validate,analytics,models,health
+ *   --endpoints a,b      a subset of validate,analytics,batch,models,health (batch: 100 events a request,
+ *                        the service alone; the table adds its events per second against single events')
  *   --start-samples N    service starts timed (default 3: the run's own start and N-1 restarts)
  *   --service-env K=V    extra environment for the service (repeatable), e.g. LOG_LEVEL=debug
  *   --node-arg ARG       an extra node flag for the service (repeatable), e.g. --cpu-prof; the service
@@ -57,7 +58,7 @@ import {
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
 import { BUILT_API_MAIN, BARE_CEILING_SERVER, CEILING_SERVER, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
-import { ENDPOINT_LABELS, ENDPOINT_NAMES, type EndpointName, type LoadResult, runLoad, runPaced } from './load';
+import { ENDPOINT_LABELS, ENDPOINT_NAMES, EVENTS_PER_BATCH, type EndpointName, type LoadResult, runLoad, runPaced } from './load';
 import { seedKeys } from './seed-keys';
 import { runAdminScale } from './admin-scale';
 import { type EndpointSummary, type HotPathResult, currentCommit, resultsFolder, thisMachine, writeResult } from './results';
@@ -88,6 +89,8 @@ interface Options {
 type Server = 'service' | 'bare' | 'ceiling';
 /** The endpoints the bare ceiling serves (bench/bare-ceiling-server.ts). */
 const BARE_ENDPOINTS: readonly EndpointName[] = ['validate', 'analytics'];
+/** The endpoints only the service serves (no ceiling has them). */
+const SERVICE_ONLY: readonly EndpointName[] = ['batch'];
 interface Measurement {
   readonly round: number;
   readonly endpoint: EndpointName;
@@ -224,6 +227,7 @@ function usage(): string {
 const BENCH_LIMITS: Record<string, string> = {
   RATE_LIMIT_VALIDATE_PER_MINUTE: '1000000000',
   RATE_LIMIT_ANALYTICS_PER_MINUTE: '1000000000',
+  RATE_LIMIT_ANALYTICS_BATCH_PER_MINUTE: '1000000000',
   RATE_LIMIT_MODELS_PER_MINUTE: '1000000000',
   RATE_LIMIT_REFRESH_PER_MINUTE: '1000000000',
   RATE_LIMIT_REVOKE_PER_MINUTE: '1000000000',
@@ -343,7 +347,11 @@ async function main(): Promise<number> {
         );
     if (bare) cleanups.push(() => bare.stop());
     const serversOf = (endpoint: EndpointName): Server[] =>
-      bare && BARE_ENDPOINTS.includes(endpoint) ? ['service', 'bare', 'ceiling'] : ['service', 'ceiling'];
+      SERVICE_ONLY.includes(endpoint)
+        ? ['service']
+        : bare && BARE_ENDPOINTS.includes(endpoint)
+          ? ['service', 'bare', 'ceiling']
+          : ['service', 'ceiling'];
     out(
       `load: autocannon, ${options.connections} connections, warm-up ${options.warmupSeconds} s per endpoint and server, ` +
         `${options.rounds} round(s) of ${options.seconds} s per endpoint and server, interleaved (the order alternates each round)`,
@@ -448,10 +456,11 @@ async function main(): Promise<number> {
         }
       }
     }
-    // Paced: each endpoint and server once at a fixed request rate (open loop), for latency below saturation.
+    // Paced: each endpoint and server once at a fixed request rate (open loop), for latency below saturation
+    // (not batches: a batch carries a hundred events, so a request rate says little about them).
     const paced: Array<{ endpoint: EndpointName; server: Server; result: LoadResult; cpuMicrosPerRequest: number }> = [];
     if (options.paced > 0) {
-      for (const endpoint of options.endpoints) {
+      for (const endpoint of options.endpoints.filter((e) => !SERVICE_ONLY.includes(e))) {
         for (const server of serversOf(endpoint)) {
           if (options.quietWaitSeconds > 0) await quiet();
           const { result, cpuMicrosPerRequest } = await load(server, endpoint, options.pacedSeconds ?? options.seconds, options.paced);
@@ -503,11 +512,12 @@ async function main(): Promise<number> {
           return m.result.requestsPerSecond / Math.max(theirs?.result.requestsPerSecond ?? 0, 1e-9);
         });
       const s = stats(of('service'));
-      const c = stats(of('ceiling'));
+      const hasCeiling = of('ceiling').length > 0;
+      const c = hasCeiling ? stats(of('ceiling')) : null;
       const hasBare = of('bare').length > 0;
       const b = hasBare ? stats(of('bare')) : null;
-      const ratios = ratiosTo('ceiling');
-      const ratio = median(ratios);
+      const ratios = hasCeiling ? ratiosTo('ceiling') : [];
+      const ratio = hasCeiling ? median(ratios) : null;
       const bareRatios = hasBare ? ratiosTo('bare') : [];
       const bareRatio = hasBare ? median(bareRatios) : null;
       const pacedOf = (server: Server) => paced.find((p) => p.endpoint === endpoint && p.server === server);
@@ -531,7 +541,18 @@ async function main(): Promise<number> {
         `| ${ENDPOINT_LABELS[endpoint]} | ${fixed(s.rps)} | ${fixed(s.p50, 1)} | ${fixed(s.p99, 1)} | ${fixed(s.cpu)} ` +
           `| ${b ? fixed(b.rps) : dash} | ${b ? fixed(b.p50, 1) : dash} | ${b ? fixed(b.p99, 1) : dash} | ${b ? fixed(b.cpu) : dash} ` +
           `| ${bareRatio === null ? dash : `**${fixed(bareRatio, 2)}**`} ` +
-          `| ${fixed(c.rps)} | ${fixed(c.p50, 1)} | ${fixed(c.p99, 1)} | ${fixed(ratio, 2)} | ${s.errors + (b?.errors ?? 0) + c.errors} / ${s.non2xx + (b?.non2xx ?? 0) + c.non2xx} |`,
+          `| ${c ? fixed(c.rps) : dash} | ${c ? fixed(c.p50, 1) : dash} | ${c ? fixed(c.p99, 1) : dash} | ${ratio === null ? dash : fixed(ratio, 2)} ` +
+          `| ${s.errors + (b?.errors ?? 0) + (c?.errors ?? 0)} / ${s.non2xx + (b?.non2xx ?? 0) + (c?.non2xx ?? 0)} |`,
+      );
+    }
+    const single = summary.analytics;
+    const batches = summary.batch;
+    if (single?.service.rps && batches?.service.rps) {
+      const events = batches.service.rps * EVENTS_PER_BATCH;
+      out();
+      out(
+        `events per second: ${fixed(events)} through batches of ${EVENTS_PER_BATCH} against ${fixed(single.service.rps)} single events, ` +
+          `**${fixed(events / Math.max(single.service.rps, 1e-9), 1)}x** (CONTRACT 22's target: at least 10x)`,
       );
     }
     if (paced.length > 0) {

@@ -266,7 +266,13 @@ describe('Admin API: console reads (/admin/v1)', () => {
         by_event_type: { inference: 3, model_load: 0, error: 0 },
         by_model: { motor_imagery_4class_v1: 3 },
         by_outcome: { success: 2, failure: 1, unreported: 0 },
+        // the license's latest events whatever the range (CONTRACT 22): all six of this key, newest received first
+        recent_events: expect.any(Array),
       });
+      const recent = res.body.recent_events as Array<{ received_at: string; key_id: string; batched: boolean }>;
+      expect(recent).toHaveLength(6);
+      expect(recent.every((e) => e.key_id === key.key_id && e.batched === false)).toBe(true);
+      expect(recent.map((e) => e.received_at)).toEqual([...recent.map((e) => e.received_at)].sort().reverse());
     });
 
     it('answers zeros for a key without events, and up to 366 days', async () => {

@@ -105,7 +105,13 @@ describe('POST /v1/analytics/log', () => {
       expect(stored[0]).toEqual(stored[1]);
       const usage = await Promise.all([key, other].map(async (k) => (await t.admin('GET', `/admin/v1/usage?key_id=${k.key_id}`)).body));
       expect(usage[0]).toMatchObject({ by_model: {}, by_outcome: { success: 0, failure: 0, unreported: 1 } });
-      const keyFree = (u: Record<string, unknown>) => ({ ...u, by_key: undefined, key_id: undefined, license_id: undefined });
+      const keyFree = (u: Record<string, unknown>) => ({
+        ...u,
+        by_key: undefined,
+        key_id: undefined,
+        license_id: undefined,
+        recent_events: (u.recent_events as Array<Record<string, unknown>>).map((e) => ({ ...e, event_id: undefined, key_id: undefined })),
+      });
       expect(keyFree(usage[0])).toEqual(keyFree(usage[1]));
     });
 
@@ -254,6 +260,10 @@ describe('POST /v1/analytics/log', () => {
         by_event_type: { inference: 1, model_load: 0, error: 0 },
         by_model: { motor_imagery_4class_v1: 1 },
         by_outcome: { success: 1, failure: 0, unreported: 0 },
+        // the license's latest events whatever the month asked, newest first (CONTRACT 22)
+        recent_events: ['2027-01-01T00:00:00Z', '2026-12-31T23:59:59Z'].map((at) =>
+          expect.objectContaining({ key_id: key.key_id, event_type: 'inference', received_at: at, occurred_at: at, batched: false }),
+        ),
       });
       const january = await t.admin('GET', `/admin/v1/usage?key_id=${key.key_id}`);
       expect(january.body.period).toBe('2027-01');

@@ -276,7 +276,7 @@ describe('POST /v1/auth/refresh', () => {
         expect(res.body).toEqual({
           error: 'Payload too large',
           code: 'PAYLOAD_TOO_LARGE',
-          message: 'Request bodies are limited to 64 KiB',
+          message: 'Request bodies are limited to 64 KiB (1 MiB for POST /v1/analytics/batch)',
         });
       }
     });

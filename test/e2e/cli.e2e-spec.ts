@@ -393,6 +393,16 @@ describe('operator CLI (built), on the database the API serves', () => {
       by_event_type: expect.objectContaining({ inference: 2 }),
       by_model: {},
       by_outcome: { success: 0, failure: 0, unreported: 2 },
+      // the license's latest events with both times and how they came (CONTRACT 22), newest first
+      recent_events: [rotated.key_id, old.key_id].map((keyId) => ({
+        event_id: expect.stringMatching(/^evt_/),
+        key_id: keyId,
+        event_type: 'inference',
+        model_name: null,
+        received_at: expect.stringMatching(/Z$/),
+        occurred_at: expect.stringMatching(/Z$/),
+        batched: false,
+      })),
     });
     const byOldKey = await cliJson('usage', 'show', old.key_id);
     expect(byOldKey).toEqual({ ...byLicense, key_id: old.key_id });
@@ -406,6 +416,7 @@ describe('operator CLI (built), on the database the API serves', () => {
     // one line a key (listed in the order the report tallies them)
     expect(summary.stdout).toMatch(new RegExp(`\\n\\s+${old.key_id}\\s+1\\n`));
     expect(summary.stdout).toMatch(new RegExp(`\\n\\s+${rotated.key_id}\\s+1\\n`));
+    expect(summary.stdout).toMatch(/recent events \(received, occurred, how\):\n\s+\S+Z\s+\S+Z\s+log\s+inference/);
     const lastYear = await cliJson('usage', 'show', '--license', old.key_id, '--period', '2020-01');
     expect(lastYear).toMatchObject({ used: 0, by_key: {} });
     const [neither, both, unknownLicense, badPeriod] = await Promise.all([

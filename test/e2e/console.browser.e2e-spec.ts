@@ -162,9 +162,27 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
       });
       expect(answer.status).toBe(202);
     }
+    // a day offline, uploaded in one batch (CONTRACT 22)
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    const uploaded = await fetch(`${service.baseUrl}/v1/analytics/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        api_key: apiKey,
+        events: [{ event_type: 'model_load', idempotency_key: 'console-1', occurred_at: yesterday }],
+      }),
+    });
+    expect(uploaded.status).toBe(200);
     await page.reload();
     await page.getByTestId('key-status').waitFor();
     await web(page.getByTestId('quota-used')).toHaveText('3');
+    // the recent events: both times, and how each came
+    const recent = page.getByTestId('recent-events');
+    await web(recent.locator('tbody tr')).toHaveCount(4);
+    const first = recent.locator('tbody tr').first();
+    await web(first.locator('td').nth(2)).toHaveText('batch');
+    expect(await first.locator('td').nth(1).locator('time').getAttribute('datetime')).toBe(yesterday.slice(0, 19) + 'Z');
+    await web(recent.locator('tbody tr').nth(1).locator('td').nth(2)).toHaveText('single');
     expect(await page.locator('#quota-meter').getAttribute('value')).toBe('3');
     const today = new Date().toISOString().slice(0, 10);
     expect(await page.locator(`tr[data-day="${today}"] td[data-total]`).textContent()).toBe('3');

@@ -62,6 +62,7 @@ describe('Three service instances on one database', () => {
       SAMPLE_MODELS: 'false',
       AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
       RATE_LIMIT_ANALYTICS_PER_MINUTE: '100000',
+      RATE_LIMIT_ANALYTICS_BATCH_PER_MINUTE: '100000',
       RATE_LIMIT_REVOKE_PER_MINUTE: '100000',
       RATE_LIMIT_ROTATE_PER_MINUTE: '100000',
       RATE_LIMIT_VALIDATE_PER_MINUTE: '100000',
@@ -113,6 +114,57 @@ describe('Three service instances on one database', () => {
     expect(shown.body.quota).toMatchObject({ used: 60, remaining: 0 });
     const usage = await seed.admin('GET', `/admin/v1/usage?key_id=${key.key_id}`);
     expect(usage.body.by_event_type.inference).toBe(60);
+  });
+
+  it('300 distinct events each sent three times at once across them on a limit of 200: exactly 200 stored and consumed, every answer for one event agrees (CONTRACT 22)', async () => {
+    const key = await seed.issueKey({ monthlyLimit: 200 });
+    const event = (n: number) => ({ api_key: key.api_key, event_type: 'inference', idempotency_key: `field-${n}`, model_name: 'm_v1' });
+    const sends = Array.from({ length: 900 }, (_, i) => ({ n: i % 300, instance: Math.floor(i / 300) + (i % 3) }));
+    const answers = await Promise.all(sends.map(({ n, instance }) => post(instance, '/v1/analytics/log', event(n))));
+    const byEvent = new Map<number, Array<{ status: number; body: { event_id?: string; duplicate?: boolean } }>>();
+    sends.forEach(({ n }, i) => byEvent.set(n, [...(byEvent.get(n) ?? []), answers[i] as never]));
+    let stored = 0;
+    for (const [, three] of byEvent) {
+      expect(three).toHaveLength(3);
+      expect(three.map((a) => [a.status, (a.body as { code?: string }).code])).toEqual(
+        Array(3).fill([three[0].status, (three[0].body as { code?: string }).code]),
+      );
+      if (three[0].status === 202) {
+        stored += 1;
+        expect(three.map((a) => a.body.event_id)).toEqual(Array(3).fill(three[0].body.event_id));
+        expect(three.filter((a) => a.body.duplicate !== true)).toHaveLength(1);
+      } else {
+        expect(three[0].status).toBe(429);
+      }
+    }
+    expect(stored).toBe(200);
+    expect((await seed.admin('GET', `/admin/v1/keys/${key.key_id}`)).body.quota).toMatchObject({ used: 200, remaining: 0 });
+    const usage = await seed.admin('GET', `/admin/v1/usage?key_id=${key.key_id}`);
+    expect(usage.body.by_event_type.inference).toBe(200);
+  });
+
+  it('the same three batches of 100 sent to each of them at once: each event stored and consumed once (CONTRACT 22)', async () => {
+    const key = await seed.issueKey({ monthlyLimit: 250 });
+    const batches = [0, 1, 2].map((b) => ({
+      api_key: key.api_key,
+      events: Array.from({ length: 100 }, (_, i) => ({ event_type: 'inference', idempotency_key: `batch-${b}-${i}` })),
+    }));
+    const answers = await Promise.all(
+      [0, 1, 2].flatMap((instance) => batches.map((batch) => post(instance, '/v1/analytics/batch', batch))),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(9).fill(200));
+    const accepted = answers.reduce((sum, a) => sum + (a.body as { accepted: number }).accepted, 0);
+    expect(accepted).toBe(250);
+    for (const b of [0, 1, 2]) {
+      const three = [0, 1, 2].map(
+        (instance) => (answers[instance * 3 + b].body as { results: Array<{ status: number; event_id?: string }> }).results,
+      );
+      for (let i = 0; i < 100; i++) {
+        expect(new Set(three.map((results) => results[i].status)).size).toBe(1);
+        expect(new Set(three.map((results) => results[i].event_id)).size).toBe(1);
+      }
+    }
+    expect((await seed.admin('GET', `/admin/v1/keys/${key.key_id}`)).body.quota).toMatchObject({ used: 250, remaining: 0 });
   });
 
   it('unlimited keys: every accepted inference is counted', async () => {
@@ -198,7 +250,7 @@ describe('Three service instances on one database', () => {
     expect(answers.filter((a) => a.status === 429)).toHaveLength(2);
   });
 
-  it('SIGTERM with requests in flight: each of them finishes (202, stored), the process exits 0', async () => {
+  it('SIGTERM with requests and batches in flight: each of them finishes (202 or 200, stored), the process exits 0', async () => {
     const key = await seed.issueKey({ licenseType: 'enterprise' });
     const target = instances[2];
     const sockets = async () => sample(await (await fetch(`${target.baseUrl}/metrics`)).text(), 'nodejs_active_handles', 'Socket');
@@ -207,6 +259,14 @@ describe('Three service instances on one database', () => {
     const inFlight = Array.from({ length: 50 }, () =>
       halfSent(target.baseUrl, '/v1/analytics/log', { api_key: key.api_key, event_type: 'inference' }),
     );
+    // and 10 batches of 20 named events (CONTRACT 22)
+    const batches = Array.from({ length: 10 }, (_, b) =>
+      halfSent(target.baseUrl, '/v1/analytics/batch', {
+        api_key: key.api_key,
+        events: Array.from({ length: 20 }, (__, i) => ({ event_type: 'inference', idempotency_key: `drain-${b}-${i}` })),
+      }),
+    );
+    inFlight.push(...batches);
     await Promise.all(inFlight.map((r) => r.connected));
     // the connections are open and the headers sent: wait until the service holds all 50 (its
     // sockets, in its own metrics; milliseconds when idle, bounded), then once more through a
@@ -221,10 +281,11 @@ describe('Three service instances on one database', () => {
     for (const r of inFlight) r.finish();
     const answers = await Promise.all(inFlight.map((r) => r.answer));
     expect(await exited).toBe(0);
-    expect(answers.map((a) => a.status)).toEqual(inFlight.map(() => 202));
+    expect(answers.map((a) => a.status)).toEqual(inFlight.map((r) => (batches.includes(r) ? 200 : 202)));
+    for (const a of answers.slice(50)) expect(a.body).toMatchObject({ accepted: 20, refused: 0 });
     const usage = await seed.admin('GET', `/admin/v1/usage?key_id=${key.key_id}`);
-    expect(usage.body.by_event_type.inference).toBe(inFlight.length);
-    expect(usage.body.used).toBe(inFlight.length);
+    expect(usage.body.by_event_type.inference).toBe(50 + 10 * 20);
+    expect(usage.body.used).toBe(50 + 10 * 20);
     expect(target.output).not.toContain(key.api_key);
   });
 });

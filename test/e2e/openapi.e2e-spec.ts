@@ -187,7 +187,8 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       expect(propertiesOf('QuotaResponse')).toEqual(['monthly_limit', 'used', 'remaining', 'resets_at'].sort());
       expect(propertiesOf('RevokeKeyResponse')).toEqual(['message', 'revoked']);
       expect(propertiesOf('GithubTokenResponse')).toEqual(['success', 'github_token', 'expires_at', 'message'].sort());
-      expect(propertiesOf('LogEventResponse')).toEqual(['logged', 'event_id', 'quota'].sort());
+      // SPEC 4.5's three, and CONTRACT 22's duplicate (present only on a repeat)
+      expect(propertiesOf('LogEventResponse')).toEqual(['logged', 'event_id', 'quota', 'duplicate'].sort());
       expect(propertiesOf('ReducedQuotaResponse')).toEqual(['used', 'remaining'].sort());
       expect(propertiesOf('ModelListResponse')).toEqual(['models', 'total']);
       expect(propertiesOf('ModelRecordResponse')).toEqual(
@@ -210,9 +211,13 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       );
       expect(propertiesOf('KeyRequest')).toEqual(['api_key']);
       expect(propertiesOf('RevokeKeyRequest')).toEqual(['api_key', 'reason']);
-      expect(propertiesOf('LogEventRequest')).toEqual(
-        ['api_key', 'event_type', 'model_name', 'inference_type', 'duration_ms', 'success', 'error_message', 'metadata'].sort(),
-      );
+      // SPEC 4.5's fields and CONTRACT 22's idempotency_key and occurred_at; a batch's events take the same, without the key
+      const eventFields = ['event_type', 'model_name', 'inference_type', 'duration_ms', 'success', 'error_message', 'metadata'];
+      const fieldEvent = [...eventFields, 'idempotency_key', 'occurred_at'];
+      expect(propertiesOf('LogEventRequest')).toEqual(['api_key', ...fieldEvent].sort());
+      expect(propertiesOf('FieldEventRequest')).toEqual([...fieldEvent].sort());
+      expect(propertiesOf('BatchEventsRequest')).toEqual(['api_key', 'events']);
+      expect(propertiesOf('BatchEventsResponse')).toEqual(['accepted', 'duplicates', 'quota', 'refused', 'results']);
       expect(propertiesOf('HealthyResponse')).toEqual(['status', 'timestamp', 'version', 'database'].sort());
       expect(propertiesOf('UnhealthyResponse')).toEqual(['status', 'timestamp', 'error', 'database'].sort());
     });

@@ -384,6 +384,7 @@ const servers: Engine[] = [
       'api_keys',
       'audit_log',
       'generated_secrets',
+      'idempotency_keys',
       'license_signing_keys',
       'models',
       'operators',
@@ -394,6 +395,8 @@ const servers: Engine[] = [
       'webhook_events',
     ]);
     expect(schemas.sqlite!.api_keys.indexes.ux_api_keys_digest).toEqual({ unique: true, columns: ['digest'] });
+    // an idempotency key names one event per license on every database (CONTRACT 22)
+    expect(schemas.sqlite!.idempotency_keys.primaryKey).toEqual(['license_id', 'idempotency_key']);
     expect(schemaDifferences(schemas)).toEqual([]);
   });
 });

@@ -174,6 +174,8 @@ export function makeAnalyticsEvent(overrides: Partial<AnalyticsEvent> & Pick<Ana
     metadata: null,
     period: '2026-03',
     receivedAt: T0,
+    occurredAt: overrides.receivedAt ?? T0,
+    batched: false,
     ...overrides,
   };
 }

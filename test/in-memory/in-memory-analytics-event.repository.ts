@@ -4,6 +4,7 @@ import {
   type EventCount,
   type EventsOnDay,
   type RangeUsage,
+  type RecentEvent,
   type UsageBreakdown,
   tallyUsage,
   utcDayOf,
@@ -35,6 +36,13 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
     return used;
   }
 
+  async storeAll(events: readonly AnalyticsEvent[]): Promise<void> {
+    for (const event of events) {
+      if (this.events.some((e) => e.id === event.id)) throw new Error(`duplicate analytics event id ${event.id}`);
+    }
+    this.events.push(...events.map(copyOf));
+  }
+
   async breakdown(licenseId: string, period: string): Promise<UsageBreakdown> {
     return tallyUsage(countsOf(this.events.filter((e) => e.licenseId === licenseId && e.period === period)));
   }
@@ -49,6 +57,22 @@ export class InMemoryAnalyticsEventRepository extends AnalyticsEventRepository {
       inferencesPerDay: [...perDay.keys()].sort().map((day) => ({ day, events: perDay.get(day) ?? 0 })),
       counts: countsOf(events),
     };
+  }
+
+  async recentEvents(licenseId: string, limit: number): Promise<RecentEvent[]> {
+    return this.events
+      .filter((e) => e.licenseId === licenseId)
+      .sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime())
+      .slice(0, limit)
+      .map((e) => ({
+        id: e.id,
+        keyId: e.keyId,
+        eventType: e.eventType,
+        modelName: e.modelName,
+        receivedAt: e.receivedAt,
+        occurredAt: e.occurredAt,
+        batched: e.batched,
+      }));
   }
 
   async eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]> {
@@ -85,6 +109,7 @@ function copyOf(event: AnalyticsEvent): AnalyticsEvent {
   return {
     ...event,
     receivedAt: new Date(event.receivedAt.getTime()),
+    occurredAt: new Date(event.occurredAt.getTime()),
     metadata: event.metadata === null ? null : (JSON.parse(JSON.stringify(event.metadata)) as Record<string, unknown>),
   };
 }

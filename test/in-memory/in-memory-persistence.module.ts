@@ -53,7 +53,7 @@ export class InMemoryPersistenceModule {
       { provide: KeyContextRepository, useValue: new InMemoryKeyContextRepository(keys, users, usage) },
       { provide: KeyDirectory, useValue: new InMemoryKeyDirectory(keys, users, usage) },
       { provide: AnalyticsEventRepository, useValue: events },
-      { provide: UnitOfWork, useValue: new InMemoryUnitOfWork(events) },
+      { provide: UnitOfWork, useValue: new InMemoryUnitOfWork(events, usage) },
       { provide: AuditLog, useValue: audit },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
       { provide: OperatorRepository, useValue: new InMemoryOperatorRepository() },

@@ -12,6 +12,15 @@ export class InMemoryUsageRepository extends UsageRepository {
     return this.usedNow(licenseId, periodKey);
   }
 
+  /** CounterInTransaction, for the in-memory unit of work (whose steps are synchronous: nothing to hold against). */
+  async hold(licenseId: string, periodKey: string): Promise<number> {
+    return this.usedNow(licenseId, periodKey);
+  }
+
+  async add(licenseId: string, periodKey: string, units: number): Promise<void> {
+    this.counters.set(slot(licenseId, periodKey), this.usedNow(licenseId, periodKey) + units);
+  }
+
   /** `usedIn`, synchronously: for the other in-memory adapters that share these counters. */
   usedNow(keyId: string, periodKey: string): number {
     return this.counters.get(slot(keyId, periodKey)) ?? 0;

@@ -575,6 +575,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/analytics/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record up to 100 usage events at once
+         * @description 1 to 100 events in at most 1 MiB, each as POST /v1/analytics/log takes one, judged in order: each inference consumes one unit while quota remains; once it is used up later inferences get 429 while model_load and error events are still accepted. All accepted events are committed together before the answer; a repeat (same idempotency_key) answers as the first did. One result per event, in order. 100 per minute.
+         */
+        post: operations["Analytics_batch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analytics/log": {
         parameters: {
             query?: never;
@@ -586,7 +606,7 @@ export interface paths {
         put?: never;
         /**
          * Record a usage event
-         * @description Each accepted inference event consumes one unit of the monthly quota; nothing else does. Past the quota an inference is refused (429) and not stored; model_load and error events keep working. 1000 per minute.
+         * @description Each accepted inference event consumes one unit of the monthly quota; nothing else does. Past the quota an inference is refused (429) and not stored; model_load and error events keep working. 1000 per minute. An event named by an idempotency key (body idempotency_key, or the Idempotency-Key header) is stored and charged once: a repeat answers 202 with the first event_id and duplicate: true.
          */
         post: operations["Analytics_log"];
         delete?: never;
@@ -903,6 +923,71 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
         };
+        BatchEventResultResponse: {
+            /**
+             * @description Status 400, 409 or 429: the error code
+             * @example QUOTA_EXCEEDED
+             * @enum {string}
+             */
+            code?: "INVALID_REQUEST" | "MISSING_EVENT_TYPE" | "INVALID_EVENT_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "QUOTA_EXCEEDED";
+            /**
+             * @description Present on a repeat: its idempotency key names an event stored before (its id above); nothing was stored or consumed
+             * @enum {boolean}
+             */
+            duplicate?: true;
+            /**
+             * @description Status 400, 409 or 429: a short description
+             * @example Monthly quota exceeded
+             */
+            error?: string;
+            /**
+             * @description Status 202: the stored event
+             * @example evt_3f1c9a0b7d2e4c5a8b6f0e1d
+             */
+            event_id?: string;
+            /**
+             * @description The event's place in the request's `events`, from 0
+             * @example 0
+             */
+            index: number;
+            /** @description More to say, when there is: a hint, or the field at fault */
+            message?: string;
+            /**
+             * @description 202: stored (or stored before, `duplicate`); else what POST /v1/analytics/log would answer for it
+             * @enum {integer}
+             */
+            status: 202 | 400 | 409 | 429;
+        };
+        BatchEventsRequest: {
+            /**
+             * @description The API key; may come in the X-API-Key header instead (the body wins when both are present)
+             * @example svc_live_0123456789abcdef0123456789abcdef0123456789abcdef
+             */
+            api_key?: string;
+            /** @description The events in the order they were recorded; each is judged as POST /v1/analytics/log judges one, in order against the quota. An SDK should give each an idempotency_key, so that the retry of a batch is exact */
+            events: components["schemas"]["FieldEventRequest"][];
+        };
+        BatchEventsResponse: {
+            /**
+             * @description Events stored now
+             * @example 98
+             */
+            accepted: number;
+            /**
+             * @description Repeats of events stored before (status 202 with duplicate)
+             * @example 1
+             */
+            duplicates: number;
+            /** @description The license's quota after the batch */
+            quota: components["schemas"]["ReducedQuotaResponse"];
+            /**
+             * @description Events refused (status 400, 409 or 429): none of them stored
+             * @example 1
+             */
+            refused: number;
+            /** @description One result per event, in order */
+            results: components["schemas"]["BatchEventResultResponse"][];
+        };
         CreateKeyRequest: {
             /**
              * @description Required unless user_id names an existing user
@@ -998,6 +1083,8 @@ export interface components {
             keys: components["schemas"]["LicenseKeyResponse"][];
             /** @description The license (CONTRACT 16) whose usage this is */
             license_id: string;
+            /** @description The license's latest events (at most 20, newest received first), whatever the range */
+            recent_events: components["schemas"]["RecentEventResponse"][];
             /** Format: date */
             to: string;
         };
@@ -1007,7 +1094,7 @@ export interface components {
              * @example INVALID_KEY
              * @enum {string}
              */
-            code: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST" | "MISSING_EVENT_TYPE" | "INVALID_EVENT_TYPE" | "INVALID_PARAMETER" | "UNAUTHORIZED" | "INVALID_KEY" | "KEY_EXPIRED" | "INSUFFICIENT_LICENSE" | "FORBIDDEN" | "LINK_EXPIRED" | "LINK_INVALID" | "KEY_NOT_FOUND" | "USER_NOT_FOUND" | "MODEL_NOT_FOUND" | "OPERATOR_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_REVOKED" | "KEY_ROTATED" | "MODEL_EXISTS" | "LAST_OWNER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "QUOTA_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "SERVER_ERROR" | "UPSTREAM_ERROR" | "NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+            code: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST" | "MISSING_EVENT_TYPE" | "INVALID_EVENT_TYPE" | "INVALID_PARAMETER" | "UNAUTHORIZED" | "INVALID_KEY" | "KEY_EXPIRED" | "INSUFFICIENT_LICENSE" | "FORBIDDEN" | "LINK_EXPIRED" | "LINK_INVALID" | "KEY_NOT_FOUND" | "USER_NOT_FOUND" | "MODEL_NOT_FOUND" | "OPERATOR_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_REVOKED" | "KEY_ROTATED" | "MODEL_EXISTS" | "LAST_OWNER" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "QUOTA_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "SERVER_ERROR" | "UPSTREAM_ERROR" | "NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
             /**
              * @description A short description of the failure
              * @example Invalid or inactive API key
@@ -1015,6 +1102,46 @@ export interface components {
             error: string;
             /** @description More to say, when there is: a hint, or the field at fault */
             message?: string;
+        };
+        FieldEventRequest: {
+            /**
+             * @description Milliseconds
+             * @example 12.5
+             */
+            duration_ms?: number;
+            /** @description What went wrong, for error events */
+            error_message?: string;
+            /**
+             * @description Absent or empty: MISSING_EVENT_TYPE; any other value: INVALID_EVENT_TYPE
+             * @enum {string}
+             */
+            event_type: "inference" | "model_load" | "error";
+            /**
+             * @description Names this event once, chosen by the SDK when it records it (a UUIDv7 is the suggested choice); unique per license. A repeat answers as the first did, with duplicate: true, and is neither stored nor charged again; the same key with different fields is 409 IDEMPOTENCY_KEY_REUSED
+             * @example 0192f1c4-7e1a-7cc3-8a5e-3f1b2c4d5e6f
+             */
+            idempotency_key?: string;
+            /** @enum {string} */
+            inference_type?: "batch" | "streaming";
+            /**
+             * @description Free-form event data (trial count, accuracy, mean confidence, ...), at most 16 KiB of JSON
+             * @example {
+             *       "accuracy": 0.82,
+             *       "trials": 40
+             *     }
+             */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @example motor_imagery_4class_v1 */
+            model_name?: string;
+            /**
+             * Format: date-time
+             * @description When the SDK recorded the event (RFC 3339 with an offset), from 35 days before the request to 5 minutes after it; absent, the time it is received. Quota is consumed in the period the event is received
+             * @example 2026-11-28T09:30:00Z
+             */
+            occurred_at?: string;
+            success?: boolean;
         };
         GithubTokenResponse: {
             /**
@@ -1266,6 +1393,11 @@ export interface components {
              * @enum {string}
              */
             event_type: "inference" | "model_load" | "error";
+            /**
+             * @description Names this event once, chosen by the SDK when it records it (a UUIDv7 is the suggested choice); unique per license. A repeat answers as the first did, with duplicate: true, and is neither stored nor charged again; the same key with different fields is 409 IDEMPOTENCY_KEY_REUSED
+             * @example 0192f1c4-7e1a-7cc3-8a5e-3f1b2c4d5e6f
+             */
+            idempotency_key?: string;
             /** @enum {string} */
             inference_type?: "batch" | "streaming";
             /**
@@ -1280,9 +1412,20 @@ export interface components {
             };
             /** @example motor_imagery_4class_v1 */
             model_name?: string;
+            /**
+             * Format: date-time
+             * @description When the SDK recorded the event (RFC 3339 with an offset), from 35 days before the request to 5 minutes after it; absent, the time it is received. Quota is consumed in the period the event is received
+             * @example 2026-11-28T09:30:00Z
+             */
+            occurred_at?: string;
             success?: boolean;
         };
         LogEventResponse: {
+            /**
+             * @description Present on a repeat: the idempotency key names an event stored before, whose id this is; nothing was stored or consumed now, and the quota is the current one (CONTRACT 22)
+             * @enum {boolean}
+             */
+            duplicate?: true;
             /** @example evt_3f1c9a0b7d2e4c5a8b6f0e1d */
             event_id: string;
             /**
@@ -1537,6 +1680,27 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "error" | "shutting_down";
         };
+        RecentEventResponse: {
+            /** @description Whether it came in a batch (POST /v1/analytics/batch) */
+            batched: boolean;
+            /** @example evt_3f1c9a0b7d2e4c5a8b6f0e1d */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "inference" | "model_load" | "error";
+            /** @description The key that sent it */
+            key_id: string;
+            model_name: string | null;
+            /**
+             * Format: date-time
+             * @description When the SDK says it happened (its receipt when it did not say)
+             */
+            occurred_at: string;
+            /**
+             * Format: date-time
+             * @description When the service received it (its quota is this period's)
+             */
+            received_at: string;
+        };
         RedisIndicatorStatus: {
             /**
              * @description Whether Redis answers
@@ -1701,6 +1865,8 @@ export interface components {
              * @example 2026-11
              */
             period: string;
+            /** @description The license's latest events (at most 20, newest received first), whatever the period asked */
+            recent_events: components["schemas"]["RecentEventResponse"][];
             used: number;
         };
         ValidateKeyResponse: {
@@ -6366,10 +6532,146 @@ export interface operations {
             };
         };
     };
-    Analytics_log: {
+    Analytics_batch: {
         parameters: {
             query?: never;
             header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchEventsRequest"];
+            };
+        };
+        responses: {
+            /** @description Each event judged; the accepted ones stored */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window (one minute) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchEventsResponse"];
+                };
+            };
+            /** @description `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it). `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST" | "MISSING_KEY" | "INVALID_FORMAT";
+                    };
+                };
+            };
+            /** @description `INVALID_KEY`: the key is well-formed but unknown, or revoked. `KEY_EXPIRED`: the key is past its `expires_at` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
+            405: {
+                headers: {
+                    /** @description The methods the path answers to */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "METHOD_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 64 KiB (model files: 1 GiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: too many requests in the window (or too many failed key checks from the address); `Retry-After` in seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `SERVER_ERROR`: an unexpected failure (logged with the request id, never detailed here) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVER_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database does not answer (downloads and uploads: nor the model store); `Retry-After` in seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    Analytics_log: {
+        parameters: {
+            query?: never;
+            header: {
+                "idempotency-key": string;
+                /** @description The idempotency_key, when the body has none (the body wins) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6379,7 +6681,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The event is stored (and its quota unit counted) */
+            /** @description The event is stored (and its quota unit counted), or was stored before under the same idempotency key */
             202: {
                 headers: {
                     /** @description Requests allowed per window (one minute) */
@@ -6429,6 +6731,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "METHOD_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: the idempotency key was sent before with an event whose fields differ */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "IDEMPOTENCY_KEY_REUSED";
                     };
                 };
             };
@@ -8009,9 +8323,18 @@ export const pathsModelFilesFileGetResponses405ContentApplicationJsonCodeValues:
 export const pathsModelFilesFileGetResponses416ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/model-files/{file}"]["get"]["responses"]["416"]["content"]["application/json"]["code"]> = ["RANGE_NOT_SATISFIABLE"];
 export const pathsModelFilesFileGetResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/model-files/{file}"]["get"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
 export const pathsModelFilesFileGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/model-files/{file}"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsV1AnalyticsBatchPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
+export const pathsV1AnalyticsBatchPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AnalyticsBatchPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
+export const pathsV1AnalyticsBatchPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
+export const pathsV1AnalyticsBatchPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
+export const pathsV1AnalyticsBatchPostResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
+export const pathsV1AnalyticsBatchPostResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
+export const pathsV1AnalyticsBatchPostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AnalyticsLogPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE"];
 export const pathsV1AnalyticsLogPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
 export const pathsV1AnalyticsLogPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
+export const pathsV1AnalyticsLogPostResponses409ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["409"]["content"]["application/json"]["code"]> = ["IDEMPOTENCY_KEY_REUSED"];
 export const pathsV1AnalyticsLogPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1AnalyticsLogPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
 export const pathsV1AnalyticsLogPostResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED", "QUOTA_EXCEEDED"];
@@ -8095,11 +8418,15 @@ export const actorResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<compon
 export const adminModelResponseRequires_licenseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminModelResponse"]["requires_license"]> = ["free", "research", "commercial", "enterprise"];
 export const adminModelResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminModelResponse"]["type"]> = ["SvcLDA", "SvcQDA", "SvcProbit"];
 export const auditEntryResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEntryResponse"]["action"]> = ["key.issued", "key.updated", "key.revoked", "key.rotated", "installer.token_issued", "model.created", "model.uploaded", "model.replaced", "model.deleted", "operator.created", "operator.updated", "operator.token_replaced", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_replaced", "webhook.disabled", "webhook.tested", "webhook.delivery_retried"];
+export const batchEventResultResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchEventResultResponse"]["code"]> = ["INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "IDEMPOTENCY_KEY_REUSED", "QUOTA_EXCEEDED"];
+export const batchEventResultResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchEventResultResponse"]["status"]> = [202, 400, 409, 429];
 export const createKeyRequestEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateKeyRequest"]["environment"]> = ["live", "test"];
 export const createKeyRequestLicense_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateKeyRequest"]["license_type"]> = ["free", "research", "commercial", "enterprise"];
 export const createOperatorRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateOperatorRequest"]["role"]> = ["viewer", "support", "admin", "owner"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted"];
-export const errorEnvelopeResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorEnvelopeResponse"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "INVALID_PARAMETER", "UNAUTHORIZED", "INVALID_KEY", "KEY_EXPIRED", "INSUFFICIENT_LICENSE", "FORBIDDEN", "LINK_EXPIRED", "LINK_INVALID", "KEY_NOT_FOUND", "USER_NOT_FOUND", "MODEL_NOT_FOUND", "OPERATOR_NOT_FOUND", "WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND", "NOT_FOUND", "METHOD_NOT_ALLOWED", "KEY_REVOKED", "KEY_ROTATED", "MODEL_EXISTS", "LAST_OWNER", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RANGE_NOT_SATISFIABLE", "QUOTA_EXCEEDED", "RATE_LIMIT_EXCEEDED", "SERVER_ERROR", "UPSTREAM_ERROR", "NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
+export const errorEnvelopeResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorEnvelopeResponse"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "INVALID_PARAMETER", "UNAUTHORIZED", "INVALID_KEY", "KEY_EXPIRED", "INSUFFICIENT_LICENSE", "FORBIDDEN", "LINK_EXPIRED", "LINK_INVALID", "KEY_NOT_FOUND", "USER_NOT_FOUND", "MODEL_NOT_FOUND", "OPERATOR_NOT_FOUND", "WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND", "NOT_FOUND", "METHOD_NOT_ALLOWED", "KEY_REVOKED", "KEY_ROTATED", "MODEL_EXISTS", "LAST_OWNER", "IDEMPOTENCY_KEY_REUSED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RANGE_NOT_SATISFIABLE", "QUOTA_EXCEEDED", "RATE_LIMIT_EXCEEDED", "SERVER_ERROR", "UPSTREAM_ERROR", "NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
+export const fieldEventRequestEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldEventRequest"]["event_type"]> = ["inference", "model_load", "error"];
+export const fieldEventRequestInference_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldEventRequest"]["inference_type"]> = ["batch", "streaming"];
 export const healthyResponseDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthyResponse"]["database"]> = ["connected"];
 export const healthyResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthyResponse"]["status"]> = ["healthy"];
 export const indicatorStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IndicatorStatus"]["status"]> = ["up", "down"];
@@ -8130,6 +8457,7 @@ export const nearQuotaResponseLicense_typeValues: ReadonlyArray<FlattenedDeepReq
 export const operatorResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperatorResponse"]["role"]> = ["viewer", "support", "admin", "owner"];
 export const operatorWithTokenResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperatorWithTokenResponse"]["role"]> = ["viewer", "support", "admin", "owner"];
 export const readinessResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessResponse"]["status"]> = ["ok", "error", "shutting_down"];
+export const recentEventResponseEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RecentEventResponse"]["event_type"]> = ["inference", "model_load", "error"];
 export const redisIndicatorStatusConnectionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedisIndicatorStatus"]["connection"]> = ["up", "down"];
 export const redisIndicatorStatusRate_limitsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedisIndicatorStatus"]["rate_limits"]> = ["shared", "per-instance"];
 export const redisIndicatorStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedisIndicatorStatus"]["status"]> = ["up"];

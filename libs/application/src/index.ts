@@ -20,6 +20,7 @@ export * from './usage/list-near-quota.use-case';
 export * from './usage/report-daily-usage.use-case';
 export * from './usage/show-overview.use-case';
 export * from './analytics/record-event.use-case';
+export * from './analytics/record-events.use-case';
 export * from './usage/report-usage.use-case';
 export * from './installer/repo-token-issuer';
 export * from './installer/installer.errors';
@@ -64,6 +65,7 @@ import { KeyRotator } from './shared/key-rotator';
 import { RotateApiKey } from './auth/rotate-api-key.use-case';
 import { RotateKeyById } from './keys/rotate-key-by-id.use-case';
 import { RecordEvent } from './analytics/record-event.use-case';
+import { RecordEvents } from './analytics/record-events.use-case';
 import { ReportUsage } from './usage/report-usage.use-case';
 import { ListModels } from './models/list-models.use-case';
 import { GetModel } from './models/get-model.use-case';
@@ -106,6 +108,7 @@ export const USE_CASES = [
   ShowOverview,
   IssueRepoToken,
   RecordEvent,
+  RecordEvents,
   ReportUsage,
   ListModels,
   GetModel,

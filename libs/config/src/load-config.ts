@@ -142,6 +142,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         installer: schema.RATE_LIMIT_INSTALLER_PER_MINUTE ?? 20,
         models: schema.RATE_LIMIT_MODELS_PER_MINUTE ?? 60,
         analytics: schema.RATE_LIMIT_ANALYTICS_PER_MINUTE ?? 1000,
+        analyticsBatch: schema.RATE_LIMIT_ANALYTICS_BATCH_PER_MINUTE ?? 100,
       },
       redisKeyPrefix: schema.REDIS_KEY_PREFIX ?? 'svc:rl:',
     },

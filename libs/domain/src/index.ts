@@ -34,6 +34,8 @@ export * from './analytics/analytics-event';
 export * from './analytics/analytics.errors';
 export * from './analytics/usage-tally';
 export * from './analytics/analytics-event.repository';
+export * from './analytics/field-events';
+export * from './analytics/idempotency-keys';
 export * from './model/model-forms';
 export * from './model/model';
 export * from './model/model-visibility';

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { CreateKeyRequest } from '../modules/admin/dto/create-key.request';
 import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from '../modules/admin/dto/revoke-key.request';
 import { UpdateKeyRequest } from '../modules/admin/dto/update-key.request';
-import { LogEventRequest } from '../modules/analytics/dto/log-event.request';
+import { BatchEventsRequest } from '../modules/analytics/dto/batch-events.request';
+import { FieldEventRequest, LogEventRequest } from '../modules/analytics/dto/log-event.request';
 import { RevokeKeyRequest, RotateKeyRequest } from '../shared/dto/key.request';
 import { BodySchema, CheckedBySchema } from './body-schema';
 import { IsPresent } from './request-validation';
@@ -14,6 +15,7 @@ import { IsPresent } from './request-validation';
 /** Every DTO the API reads a body into (`@Body()` in the controllers) that is checked by its schema first. */
 const CHECKED_BODY_DTOS: Array<new () => object> = [
   LogEventRequest,
+  FieldEventRequest,
   RevokeKeyRequest,
   RotateKeyRequest,
   AdminRevokeKeyRequest,
@@ -23,12 +25,13 @@ const CHECKED_BODY_DTOS: Array<new () => object> = [
 /** A body of each checked DTO that passes, the base of the one-field variations below. */
 const PASSING: ReadonlyMap<new () => object, Record<string, unknown>> = new Map<new () => object, Record<string, unknown>>([
   [LogEventRequest, { event_type: 'inference' }],
+  [FieldEventRequest, { event_type: 'inference' }],
   [RevokeKeyRequest, {}],
   [RotateKeyRequest, {}],
   [AdminRevokeKeyRequest, {}],
   [AdminRotateKeyRequest, {}],
 ]);
-const UNCHECKED_BODY_DTOS: Array<new () => object> = [ModelRecordRequest, CreateKeyRequest, UpdateKeyRequest];
+const UNCHECKED_BODY_DTOS: Array<new () => object> = [ModelRecordRequest, CreateKeyRequest, UpdateKeyRequest, BatchEventsRequest];
 
 /** Values near every rule's edges: enum members and near misses, blanks, lengths, numbers, nulls, shapes. */
 const VALUES: unknown[] = [
@@ -51,6 +54,9 @@ const VALUES: unknown[] = [
     'pdi\u2069',
   ],
   ...['Zoë', 'محمد', 'Team 👩‍💻'],
+  // idempotency keys and event times (CONTRACT 22)
+  ...['0192f1c4-7e1a-7cc3-8a5e-3f1b2c4d5e6f', 'a.b_c:d-9', 'k'.repeat(128), 'k'.repeat(129), 'has space', 'slash/no'],
+  ...['2026-11-28T09:30:00.123+02:00', '2026-11-28t09:30:00z', '2026-11-28T09:30:00', '2026-04-31T00:00:00Z', '2026-11-28T24:00:00Z'],
 ];
 
 /** The DTO's fields, as its generated schema names them. */

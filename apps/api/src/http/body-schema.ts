@@ -1,7 +1,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { IS_INT, ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
-import { PLAIN_TEXT_PATTERNS } from '@svc/domain';
+import { PLAIN_TEXT_PATTERNS, parseRfc3339 } from '@svc/domain';
 import { IS_PLAIN_TEXT } from '@svc/presentation';
 
 /** The converters option of class-validator-jsonschema (its type is not exported by name). */
@@ -30,7 +30,8 @@ export function CheckedBySchema(): ClassDecorator {
  * - the API's own rules by name: `isPresent` (not null, not a blank string;
  *   `required` covers absent) and `isSmallJsonObject` (a JSON object of at
  *   most N bytes, through the `maxJsonBytes` keyword below) and `isPlainText`
- *   (the domain's plain text rule as a `pattern`).
+ *   (the domain's plain text rule as a `pattern`) and `isRfc3339` (a date-time
+ *   the domain's parseRfc3339 reads, through the `rfc3339` keyword below).
  * Any other custom rule becomes a `$ref` the schema does not define: such a
  * DTO has no schema, and class-validator judges every body of it.
  */
@@ -42,6 +43,7 @@ const CONVERTERS: SchemaConverters = {
   [IS_PLAIN_TEXT]: (meta: { constraints: unknown[] }) => ({
     pattern: meta.constraints[0] === true ? PLAIN_TEXT_PATTERNS.multiLine : PLAIN_TEXT_PATTERNS.oneLine,
   }),
+  isRfc3339: () => ({ type: 'string', rfc3339: true }),
   [ValidationTypes.CONDITIONAL_VALIDATION]: {},
 };
 
@@ -56,6 +58,13 @@ ajv.addKeyword({
   type: 'object',
   schemaType: 'number',
   validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data)) <= max,
+  errors: false,
+});
+ajv.addKeyword({
+  keyword: 'rfc3339',
+  type: 'string',
+  schemaType: 'boolean',
+  validate: (on: boolean, data: string) => !on || parseRfc3339(data) !== null,
   errors: false,
 });
 

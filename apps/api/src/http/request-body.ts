@@ -1,10 +1,18 @@
 import { NotFoundException } from '@nestjs/common';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import './route-config';
 import sjson from 'secure-json-parse';
 import { BODY_LIMIT_BYTES, JSON_BODIES_ONLY } from './body-limit';
 import { HttpEdgeError } from './http-error';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 import { acceptStreamedUploads } from './streamed-upload';
+
+type RouteBodyLimit = Pick<FastifyContextConfig, 'bodyLimit'>;
+
+/** The route config of a route whose body may be up to `bytes` (POST /v1/analytics/batch), for `@RouteConfig`. */
+export function bodyLimitOf(bytes: number): RouteBodyLimit {
+  return { bodyLimit: bytes };
+}
 
 /**
  * Bodies: JSON objects only. `application/json` (any parameters) is parsed
@@ -16,6 +24,12 @@ import { acceptStreamedUploads } from './streamed-upload';
  * before its body is read, so routing wins over every body check (CONTRACT 2, step 1).
  */
 export function acceptJsonObjectBodies(instance: FastifyInstance): void {
+  // A route that takes a larger body says so in its config (`@RouteConfig(bodyLimitOf(n))`), and gets
+  // Fastify's own per-route `bodyLimit`, which the parsers below defer to.
+  instance.addHook('onRoute', (route) => {
+    const limit = route.config?.bodyLimit;
+    if (limit !== undefined) route.bodyLimit = limit;
+  });
   instance.addHook('preParsing', (request, _reply, payload, done) => {
     if (request.is404) done(new NotFoundException());
     else done(null, payload);

@@ -98,6 +98,25 @@ function errorOf(errors: ValidationError[]): DomainError {
   return new InvalidRequestError(failures[0]?.message ?? 'invalid request body');
 }
 
+/**
+ * One item of a body's list, judged as a body of `metatype` is judged (the
+ * schema first when the DTO has one, else class-validator): the checked
+ * item, or the error that body would answer. For lists whose items are
+ * answered one by one (a batch of events), where one bad item must not
+ * refuse the others.
+ */
+export function checkedItem<T extends object>(metatype: new () => T, value: unknown, name: string): T | DomainError {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return new InvalidRequestError(`${name} must be a JSON object`);
+  const schema = BodySchema.of(metatype);
+  if (schema) {
+    const read = schema.instanceOf(metatype, { ...value });
+    if (schema.passes(read)) return read;
+  }
+  const entity = plainToInstance(metatype, value);
+  const errors = validateSync(entity, BODY_VALIDATOR_OPTIONS);
+  return errors.length > 0 ? errorOf(errors) : entity;
+}
+
 /** Present: not absent, not null, not a string that is empty after trimming. */
 export function IsPresent(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(

@@ -1,5 +1,6 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyInstance } from 'fastify';
+import './route-config';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -16,8 +17,7 @@ export class RouteTable {
   static watch(instance: FastifyInstance): RouteTable {
     const table = new RouteTable();
     instance.addHook('onRoute', (route) => {
-      const config: { methodNotAllowed?: boolean } | undefined = route.config;
-      if (config?.methodNotAllowed) return;
+      if (route.config?.methodNotAllowed) return;
       const methods = ([] as string[]).concat(route.method).filter((m) => METHODS.includes(m as HTTPMethod));
       for (const method of methods) {
         try {

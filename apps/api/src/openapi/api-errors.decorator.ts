@@ -22,6 +22,7 @@ import {
   LinkInvalidError,
   MissingEventTypeError,
   MissingKeyError,
+  IdempotencyKeyReusedError,
   ModelExistsError,
   ModelNotFoundError,
   OperatorNotFoundError,
@@ -117,6 +118,10 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
     example: new KeyRotatedError(),
   },
   MODEL_EXISTS: { when: 'a model of that name exists', example: new ModelExistsError('p300_binary_v1') },
+  IDEMPOTENCY_KEY_REUSED: {
+    when: 'the idempotency key was sent before with an event whose fields differ',
+    example: new IdempotencyKeyReusedError(),
+  },
   PAYLOAD_TOO_LARGE: {
     when: `the body is larger than ${BODY_LIMIT_BYTES / 1024} KiB (model files: ${MODEL_UPLOAD_LIMIT_BYTES / 1024 ** 3} GiB)`,
     example: { error: REASON_PHRASE[413], message: BODY_LIMIT_HINT },

@@ -129,6 +129,13 @@ export function usageSummary(view: UsageReportResponse): string {
     `  by event type  ${counts(view.by_event_type)}`,
     `  by model       ${counts(view.by_model)}`,
     `  by outcome     ${counts(view.by_outcome)}`,
+    '  recent events (received, occurred, how):',
+    ...(view.recent_events.length === 0
+      ? ['    (none)']
+      : view.recent_events.map(
+          (e) =>
+            `    ${e.received_at}  ${e.occurred_at}  ${e.batched ? 'batch' : 'log  '}  ${e.event_type.padEnd(10)}  ${e.model_name ?? '-'}  ${e.key_id}`,
+        )),
   ].join('\n');
 }
 

@@ -6,6 +6,7 @@ import { AuditTable } from '../components/AuditTable';
 import { BarChart } from '../components/BarChart';
 import { useConfirm } from '../components/Confirm';
 import { CountsTable } from '../components/CountsTable';
+import { DataTable } from '../components/DataTable';
 import { ErrorNote } from '../components/ErrorNote';
 import { Choice, Field } from '../components/Field';
 import { LoadState } from '../components/LoadState';
@@ -21,6 +22,30 @@ import { useAllowance, useApi } from '../session';
 const AUDIT_PAGE = 20;
 
 type KeyDetails = Schema<'KeyResponse'>;
+type RecentEvent = Schema<'RecentEventResponse'>;
+
+/** The license's latest events (CONTRACT 22): when received, when the SDK says they happened, and how they came. */
+function RecentEvents(props: { events: readonly RecentEvent[] }) {
+  return (
+    <div data-testid="recent-events">
+      <h3>Recent events</h3>
+      <DataTable
+        rows={props.events}
+        rowKey={(e) => e.event_id}
+        caption="The license's latest events, newest received first"
+        empty="No events yet."
+        columns={[
+          { header: 'Received', cell: (e) => <Time iso={e.received_at} /> },
+          { header: 'Occurred', cell: (e) => <Time iso={e.occurred_at} /> },
+          { header: 'How', cell: (e) => (e.batched ? 'batch' : 'single') },
+          { header: 'Type', cell: (e) => e.event_type },
+          { header: 'Model', cell: (e) => e.model_name ?? '–' },
+          { header: 'Key', cell: (e) => <code>{e.key_id}</code> },
+        ]}
+      />
+    </div>
+  );
+}
 
 /**
  * One key and its license (CONTRACT 16): details, the chain of keys with their status and grace,
@@ -86,6 +111,7 @@ export function KeyPage(props: { keyId: string }) {
                 <CountsTable title="Events by model" counts={data.by_model} name="Model" />
                 <CountsTable title="Events by outcome" counts={data.by_outcome} name="Outcome" />
               </div>
+              <RecentEvents events={data.recent_events} />
             </>
           )}
         </LoadState>

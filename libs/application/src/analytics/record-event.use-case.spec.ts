@@ -13,20 +13,24 @@ const inference: EventReport = {
   metadata: null,
 };
 
+const sent = (report: EventReport) => ({ report, idempotencyKey: null, occurredAt: null });
+
 describe(RecordEvent.name, () => {
   let unitOfWork: InMemoryUnitOfWork;
   let recordEvent: RecordEvent;
 
   beforeEach(() => {
-    const events = new InMemoryAnalyticsEventRepository(new InMemoryUsageRepository());
-    unitOfWork = new InMemoryUnitOfWork(events);
-    recordEvent = new RecordEvent(events, unitOfWork, shippedTierCatalog(), new FixedClock(T0), new SequentialIdGenerator());
+    const usage = new InMemoryUsageRepository();
+    const events = new InMemoryAnalyticsEventRepository(usage);
+    unitOfWork = new InMemoryUnitOfWork(events, usage);
+    const [clock, ids] = [new FixedClock(T0), new SequentialIdGenerator()];
+    recordEvent = new RecordEvent(events, unitOfWork, shippedTierCatalog(), clock, ids);
   });
 
   it('records the quota notices the consumption crosses with it, each once per license and period (CONTRACT 20)', async () => {
     const key = makeApiKey({ monthlyLimit: { source: 'override', limit: 5 } });
-    for (let i = 0; i < 5; i++) await recordEvent.execute({ key, report: inference });
-    await expect(recordEvent.execute({ key, report: inference })).rejects.toBeInstanceOf(QuotaExceededError);
+    for (let i = 0; i < 5; i++) await recordEvent.execute({ key, sent: sent(inference) });
+    await expect(recordEvent.execute({ key, sent: sent(inference) })).rejects.toBeInstanceOf(QuotaExceededError);
     const period = T0.toISOString().slice(0, 7);
     expect(unitOfWork.outbox.all()).toEqual([
       expect.objectContaining({
@@ -40,9 +44,9 @@ describe(RecordEvent.name, () => {
 
   it('a free event and an unlimited key raise none', async () => {
     const limited = makeApiKey({ monthlyLimit: { source: 'override', limit: 1 } });
-    await recordEvent.execute({ key: limited, report: { ...inference, eventType: 'model_load' } });
+    await recordEvent.execute({ key: limited, sent: sent({ ...inference, eventType: 'model_load' }) });
     const unlimited = makeApiKey({ monthlyLimit: { source: 'override', limit: null } });
-    for (let i = 0; i < 3; i++) await recordEvent.execute({ key: unlimited, report: inference });
+    for (let i = 0; i < 3; i++) await recordEvent.execute({ key: unlimited, sent: sent(inference) });
     expect(unitOfWork.outbox.all()).toEqual([]);
   });
 });

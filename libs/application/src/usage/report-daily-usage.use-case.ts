@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RECENT_EVENTS } from './report-usage.use-case';
 import {
   AnalyticsEventRepository,
   ApiKey,
@@ -8,6 +9,7 @@ import {
   DAY_MS,
   InvalidRequestError,
   KeyStatus,
+  type RecentEvent,
   UsageBreakdown,
   daysBetween,
   parseUtcDay,
@@ -39,6 +41,8 @@ export interface DailyUsageReport extends UsageBreakdown {
   readonly to: string;
   /** Every day from `from` to `to`: the license's inferences received that day (0 when none), and by key (keys with some). */
   readonly days: ReadonlyArray<{ readonly date: string; readonly inferences: number; readonly byKey: Readonly<Record<string, number>> }>;
+  /** The license's latest events, newest first (RECENT_EVENTS of them at most), whatever the range. */
+  readonly recentEvents: readonly RecentEvent[];
 }
 
 /**
@@ -70,7 +74,10 @@ export class ReportDailyUsage {
     const license = await licenseKeysOf(this.keys, input);
     const until = new Date(to.getTime() + DAY_MS);
     // a license has a handful of keys (one per rotation): each key's range on its own index
-    const usages = await Promise.all(license.keys.map((key) => this.events.usageBetween(key.id, from, until)));
+    const [usages, recentEvents] = await Promise.all([
+      Promise.all(license.keys.map((key) => this.events.usageBetween(key.id, from, until))),
+      this.events.recentEvents(license.licenseId, RECENT_EVENTS),
+    ]);
     const perDay = new Map<string, Record<string, number>>();
     license.keys.forEach((key, i) => {
       for (const d of usages[i].inferencesPerDay) perDay.set(d.day, { ...perDay.get(d.day), [key.id]: d.events });
@@ -86,6 +93,7 @@ export class ReportDailyUsage {
         return { date, inferences: Object.values(byKey).reduce((sum, n) => sum + n, 0), byKey };
       }),
       ...tallyUsage(usages.flatMap((u) => u.counts)),
+      recentEvents,
     };
   }
 }

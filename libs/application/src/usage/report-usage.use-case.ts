@@ -3,6 +3,7 @@ import {
   AnalyticsEventRepository,
   ApiKeyRepository,
   BillingPeriod,
+  type RecentEvent,
   Clock,
   InvalidRequestError,
   TierCatalog,
@@ -18,7 +19,12 @@ export interface UsageReport extends UsageBreakdown {
   readonly period: string;
   readonly used: number;
   readonly monthlyLimit: number | null;
+  /** The license's latest events, newest first (RECENT_EVENTS of them at most), whatever the period asked. */
+  readonly recentEvents: readonly RecentEvent[];
 }
+
+/** How many of the license's latest events a usage report lists. */
+export const RECENT_EVENTS = 20;
 
 /**
  * The operators' usage report of one key's license and month (CONTRACT 12
@@ -40,9 +46,10 @@ export class ReportUsage {
     if (!period) throw new InvalidRequestError('period must be a month, YYYY-MM');
     const license = await licenseKeysOf(this.keys, input);
     const key = license.asked ?? license.current;
-    const [used, breakdown] = await Promise.all([
+    const [used, breakdown, recentEvents] = await Promise.all([
       this.usage.usedIn(key.licenseId, period.key),
       this.events.breakdown(key.licenseId, period.key),
+      this.events.recentEvents(key.licenseId, RECENT_EVENTS),
     ]);
     return {
       keyId: key.id,
@@ -51,6 +58,7 @@ export class ReportUsage {
       used,
       monthlyLimit: license.current.monthlyLimitUnder(this.catalog),
       ...breakdown,
+      recentEvents,
     };
   }
 }

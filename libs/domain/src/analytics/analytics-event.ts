@@ -34,7 +34,11 @@ export interface AnalyticsEvent extends EventReport {
   /** The key's display prefix. Not a column either: a quota notice names the key by id and prefix (CONTRACT 20). */
   readonly keyPrefix: string;
   readonly environment: string;
-  /** The billing period (`YYYY-MM`) the event was received in. */
+  /** The billing period (`YYYY-MM`) the event was received in: the one whose quota it draws on, however late it is uploaded. */
   readonly period: string;
   readonly receivedAt: Date;
+  /** When the SDK says the event happened (CONTRACT 22); its receipt when it did not say. */
+  readonly occurredAt: Date;
+  /** Whether it came in a batch (POST /v1/analytics/batch). */
+  readonly batched: boolean;
 }

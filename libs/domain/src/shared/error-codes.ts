@@ -31,6 +31,7 @@ export const DOMAIN_ERROR_CODES = [
   'LAST_OWNER',
   'WEBHOOK_NOT_FOUND',
   'DELIVERY_NOT_FOUND',
+  'IDEMPOTENCY_KEY_REUSED',
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

@@ -1,6 +1,6 @@
 import type { DailyUsageReport, KeyPage, KeyUsage, LicenseKey, ListedKey, NearQuotaPage, Overview, UsageReport } from '@svc/application';
-import { type AuditEntry, toSecondTimestamp } from '@svc/domain';
-import { type UsageReportResponse } from '../keys/key.response';
+import { type AuditEntry, type RecentEvent, toSecondTimestamp } from '@svc/domain';
+import { type RecentEventResponse, type UsageReportResponse } from '../keys/key.response';
 import { auditEntryViewOf } from '../keys/key-views';
 import type {
   AuditPageResponse,
@@ -74,6 +74,7 @@ export function dailyUsageViewOf(report: DailyUsageReport): DailyUsageResponse {
     by_event_type: report.byEventType,
     by_model: report.byModel,
     by_outcome: report.byOutcome,
+    recent_events: report.recentEvents.map(recentEventViewOf),
   };
 }
 
@@ -114,5 +115,19 @@ export function usageReportViewOf(report: UsageReport): UsageReportResponse {
     by_event_type: report.byEventType,
     by_model: report.byModel,
     by_outcome: report.byOutcome,
+    recent_events: report.recentEvents.map(recentEventViewOf),
+  };
+}
+
+/** One of a license's latest events (CONTRACT 22): both times, and whether it came in a batch. */
+export function recentEventViewOf(e: RecentEvent): RecentEventResponse {
+  return {
+    event_id: e.id,
+    key_id: e.keyId,
+    event_type: e.eventType,
+    model_name: e.modelName,
+    received_at: toSecondTimestamp(e.receivedAt),
+    occurred_at: toSecondTimestamp(e.occurredAt),
+    batched: e.batched,
   };
 }

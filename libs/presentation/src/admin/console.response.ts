@@ -1,6 +1,6 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { KEY_STATUSES, LICENSE_TYPES } from '@svc/domain';
-import { AuditEntryResponse, KeyResponse } from '../keys/key.response';
+import { AuditEntryResponse, KeyResponse, RecentEventResponse } from '../keys/key.response';
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 const NEXT_CURSOR = { type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' } as const;
@@ -100,6 +100,12 @@ export class DailyUsageResponse {
 
   @ApiProperty({ ...COUNTS, description: 'Events of the range by outcome: success, failure, unreported' })
   readonly by_outcome!: Readonly<Record<string, number>>;
+
+  @ApiProperty({
+    type: () => [RecentEventResponse],
+    description: "The license's latest events (at most 20, newest received first), whatever the range",
+  })
+  readonly recent_events!: RecentEventResponse[];
 }
 
 export class DailyEventsResponse {

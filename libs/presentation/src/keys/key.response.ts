@@ -160,6 +160,30 @@ export class AuditEntryResponse {
 
 const COUNTS = { type: 'object', additionalProperties: { type: 'integer' } } as const;
 
+/** One of a license's latest events (CONTRACT 22). */
+export class RecentEventResponse {
+  @ApiProperty({ type: String, example: 'evt_3f1c9a0b7d2e4c5a8b6f0e1d' })
+  readonly event_id!: string;
+
+  @ApiProperty({ type: String, description: 'The key that sent it' })
+  readonly key_id!: string;
+
+  @ApiProperty({ type: String, enum: ['inference', 'model_load', 'error'] })
+  readonly event_type!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly model_name!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', description: "When the service received it (its quota is this period's)" })
+  readonly received_at!: string;
+
+  @ApiProperty({ type: String, format: 'date-time', description: 'When the SDK says it happened (its receipt when it did not say)' })
+  readonly occurred_at!: string;
+
+  @ApiProperty({ type: Boolean, description: 'Whether it came in a batch (POST /v1/analytics/batch)' })
+  readonly batched!: boolean;
+}
+
 /** GET /admin/v1/usage. */
 export class UsageReportResponse {
   @ApiProperty({ type: String })
@@ -192,4 +216,10 @@ export class UsageReportResponse {
 
   @ApiProperty({ ...COUNTS, description: 'Events by outcome: success, failure, unreported' })
   readonly by_outcome!: Readonly<Record<string, number>>;
+
+  @ApiProperty({
+    type: () => [RecentEventResponse],
+    description: "The license's latest events (at most 20, newest received first), whatever the period asked",
+  })
+  readonly recent_events!: RecentEventResponse[];
 }

@@ -72,7 +72,7 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
       return await once(false);
     } catch (error) {
       if (!(error instanceof CounterNotOpenedYet)) throw error;
-      await this.openCounter(event);
+      await this.openCounter(event.licenseId, event.period);
       return once(true);
     }
   }
@@ -85,9 +85,9 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
     };
   }
 
-  /** Opens the event's period counter in a statement of its own (CounterNotOpenedYet). */
-  async openCounter(event: AnalyticsEvent): Promise<void> {
-    await this.mysql.session().write(OPEN_COUNTER, [event.licenseId, event.period]);
+  /** Opens a license's period counter in a statement of its own (CounterNotOpenedYet, CounterMissing). */
+  async openCounter(licenseId: string, period: string): Promise<void> {
+    await this.mysql.session().write(OPEN_COUNTER, [licenseId, period]);
   }
 
   private async appendIn(

@@ -8,10 +8,10 @@ const INSERT_VALUES = EVENT_COLUMNS.split(',')
   .map((_, i) => `$${i + 1}`)
   .join(', ');
 
-/** A counter upsert (license `$13`, period `$11`, cost `$14`) with an optional guard (the limit `$15`), feeding the event insert. */
+/** A counter upsert (license `$15`, period `$11`, cost `$16`) with an optional guard (the limit `$17`), feeding the event insert. */
 const consuming = (guard: string) =>
   `WITH consumed AS (
-     INSERT INTO usage_counters (license_id, period, used) VALUES ($13, $11, $14)
+     INSERT INTO usage_counters (license_id, period, used) VALUES ($15, $11, $16)
      ON CONFLICT (license_id, period) DO UPDATE SET used = usage_counters.used + excluded.used ${guard}
      RETURNING used),
    stored AS (
@@ -21,7 +21,7 @@ const consuming = (guard: string) =>
 /**
  * On PostgreSQL an event and its consumption are one statement whose CTE
  * consumes and inserts together, so a refused consumption stores nothing.
- * Prepared once (named statements). Parameters: the 12 event columns, then
+ * Prepared once (named statements). Parameters: the 14 event columns, then
  * the license id (whose counter is consumed), the cost, then the limit. In a
  * unit of work (PostgresUnitOfWork) the statement runs on the transaction's
  * client, with the quota notices the use case records after it.
@@ -41,12 +41,12 @@ export class PostgresAnalyticsEventRepository extends SqlAnalyticsEventRepositor
     this.appendFree = postgres.prepareNumbered(
       'event_append_free',
       `WITH stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${INSERT_VALUES}) RETURNING 1)
-       SELECT COALESCE((SELECT used FROM usage_counters WHERE license_id = $13 AND period = $11), 0) AS used,
+       SELECT COALESCE((SELECT used FROM usage_counters WHERE license_id = $15 AND period = $11), 0) AS used,
               (SELECT COUNT(*) FROM stored) AS stored`,
     );
     this.appendWithinLimit = postgres.prepareNumbered(
       'event_append_consuming',
-      consuming('WHERE usage_counters.used + excluded.used <= $15'),
+      consuming('WHERE usage_counters.used + excluded.used <= $17'),
     );
     this.appendUnlimited = postgres.prepareNumbered('event_append_consuming_unlimited', consuming(''));
   }

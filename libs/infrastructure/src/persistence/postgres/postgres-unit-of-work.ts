@@ -1,4 +1,5 @@
 import { type TransactionalPorts, UnitOfWork } from '@svc/application';
+import { type FieldEventDialect, SqlCounter, SqlEventsStore, SqlIdempotencyKeys, type TransactionSql } from '../typeorm/field-event-writes';
 import { type OutboxBell, type OutboxWrites } from '../typeorm/outbox';
 import { TransactionalOutbox } from '../typeorm/transactional-outbox';
 import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.repository';
@@ -12,6 +13,16 @@ import { type PostgresStatements, numbered } from './postgres-statements';
  * of one license wait and each sees the total the previous one left: exactly
  * one crosses each threshold.
  */
+/** PostgreSQL's side of the statements of events from the field: READ COMMITTED, each statement sees the latest commits. */
+const POSTGRES_FIELD_EVENTS: FieldEventDialect = {
+  ignoringDuplicates: (sql) => `${sql} ON CONFLICT DO NOTHING`,
+  forUpdate: ' FOR UPDATE',
+  latestCommitted: '',
+  integer: 'BIGINT',
+  success: (ok) => ok,
+  instant: (at) => at,
+};
+
 export class PostgresUnitOfWork extends UnitOfWork {
   constructor(
     private readonly postgres: PostgresStatements,
@@ -28,7 +39,22 @@ export class PostgresUnitOfWork extends UnitOfWork {
         this.writes,
         async (sql, params) => (await client.query(numbered(sql), params as unknown[])).rowCount ?? 0,
       );
-      return work({ events: new PostgresAnalyticsEventRepository(this.postgres.on(client)), outbox });
+      const sql: TransactionSql = {
+        write: async (text, params) => (await client.query(numbered(text), params as unknown[])).rowCount ?? 0,
+        rows: async <Row>(text: string, params: readonly unknown[]) =>
+          (await client.query(numbered(text), params as unknown[])).rows as Row[],
+      };
+      const single = new PostgresAnalyticsEventRepository(this.postgres.on(client));
+      const store = new SqlEventsStore(sql, POSTGRES_FIELD_EVENTS);
+      return work({
+        events: {
+          appendConsuming: (event, cost, limit) => single.appendConsuming(event, cost, limit),
+          storeAll: (events) => store.storeAll(events),
+        },
+        usage: new SqlCounter(sql, POSTGRES_FIELD_EVENTS, true),
+        idempotencyKeys: new SqlIdempotencyKeys(sql, POSTGRES_FIELD_EVENTS),
+        outbox,
+      });
     });
     if (outbox && outbox.recorded > 0) this.bell.ring();
     return value;

@@ -1,6 +1,7 @@
 import { type TransactionalPorts, UnitOfWork } from '@svc/application';
-import { type AnalyticsEvent, DatabaseUnavailableError, type WebhookEvent } from '@svc/domain';
+import { type AnalyticsEvent, DatabaseUnavailableError, type IdempotencyClaim, type WebhookEvent } from '@svc/domain';
 import type { Statement } from 'better-sqlite3';
+import { type FieldEventDialect, type TransactionSql, claimDigestOf, eventsInsert } from '../typeorm/field-event-writes';
 import { type OutboxBell, type OutboxWrites } from '../typeorm/outbox';
 import { refusedOutright } from '../typeorm/repositories/sql-analytics-event.repository';
 import { type SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
@@ -15,7 +16,28 @@ type Write =
       readonly limit: number | null;
       readonly answered: number | null;
     }
-  | { readonly kind: 'notice'; readonly event: WebhookEvent; readonly answered: boolean };
+  | { readonly kind: 'notice'; readonly event: WebhookEvent; readonly answered: boolean }
+  /** The counter read for a consumption (CounterInTransaction.hold): it must still hold `answered`. */
+  | { readonly kind: 'hold'; readonly licenseId: string; readonly period: string; readonly answered: number }
+  | { readonly kind: 'add'; readonly licenseId: string; readonly period: string; readonly units: number }
+  | { readonly kind: 'store'; readonly events: readonly AnalyticsEvent[] };
+
+/** SQLite's side of the statements of events from the field (the apply step holds the database: no lock clauses). */
+const SQLITE_FIELD_EVENTS: FieldEventDialect = {
+  ignoringDuplicates: (sql) => sql.replace(/^INSERT INTO/, 'INSERT OR IGNORE INTO'),
+  forUpdate: '',
+  latestCommitted: '',
+  integer: 'INTEGER',
+  success: (ok) => (ok ? 1 : 0),
+  instant: (at) => at.toISOString(),
+};
+
+/** The idempotency keys a work claimed (CONTRACT 22), applied first: each must still be free. */
+interface Claims {
+  licenseId: string | null;
+  at: Date;
+  readonly byKey: Map<string, IdempotencyClaim>;
+}
 
 /** The state the work decided from changed before its writes were applied: run it once more. */
 class Outdated extends Error {}
@@ -61,9 +83,10 @@ export class SqliteUnitOfWork extends UnitOfWork {
   private async runNow<T>(work: (ports: TransactionalPorts) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const writes: Write[] = [];
-      const value = await work(this.planning(writes));
+      const claims: Claims = { licenseId: null, at: new Date(0), byKey: new Map() };
+      const value = await work(this.planning(writes, claims));
       try {
-        const recorded = this.apply(writes);
+        const recorded = this.apply(writes, claims);
         if (recorded > 0) this.bell.ring();
         return value;
       } catch (error) {
@@ -74,11 +97,53 @@ export class SqliteUnitOfWork extends UnitOfWork {
   }
 
   /** Ports that answer from the database as it stands (and the work's earlier writes), writing nothing: each write is noted. */
-  private planning(writes: Write[]): TransactionalPorts {
+  private planning(writes: Write[], claims: Claims): TransactionalPorts {
     const counters = new Map<string, number>();
     const recorded = new Set<string>();
+    const db = this.sqlite.database;
+    const read: TransactionSql = {
+      write: () => Promise.reject(new Error('a planning port never writes')),
+      rows: async <Row>(sql: string, params: readonly unknown[]) => db.prepare(sql).all(...params) as Row[],
+    };
+    const usedIn = (licenseId: string, period: string) => counters.get(`${licenseId}\n${period}`) ?? this.events.usedNow(licenseId, period);
     return {
+      usage: {
+        usedIn: async (licenseId, period) => usedIn(licenseId, period),
+        hold: async (licenseId, period) => {
+          const answered = usedIn(licenseId, period);
+          writes.push({ kind: 'hold', licenseId, period, answered });
+          return answered;
+        },
+        add: async (licenseId, period, units) => {
+          counters.set(`${licenseId}\n${period}`, usedIn(licenseId, period) + units);
+          writes.push({ kind: 'add', licenseId, period, units });
+        },
+      },
+      idempotencyKeys: {
+        claim: async (licenseId, asked, at) => {
+          const held = await read.rows<{ idempotency_key: string; event_id: string; reported_digest: string }>(
+            `SELECT idempotency_key, event_id, reported_digest FROM idempotency_keys
+              WHERE license_id = ? AND idempotency_key IN (${asked.map(() => '?').join(', ')})`,
+            [licenseId, ...asked.map((c) => c.key)],
+          );
+          const byKey = new Map(held.map((row) => [row.idempotency_key, row]));
+          claims.licenseId = licenseId;
+          claims.at = at;
+          return asked.map((claim) => {
+            const holder = byKey.get(claim.key);
+            if (holder) return { eventId: holder.event_id, sameFields: holder.reported_digest === claimDigestOf(claim.reportedFields) };
+            claims.byKey.set(claim.key, claim);
+            return null;
+          });
+        },
+        release: async (_licenseId, keys) => {
+          for (const key of keys) claims.byKey.delete(key);
+        },
+      },
       events: {
+        storeAll: async (events) => {
+          writes.push({ kind: 'store', events });
+        },
         appendConsuming: async (event, cost, limit) => {
           const counter = `${event.licenseId}\n${event.period}`;
           const used = counters.get(counter) ?? this.events.usedNow(event.licenseId, event.period);
@@ -101,12 +166,38 @@ export class SqliteUnitOfWork extends UnitOfWork {
   }
 
   /** The writes in one synchronous transaction (a savepoint inside one already open): the notices recorded. */
-  private apply(writes: readonly Write[]): number {
-    if (writes.length === 0) return 0;
-    const transaction = this.sqlite.database.transaction((): number => {
+  private apply(writes: readonly Write[], claims: Claims): number {
+    if (writes.length === 0 && claims.byKey.size === 0) return 0;
+    const db = this.sqlite.database;
+    const transaction = db.transaction((): number => {
       let recorded = 0;
+      if (claims.licenseId !== null && claims.byKey.size > 0) {
+        const rows = [...claims.byKey.values()];
+        const inserted = db
+          .prepare(
+            `INSERT OR IGNORE INTO idempotency_keys (license_id, idempotency_key, event_id, reported_digest, claimed_at) VALUES ${rows
+              .map(() => '(?, ?, ?, ?, ?)')
+              .join(', ')}`,
+          )
+          .run(
+            ...rows.flatMap((c) => [claims.licenseId, c.key, c.eventId, claimDigestOf(c.reportedFields), claims.at.toISOString()]),
+          ).changes;
+        if (inserted !== rows.length) throw new Outdated();
+      }
       for (const write of writes) {
-        if (write.kind === 'consume') {
+        if (write.kind === 'hold') {
+          if (this.events.usedNow(write.licenseId, write.period) !== write.answered) throw new Outdated();
+        } else if (write.kind === 'add') {
+          db.prepare('INSERT OR IGNORE INTO usage_counters (license_id, period, used) VALUES (?, ?, 0)').run(write.licenseId, write.period);
+          db.prepare('UPDATE usage_counters SET used = used + ? WHERE license_id = ? AND period = ?').run(
+            write.units,
+            write.licenseId,
+            write.period,
+          );
+        } else if (write.kind === 'store') {
+          const { sql, params } = eventsInsert(write.events, SQLITE_FIELD_EVENTS);
+          db.prepare(sql).run(...params);
+        } else if (write.kind === 'consume') {
           if (this.events.appendInOpenTransaction(write.event, write.cost, write.limit) !== write.answered) throw new Outdated();
         } else {
           const { sql, params } = this.writes.eventInsertIgnoring(write.event);

@@ -10,7 +10,8 @@ export const USED_IN_PERIOD = 'SELECT used FROM usage_counters WHERE license_id 
 
 /** The columns of an analytics event, in the order the adapters bind them. */
 export const EVENT_COLUMNS =
-  'id, key_id, environment, event_type, model_name, inference_type, duration_ms, success, error_message, metadata, period, received_at';
+  'id, key_id, environment, event_type, model_name, inference_type, duration_ms, success, error_message, metadata, period, received_at, ' +
+  'occurred_at, received_via';
 
 export const INSERT_EVENT = `INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',')
   .map(() => '?')
@@ -37,5 +38,7 @@ export function eventValues(
     event.metadata === null ? null : JSON.stringify(event.metadata),
     event.period,
     as.instant(event.receivedAt),
+    as.instant(event.occurredAt),
+    event.batched ? 'batch' : 'log',
   ];
 }

@@ -5,6 +5,7 @@ import {
   type EventType,
   type EventsOnDay,
   type RangeUsage,
+  type RecentEvent,
   type UsageBreakdown,
   tallyUsage,
 } from '@svc/domain';
@@ -12,6 +13,15 @@ import { type DataSource, type ObjectLiteral, type SelectQueryBuilder } from 'ty
 
 type CountRow = { key_id: string; event_type: string; model_name: string | null; success: unknown; n: string | number };
 type DayRow = { day: string; n: string | number };
+type RecentRow = {
+  id: string;
+  key_id: string;
+  event_type: string;
+  model_name: string | null;
+  received_at: string | Date;
+  occurred_at: string | Date | null;
+  received_via: string;
+};
 
 /** The groups every breakdown is tallied from (tallyUsage): key, type, model and outcome. */
 const GROUPS = ['key_id', 'event_type', 'model_name', 'success'] as const;
@@ -78,6 +88,36 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
     };
   }
 
+  /**
+   * Each of the license's keys' latest events on the index (key_id,
+   * received_at), newest first, merged: a license has a handful of keys.
+   */
+  async recentEvents(licenseId: string, limit: number): Promise<RecentEvent[]> {
+    const latest = Math.max(0, Math.trunc(limit));
+    const keys = await this.dataSource
+      .createQueryBuilder()
+      .from('api_keys', 'k')
+      .select('k.id', 'id')
+      .where('k.license_id = :licenseId', { licenseId })
+      .getRawMany<{ id: string }>();
+    const latestOf = (keyId: string) =>
+      this.dataSource
+        .createQueryBuilder()
+        .from('analytics_events', 'e')
+        .select(['e.id AS id', 'e.key_id AS key_id', 'e.event_type AS event_type', 'e.model_name AS model_name'])
+        .addSelect(['e.received_at AS received_at', 'e.occurred_at AS occurred_at', 'e.received_via AS received_via'])
+        .where('e.key_id = :keyId', { keyId })
+        .orderBy('e.received_at', 'DESC')
+        .limit(latest)
+        .getRawMany<RecentRow>();
+    const perKey = await Promise.all(keys.map((key) => latestOf(String(key.id))));
+    return perKey
+      .flat()
+      .map(recentEventOf)
+      .sort((a, b) => b.receivedAt.getTime() - a.receivedAt.getTime())
+      .slice(0, latest);
+  }
+
   /** On the index (received_at): the range's entries only. */
   async eventsPerDay(from: Date, until: Date): Promise<EventsOnDay[]> {
     const rows = await this.perDay()
@@ -105,6 +145,25 @@ export abstract class SqlAnalyticsEventRepository extends AnalyticsEventReposito
 /** A cost above the whole limit is refused without asking the database. */
 export function refusedOutright(cost: number, limit: number | null): boolean {
   return limit !== null && cost > limit;
+}
+
+/** An instant as a driver reads it back: a Date (PostgreSQL, MySQL) or the ISO 8601 text this module wrote (SQLite). */
+function instantOf(value: string | Date): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+function recentEventOf(row: RecentRow): RecentEvent {
+  const receivedAt = instantOf(row.received_at);
+  return {
+    id: String(row.id),
+    keyId: String(row.key_id),
+    eventType: row.event_type as EventType,
+    modelName: row.model_name,
+    receivedAt,
+    // events stored before CONTRACT 22 were given their receipt by the migration; null only if one slipped through
+    occurredAt: row.occurred_at === null ? receivedAt : instantOf(row.occurred_at),
+    batched: row.received_via === 'batch',
+  };
 }
 
 function countOf(row: CountRow): EventCount {
