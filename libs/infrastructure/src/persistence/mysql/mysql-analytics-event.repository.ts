@@ -105,7 +105,10 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
     }
     const total = await consumeOnce(session, event.licenseId, event.period, cost, limit);
     if (total === null) {
-      if (!opened) throw new CounterNotOpenedYet(event);
+      // nothing changed: the limit refused, or the period's counter does not exist yet (open it and run again)
+      if (!opened && (await session.rows(USED_IN_PERIOD, [event.licenseId, event.period])).length === 0) {
+        throw new CounterNotOpenedYet(event);
+      }
       return null;
     }
     await session.write(INSERT_EVENT, values);

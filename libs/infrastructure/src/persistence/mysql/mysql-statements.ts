@@ -17,6 +17,14 @@ export const mysqlInstant = (at: Date): string => at.toISOString().slice(0, 23).
 
 /** ER_LOCK_DEADLOCK. */
 const DEADLOCK_VICTIM = 1213;
+/**
+ * How many times a transaction runs when InnoDB keeps choosing it as a
+ * deadlock victim (MySQL's manual: "always be prepared to re-issue a
+ * transaction if it fails due to deadlock"). Sends of one idempotency key
+ * racing on several instances wait on its row, and InnoDB may pick one of
+ * them more than once.
+ */
+const DEADLOCK_ATTEMPTS = 4;
 
 /** What a statement run on one connection of the pool answers: rows, or the write's header. */
 export interface MySqlSession {
@@ -63,14 +71,15 @@ export class MySqlStatements extends SqlStatements {
    * resolves, rolled back when it throws or answers `rollback`. A connection
    * that cannot even roll back is destroyed rather than handed back. A
    * transaction InnoDB chose as a deadlock victim (rolled back whole, nothing
-   * kept) runs once more before the error counts.
+   * kept) runs again, up to DEADLOCK_ATTEMPTS times in all, before the error counts.
    */
   async transaction<T>(work: (session: MySqlSession) => Promise<{ value: T; rollback?: boolean }>): Promise<T> {
-    try {
-      return await this.transactionOnce(work);
-    } catch (error) {
-      if ((error as { errno?: unknown }).errno !== DEADLOCK_VICTIM) throw error;
-      return this.transactionOnce(work);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transactionOnce(work);
+      } catch (error) {
+        if ((error as { errno?: unknown }).errno !== DEADLOCK_VICTIM || attempt === DEADLOCK_ATTEMPTS) throw error;
+      }
     }
   }
 
