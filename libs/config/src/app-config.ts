@@ -43,7 +43,7 @@ export interface GithubAppConfig {
 }
 
 /** The endpoints SPEC 8 limits; aliases and sub-paths share their endpoint's counter. */
-export const RATE_LIMITED_ENDPOINTS = ['validate', 'refresh', 'revoke', 'rotate', 'installer', 'models', 'analytics'] as const;
+export const RATE_LIMITED_ENDPOINTS = ['validate', 'refresh', 'revoke', 'rotate', 'installer', 'models', 'analytics', 'devices'] as const;
 export type RateLimitedEndpoint = (typeof RATE_LIMITED_ENDPOINTS)[number];
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

@@ -142,6 +142,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         installer: schema.RATE_LIMIT_INSTALLER_PER_MINUTE ?? 20,
         models: schema.RATE_LIMIT_MODELS_PER_MINUTE ?? 60,
         analytics: schema.RATE_LIMIT_ANALYTICS_PER_MINUTE ?? 1000,
+        devices: schema.RATE_LIMIT_DEVICES_PER_MINUTE ?? 10,
       },
       redisKeyPrefix: schema.REDIS_KEY_PREFIX ?? 'svc:rl:',
     },
