@@ -11,3 +11,4 @@ export * from './in-memory-generated-secrets';
 export * from './in-memory-persistence.module';
 export * from './in-memory-operator.repository';
 export * from './in-memory-unit-of-work';
+export * from './in-memory-device.repository';

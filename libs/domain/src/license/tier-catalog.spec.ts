@@ -14,7 +14,7 @@ function withTier(tier: string, entry: unknown): TierCatalogSource {
 }
 
 describe(`${TierCatalog.name}: device policies (CONTRACT 23)`, () => {
-  it('takes CONTRACT 23\'s defaults for a tier that says nothing of devices', () => {
+  it("takes CONTRACT 23's defaults for a tier that says nothing of devices", () => {
     const catalog = TierCatalog.fromSource(SOURCE);
     expect(catalog.devicePolicyOf('research')).toEqual({ maxDevices: 3, leaseSeconds: null, requireDevice: false });
     expect(catalog.devicePolicyOf('enterprise').maxDevices).toBeNull();

@@ -112,9 +112,7 @@ function devicePolicyOf(tier: LicenseType, entry: TierCatalogSource[string]): De
   }
   const lease = entry.device_lease_seconds === undefined ? defaults.leaseSeconds : entry.device_lease_seconds;
   if (lease !== null && !(Number.isSafeInteger(lease) && lease >= 60 && lease <= MAX_DEVICE_LEASE_SECONDS)) {
-    throw new Error(
-      `tier "${tier}": "device_lease_seconds" must be an integer from 60 to ${MAX_DEVICE_LEASE_SECONDS} or null (no lease)`,
-    );
+    throw new Error(`tier "${tier}": "device_lease_seconds" must be an integer from 60 to ${MAX_DEVICE_LEASE_SECONDS} or null (no lease)`);
   }
   const requireDevice = entry.require_device === undefined ? defaults.requireDevice : entry.require_device;
   if (typeof requireDevice !== 'boolean') throw new Error(`tier "${tier}": "require_device" must be true or false`);

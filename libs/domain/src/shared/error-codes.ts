@@ -31,6 +31,8 @@ export const DOMAIN_ERROR_CODES = [
   'LAST_OWNER',
   'WEBHOOK_NOT_FOUND',
   'DELIVERY_NOT_FOUND',
+  'DEVICE_LIMIT_REACHED',
+  'DEVICE_NOT_FOUND',
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

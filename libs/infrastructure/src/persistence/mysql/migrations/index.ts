@@ -11,6 +11,7 @@ import { WebhooksMySql1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionMySql1764800000000 } from './1764800000000-webhook-retention';
 import { KeyExpiryIndexMySql1764900000000 } from './1764900000000-key-expiry-index';
 import { SealedSecretsMySql1765100000000 } from './1765100000000-sealed-secrets';
+import { DevicesMySql1765200000000 } from './1765200000000-devices';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MYSQL_MIGRATIONS = [
   WebhookRetentionMySql1764800000000,
   KeyExpiryIndexMySql1764900000000,
   SealedSecretsMySql1765100000000,
+  DevicesMySql1765200000000,
 ];

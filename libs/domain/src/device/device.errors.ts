@@ -1,0 +1,28 @@
+import { DomainError } from '../shared/domain-error';
+
+/** Every seat of the license is held (CONTRACT 23): the answer carries the limit and the active count. */
+export class DeviceLimitReachedError extends DomainError {
+  readonly code = 'DEVICE_LIMIT_REACHED' as const;
+  constructor(
+    readonly maxDevices: number,
+    readonly active: number,
+  ) {
+    super(
+      'Device limit reached',
+      `The license allows ${maxDevices} active device${maxDevices === 1 ? '' : 's'} and has ${active}; deactivate one first`,
+    );
+  }
+
+  /** The fields the error's answer carries beside the envelope's. */
+  get fields(): { readonly max_devices: number; readonly active: number } {
+    return { max_devices: this.maxDevices, active: this.active };
+  }
+}
+
+/** No active device with that fingerprint (or id) on the license. */
+export class DeviceNotFoundError extends DomainError {
+  readonly code = 'DEVICE_NOT_FOUND' as const;
+  constructor() {
+    super('Device not found or not active');
+  }
+}
