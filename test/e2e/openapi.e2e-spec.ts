@@ -217,9 +217,9 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       expect(propertiesOf('UnhealthyResponse')).toEqual(['status', 'timestamp', 'error', 'database'].sort());
     });
 
-    it('the error envelope is { error, code, message? }', () => {
+    it("the error envelope is { error, code, message? }, and DEVICE_LIMIT_REACHED's max_devices and active (CONTRACT 23)", () => {
       const envelope = document.components.schemas.ErrorEnvelopeResponse;
-      expect(Object.keys(envelope.properties ?? {}).sort()).toEqual(['code', 'error', 'message']);
+      expect(Object.keys(envelope.properties ?? {}).sort()).toEqual(['active', 'code', 'error', 'max_devices', 'message']);
       expect([...(envelope.required ?? [])].sort()).toEqual(['code', 'error']);
     });
 
