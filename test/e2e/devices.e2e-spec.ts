@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FixedClock } from '@svc/domain';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { DataSource } from 'typeorm';
 import shippedTiers from '../../config/tiers.json';
 import { TestApp } from '../harness/create-test-app';
+import { fetchJwks } from '../harness/license-token';
 
 const NOW = new Date('2026-05-10T08:00:00.000Z');
 const DEVICE_ID = /^dev_[0-9a-f]{24}$/;
@@ -22,6 +25,34 @@ const limitReached = (max: number, active: number) => ({
   active,
 });
 const DEVICE_NOT_FOUND = { error: 'Device not found or not active', code: 'DEVICE_NOT_FOUND' };
+const DEVICE_NOT_ACTIVATED = {
+  error: 'Device not activated',
+  code: 'DEVICE_NOT_ACTIVATED',
+  message: 'Activate the device first (POST /v1/devices/activate), or send the fingerprint it was activated with',
+};
+const DEVICE_REQUIRED = {
+  error: 'Device required',
+  code: 'DEVICE_REQUIRED',
+  message: 'This license requires an active device: send its fingerprint in X-Device-Fingerprint',
+};
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The license token's claims, its signature checked with jose against the service's JWKS. */
+async function verifiedClaims(t: TestApp, token: string, at: Date): Promise<Record<string, unknown>> {
+  const { payload } = await jwtVerify(token, createLocalJWKSet(await fetchJwks(t.baseUrl)), {
+    issuer: 'svc-licensing',
+    currentDate: at,
+  });
+  return payload as Record<string, unknown>;
+}
+
+/** The stored `last_seen_at` of a device, in epoch milliseconds. */
+async function lastSeenOf(t: TestApp, deviceId: string): Promise<number> {
+  const p = t.databaseKind === 'postgres' ? '$1' : '?';
+  const [row] = await t.app.get(DataSource).query(`SELECT last_seen_at FROM devices WHERE id = ${p}`, [deviceId]);
+  const value = row.last_seen_at;
+  return value instanceof Date ? value.getTime() : new Date(t.databaseKind === 'sqlite' ? `${value}Z`.replace(' ', 'T') : value).getTime();
+}
 
 /** A tier file like the shipped one, research's device policy changed. */
 function tiersFile(folder: string, research: Record<string, unknown>): string {
@@ -218,6 +249,77 @@ describe('POST /v1/devices/activate, /heartbeat, /deactivate (CONTRACT 23)', () 
     });
   });
 
+  describe("key calls naming their device (X-Device-Fingerprint, or the body's fingerprint)", () => {
+    it("validate's and refresh's license_token carry the device's SHA-256 as `device`, checked against the JWKS", async () => {
+      const { api_key } = await t.issueKey({ licenseType: 'research' });
+      await activate(api_key, { fingerprint: fingerprint(1) });
+      const byHeader = await t.post('/v1/auth/validate', { api_key }, { 'x-device-fingerprint': fingerprint(1) });
+      expect(byHeader.status).toBe(200);
+      expect((await verifiedClaims(t, byHeader.body.license_token, NOW)).device).toBe(sha256(fingerprint(1)));
+      const byBody = await t.post('/v1/auth/refresh', { api_key, fingerprint: fingerprint(1) });
+      expect(byBody.status).toBe(200);
+      expect((await verifiedClaims(t, byBody.body.license_token, NOW)).device).toBe(sha256(fingerprint(1)));
+    });
+
+    it('answers unnamed calls as before: no device claim, nothing required', async () => {
+      const { api_key } = await t.issueKey({ licenseType: 'research' });
+      await activate(api_key, { fingerprint: fingerprint(1) });
+      const named = await t.post('/v1/auth/validate', { api_key }, { 'x-device-fingerprint': fingerprint(1) });
+      const unnamed = await t.post('/v1/auth/validate', { api_key });
+      expect(unnamed.status).toBe(200);
+      const claims = await verifiedClaims(t, unnamed.body.license_token, NOW);
+      expect(claims).not.toHaveProperty('device');
+      expect(unnamed.body.license_token).not.toBe(named.body.license_token);
+      expect((await t.post('/v1/analytics/log', { api_key, event_type: 'model_load' })).status).toBe(202);
+    });
+
+    it('refuses a named device that is not active on the license with 403 DEVICE_NOT_ACTIVATED, on every key call', async () => {
+      const { api_key } = await t.issueKey({ licenseType: 'research' });
+      const other = await t.issueKey({ licenseType: 'research' });
+      await activate(other.api_key, { fingerprint: fingerprint(5) });
+      const header = { 'x-device-fingerprint': fingerprint(5) };
+      expect(await t.post('/v1/auth/validate', { api_key }, header)).toMatchObject({ status: 403, body: DEVICE_NOT_ACTIVATED });
+      expect(await t.post('/v1/auth/refresh', { api_key, fingerprint: fingerprint(5) })).toMatchObject({
+        status: 403,
+        body: DEVICE_NOT_ACTIVATED,
+      });
+      expect(await t.post('/v1/analytics/log', { api_key, event_type: 'model_load' }, header)).toMatchObject({
+        status: 403,
+        body: DEVICE_NOT_ACTIVATED,
+      });
+      expect(await t.get('/v1/models/list', { 'x-api-key': api_key, ...header })).toMatchObject({ status: 403, body: DEVICE_NOT_ACTIVATED });
+      await activate(api_key, { fingerprint: fingerprint(5) });
+      await deactivate(api_key, fingerprint(5));
+      expect(await t.post('/v1/auth/validate', { api_key }, header)).toMatchObject({ status: 403, body: DEVICE_NOT_ACTIVATED });
+    });
+
+    it('answers a named fingerprint outside 16-256 characters with 400, and key errors first', async () => {
+      const { api_key } = await t.issueKey({ licenseType: 'research' });
+      const res = await t.post('/v1/auth/validate', { api_key }, { 'x-device-fingerprint': 'short' });
+      expect(res).toMatchObject({
+        status: 400,
+        body: { code: 'INVALID_REQUEST', message: 'fingerprint must be a string of 16 to 256 characters' },
+      });
+      expect((await t.post('/v1/auth/validate', { api_key, fingerprint: 42 })).body.code).toBe('INVALID_REQUEST');
+      expect((await t.post('/v1/auth/validate', {}, { 'x-device-fingerprint': 'short' })).body.code).toBe('MISSING_KEY');
+    });
+
+    it('moves last_seen_at on named calls, written at most once a minute per device', async () => {
+      const { api_key } = await t.issueKey({ licenseType: 'research' });
+      const { body } = await activate(api_key, { fingerprint: fingerprint(1) });
+      const header = { 'x-device-fingerprint': fingerprint(1) };
+      clock.advance(30_000);
+      await t.post('/v1/auth/validate', { api_key }, header);
+      expect(await lastSeenOf(t, body.device_id)).toBe(NOW.getTime());
+      clock.advance(31_000);
+      await t.post('/v1/auth/validate', { api_key }, header);
+      expect(await lastSeenOf(t, body.device_id)).toBe(NOW.getTime() + 61_000);
+      clock.advance(10_000);
+      await t.post('/v1/auth/validate', { api_key }, header);
+      expect(await lastSeenOf(t, body.device_id)).toBe(NOW.getTime() + 61_000);
+    });
+  });
+
   it('stores no raw fingerprint, only its SHA-256', async () => {
     const raw = 'raw-fingerprint-that-must-never-be-stored-0b9e1c';
     const { api_key } = await t.issueKey({ licenseType: 'research' });
@@ -275,6 +377,34 @@ describe('Devices with a lease, and a lowered limit (CONTRACT 23, the tier file)
     expect(back.status).toBe(201);
     expect(back.body.device_id).not.toBe(first.body.device_id);
     expect(back.body.activated_at).toBe('2026-05-10T10:00:00Z');
+  });
+});
+
+describe('A tier with require_device (CONTRACT 23)', () => {
+  let t: TestApp;
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'svc-tiers-'));
+    t = await TestApp.start({ env: { TIERS_FILE: tiersFile(folder, { require_device: true }) } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('answers unnamed key calls 403 DEVICE_REQUIRED, lets the device calls through, and takes a named active device', async () => {
+    const { api_key } = await t.issueKey({ licenseType: 'research' });
+    expect(await t.post('/v1/auth/validate', { api_key })).toMatchObject({ status: 403, body: DEVICE_REQUIRED });
+    expect(await t.post('/v1/analytics/log', { api_key, event_type: 'model_load' })).toMatchObject({ status: 403, body: DEVICE_REQUIRED });
+    expect((await t.post('/v1/devices/activate', { api_key, fingerprint: fingerprint(1) })).status).toBe(201);
+    expect((await t.post('/v1/auth/validate', { api_key }, { 'x-device-fingerprint': fingerprint(1) })).status).toBe(200);
+    expect((await t.post('/v1/auth/revoke', { api_key })).status).toBe(200);
+  });
+
+  it('leaves the other tiers alone', async () => {
+    const { api_key } = await t.issueKey({ licenseType: 'free' });
+    expect((await t.post('/v1/auth/validate', { api_key })).status).toBe(200);
   });
 });
 

@@ -1135,7 +1135,7 @@ export interface components {
              * @example INVALID_KEY
              * @enum {string}
              */
-            code: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST" | "MISSING_EVENT_TYPE" | "INVALID_EVENT_TYPE" | "INVALID_PARAMETER" | "UNAUTHORIZED" | "INVALID_KEY" | "KEY_EXPIRED" | "INSUFFICIENT_LICENSE" | "FORBIDDEN" | "LINK_EXPIRED" | "LINK_INVALID" | "KEY_NOT_FOUND" | "USER_NOT_FOUND" | "MODEL_NOT_FOUND" | "OPERATOR_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_REVOKED" | "KEY_ROTATED" | "MODEL_EXISTS" | "LAST_OWNER" | "DEVICE_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "QUOTA_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "SERVER_ERROR" | "UPSTREAM_ERROR" | "NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+            code: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST" | "MISSING_EVENT_TYPE" | "INVALID_EVENT_TYPE" | "INVALID_PARAMETER" | "UNAUTHORIZED" | "INVALID_KEY" | "KEY_EXPIRED" | "INSUFFICIENT_LICENSE" | "FORBIDDEN" | "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED" | "LINK_EXPIRED" | "LINK_INVALID" | "KEY_NOT_FOUND" | "USER_NOT_FOUND" | "MODEL_NOT_FOUND" | "OPERATOR_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_REVOKED" | "KEY_ROTATED" | "MODEL_EXISTS" | "LAST_OWNER" | "DEVICE_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "QUOTA_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "SERVER_ERROR" | "UPSTREAM_ERROR" | "NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
             /**
              * @description A short description of the failure
              * @example Invalid or inactive API key
@@ -6551,6 +6551,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
+                    };
+                };
+            };
             /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
             405: {
                 headers: {
@@ -6680,6 +6692,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -6947,6 +6971,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
+                    };
+                };
+            };
             /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
             405: {
                 headers: {
@@ -7088,6 +7124,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -7642,7 +7690,7 @@ export interface operations {
                     "application/json": components["schemas"]["GithubTokenResponse"];
                 };
             };
-            /** @description `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database) */
+            /** @description `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database). `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7650,7 +7698,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
-                        code?: "MISSING_KEY" | "INVALID_FORMAT";
+                        code?: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST";
                     };
                 };
             };
@@ -7663,6 +7711,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -7783,6 +7843,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -7953,7 +8025,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelListResponse"];
                 };
             };
-            /** @description `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database). `INVALID_PARAMETER`: a query parameter has a value outside its allowed set. `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it) */
+            /** @description `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database). `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it). `INVALID_PARAMETER`: a query parameter has a value outside its allowed set */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7961,7 +8033,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
-                        code?: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_PARAMETER" | "INVALID_REQUEST";
+                        code?: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST" | "INVALID_PARAMETER";
                     };
                 };
             };
@@ -7974,6 +8046,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -8083,7 +8167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_LICENSE`: the model needs a higher tier than the key's */
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none. `INSUFFICIENT_LICENSE`: the model needs a higher tier than the key's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8091,7 +8175,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
-                        code?: "INSUFFICIENT_LICENSE";
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED" | "INSUFFICIENT_LICENSE";
                     };
                 };
             };
@@ -8213,7 +8297,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_LICENSE`: the model needs a higher tier than the key's */
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none. `INSUFFICIENT_LICENSE`: the model needs a higher tier than the key's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8221,7 +8305,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
-                        code?: "INSUFFICIENT_LICENSE";
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED" | "INSUFFICIENT_LICENSE";
                     };
                 };
             };
@@ -8591,6 +8675,7 @@ export const pathsModelFilesFileGetResponses500ContentApplicationJsonCodeValues:
 export const pathsModelFilesFileGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/model-files/{file}"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AnalyticsLogPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE"];
 export const pathsV1AnalyticsLogPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AnalyticsLogPostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AnalyticsLogPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AnalyticsLogPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1AnalyticsLogPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
@@ -8599,6 +8684,7 @@ export const pathsV1AnalyticsLogPostResponses500ContentApplicationJsonCodeValues
 export const pathsV1AnalyticsLogPostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AuthRefreshPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1AuthRefreshPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AuthRefreshPostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AuthRefreshPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AuthRefreshPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1AuthRefreshPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
@@ -8615,6 +8701,7 @@ export const pathsV1AuthRevokePostResponses500ContentApplicationJsonCodeValues: 
 export const pathsV1AuthRevokePostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/revoke"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AuthRotatePostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1AuthRotatePostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AuthRotatePostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AuthRotatePostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AuthRotatePostResponses409ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["409"]["content"]["application/json"]["code"]> = ["KEY_ROTATED"];
 export const pathsV1AuthRotatePostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
@@ -8624,6 +8711,7 @@ export const pathsV1AuthRotatePostResponses500ContentApplicationJsonCodeValues: 
 export const pathsV1AuthRotatePostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AuthValidatePostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1AuthValidatePostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AuthValidatePostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AuthValidatePostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AuthValidatePostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1AuthValidatePostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
@@ -8657,8 +8745,9 @@ export const pathsV1DevicesHeartbeatPostResponses415ContentApplicationJsonCodeVa
 export const pathsV1DevicesHeartbeatPostResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
 export const pathsV1DevicesHeartbeatPostResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
 export const pathsV1DevicesHeartbeatPostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
-export const pathsV1InstallerGithubTokenGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT"];
+export const pathsV1InstallerGithubTokenGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST"];
 export const pathsV1InstallerGithubTokenGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1InstallerGithubTokenGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1InstallerGithubTokenGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1InstallerGithubTokenGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
 export const pathsV1InstallerGithubTokenGetResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
@@ -8666,6 +8755,7 @@ export const pathsV1InstallerGithubTokenGetResponses502ContentApplicationJsonCod
 export const pathsV1InstallerGithubTokenGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
 export const pathsV1InstallerGithubTokenPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1InstallerGithubTokenPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1InstallerGithubTokenPostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1InstallerGithubTokenPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1InstallerGithubTokenPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1InstallerGithubTokenPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
@@ -8676,15 +8766,16 @@ export const pathsV1InstallerGithubTokenPostResponses503ContentApplicationJsonCo
 export const pathsV1LicenseJwksGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/license/jwks"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1LicenseJwksGetResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/license/jwks"]["get"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
 export const pathsV1ModelsListGetParametersQueryTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["parameters"]["query"]["type"]> = ["SvcLDA", "SvcQDA", "SvcProbit"];
-export const pathsV1ModelsListGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_PARAMETER", "INVALID_REQUEST"];
+export const pathsV1ModelsListGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "INVALID_PARAMETER"];
 export const pathsV1ModelsListGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1ModelsListGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1ModelsListGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1ModelsListGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
 export const pathsV1ModelsListGetResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
 export const pathsV1ModelsListGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1ModelsNameGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST"];
 export const pathsV1ModelsNameGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
-export const pathsV1ModelsNameGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["INSUFFICIENT_LICENSE"];
+export const pathsV1ModelsNameGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED", "INSUFFICIENT_LICENSE"];
 export const pathsV1ModelsNameGetResponses404ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["404"]["content"]["application/json"]["code"]> = ["MODEL_NOT_FOUND"];
 export const pathsV1ModelsNameGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1ModelsNameGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
@@ -8692,7 +8783,7 @@ export const pathsV1ModelsNameGetResponses500ContentApplicationJsonCodeValues: R
 export const pathsV1ModelsNameGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1ModelsNameDownloadGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST"];
 export const pathsV1ModelsNameDownloadGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
-export const pathsV1ModelsNameDownloadGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["INSUFFICIENT_LICENSE"];
+export const pathsV1ModelsNameDownloadGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED", "INSUFFICIENT_LICENSE"];
 export const pathsV1ModelsNameDownloadGetResponses404ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["404"]["content"]["application/json"]["code"]> = ["MODEL_NOT_FOUND"];
 export const pathsV1ModelsNameDownloadGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1ModelsNameDownloadGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
@@ -8706,7 +8797,7 @@ export const createKeyRequestEnvironmentValues: ReadonlyArray<FlattenedDeepRequi
 export const createKeyRequestLicense_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateKeyRequest"]["license_type"]> = ["free", "research", "commercial", "enterprise"];
 export const createOperatorRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateOperatorRequest"]["role"]> = ["viewer", "support", "admin", "owner"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted"];
-export const errorEnvelopeResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorEnvelopeResponse"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "INVALID_PARAMETER", "UNAUTHORIZED", "INVALID_KEY", "KEY_EXPIRED", "INSUFFICIENT_LICENSE", "FORBIDDEN", "LINK_EXPIRED", "LINK_INVALID", "KEY_NOT_FOUND", "USER_NOT_FOUND", "MODEL_NOT_FOUND", "OPERATOR_NOT_FOUND", "WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND", "DEVICE_NOT_FOUND", "NOT_FOUND", "METHOD_NOT_ALLOWED", "KEY_REVOKED", "KEY_ROTATED", "MODEL_EXISTS", "LAST_OWNER", "DEVICE_LIMIT_REACHED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RANGE_NOT_SATISFIABLE", "QUOTA_EXCEEDED", "RATE_LIMIT_EXCEEDED", "SERVER_ERROR", "UPSTREAM_ERROR", "NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
+export const errorEnvelopeResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorEnvelopeResponse"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "INVALID_PARAMETER", "UNAUTHORIZED", "INVALID_KEY", "KEY_EXPIRED", "INSUFFICIENT_LICENSE", "FORBIDDEN", "DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED", "LINK_EXPIRED", "LINK_INVALID", "KEY_NOT_FOUND", "USER_NOT_FOUND", "MODEL_NOT_FOUND", "OPERATOR_NOT_FOUND", "WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND", "DEVICE_NOT_FOUND", "NOT_FOUND", "METHOD_NOT_ALLOWED", "KEY_REVOKED", "KEY_ROTATED", "MODEL_EXISTS", "LAST_OWNER", "DEVICE_LIMIT_REACHED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RANGE_NOT_SATISFIABLE", "QUOTA_EXCEEDED", "RATE_LIMIT_EXCEEDED", "SERVER_ERROR", "UPSTREAM_ERROR", "NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
 export const healthyResponseDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthyResponse"]["database"]> = ["connected"];
 export const healthyResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthyResponse"]["status"]> = ["healthy"];
 export const indicatorStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IndicatorStatus"]["status"]> = ["up", "down"];

@@ -4,6 +4,8 @@ import { InstallerNotConfiguredError, UpstreamError } from '@svc/application';
 import {
   DeviceLimitReachedError,
   DeviceNotFoundError,
+  DeviceNotActivatedError,
+  DeviceRequiredError,
   AdminUnauthorizedError,
   BillingPeriod,
   DatabaseUnavailableError,
@@ -101,6 +103,14 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
   DEVICE_NOT_FOUND: {
     when: 'the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed)',
     example: new DeviceNotFoundError(),
+  },
+  DEVICE_NOT_ACTIVATED: {
+    when: "the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license",
+    example: new DeviceNotActivatedError(),
+  },
+  DEVICE_REQUIRED: {
+    when: "the key's tier requires a device (`require_device`) and the call named none",
+    example: new DeviceRequiredError(),
   },
   DEVICE_LIMIT_REACHED: {
     when: 'every seat of the license is held (`max_devices` and `active` say how many); deactivate a device first',

@@ -4,6 +4,16 @@ import { type DevicePolicy } from '../license/tier-catalog';
 /** A fingerprint's length bounds (CONTRACT 23): the SDK derives it, e.g. a hash of the machine id. */
 export const FINGERPRINT_LENGTH = { min: 16, max: 256 } as const;
 
+/** The rule a fingerprint breaks, as a request's message says it. */
+export const FINGERPRINT_RULE = `fingerprint must be a string of ${FINGERPRINT_LENGTH.min} to ${FINGERPRINT_LENGTH.max} characters`;
+
+/** Whether `value` is a fingerprint of the allowed length (in characters, as class-validator counts them). */
+export function isFingerprint(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const length = [...value].length;
+  return length >= FINGERPRINT_LENGTH.min && length <= FINGERPRINT_LENGTH.max;
+}
+
 /** The longest device name and platform a device may give itself. */
 export const MAX_DEVICE_NAME_LENGTH = 200;
 export const MAX_DEVICE_PLATFORM_LENGTH = 64;

@@ -33,6 +33,8 @@ export const DOMAIN_ERROR_CODES = [
   'DELIVERY_NOT_FOUND',
   'DEVICE_LIMIT_REACHED',
   'DEVICE_NOT_FOUND',
+  'DEVICE_NOT_ACTIVATED',
+  'DEVICE_REQUIRED',
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

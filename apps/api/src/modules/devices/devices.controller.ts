@@ -21,7 +21,7 @@ export class DevicesController {
 
   @Post('activate')
   @Header('Cache-Control', 'no-store')
-  @ApiKeyAuth({ from: ['body'], limit: 'devices', errors: ['DEVICE_LIMIT_REACHED'] })
+  @ApiKeyAuth({ from: ['body'], limit: 'devices', namesDevice: false, errors: ['DEVICE_LIMIT_REACHED'] })
   @ApiOperation({
     summary: 'Activate a device',
     description:
@@ -50,7 +50,7 @@ export class DevicesController {
   @Post('heartbeat')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  @ApiKeyAuth({ from: ['body'], limit: 'devices', errors: ['DEVICE_NOT_FOUND'] })
+  @ApiKeyAuth({ from: ['body'], limit: 'devices', namesDevice: false, errors: ['DEVICE_NOT_FOUND'] })
   @ApiOperation({
     summary: "Renew a device's lease",
     description: 'The active device of the fingerprint, seen now (its lease renewed). DEVICE_NOT_FOUND when it is not active.',
@@ -64,7 +64,7 @@ export class DevicesController {
   @Post('deactivate')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  @ApiKeyAuth({ from: ['body'], limit: 'devices', errors: ['DEVICE_NOT_FOUND'] })
+  @ApiKeyAuth({ from: ['body'], limit: 'devices', namesDevice: false, errors: ['DEVICE_NOT_FOUND'] })
   @ApiOperation({
     summary: 'Deactivate a device',
     description: 'Frees the seat of the active device of the fingerprint. DEVICE_NOT_FOUND when it is not active.',

@@ -1,14 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { FINGERPRINT_LENGTH, MAX_DEVICE_NAME_LENGTH, MAX_DEVICE_PLATFORM_LENGTH } from '@svc/domain';
+import { FINGERPRINT_LENGTH, FINGERPRINT_RULE, MAX_DEVICE_NAME_LENGTH, MAX_DEVICE_PLATFORM_LENGTH } from '@svc/domain';
 import { IsPlainText } from '@svc/presentation';
 import { IsDefined, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { CheckedBySchema } from '../../../http/body-schema';
 import { KeyRequest } from '../../../shared/dto/key.request';
 
-const FINGERPRINT_RULE = {
-  message: `fingerprint must be a string of ${FINGERPRINT_LENGTH.min} to ${FINGERPRINT_LENGTH.max} characters`,
-};
+const FINGERPRINT = { message: FINGERPRINT_RULE };
 const textRule = (field: string, max: number) => ({ message: `${field} must be a string of at most ${max} characters` });
 
 /** The device's fingerprint (CONTRACT 23): the SDK derives it; the service keeps only its SHA-256. */
@@ -21,9 +19,9 @@ function FingerprintProperty(): PropertyDecorator {
       description: 'What the SDK derives to name its machine (e.g. a hash of the machine id); the service keeps only its SHA-256',
       example: '5e0f8c1d6b2a4f7e9c3d1a0b8e6f4d2c',
     }),
-    IsDefined(FINGERPRINT_RULE),
-    IsString(FINGERPRINT_RULE),
-    Length(FINGERPRINT_LENGTH.min, FINGERPRINT_LENGTH.max, FINGERPRINT_RULE),
+    IsDefined(FINGERPRINT),
+    IsString(FINGERPRINT),
+    Length(FINGERPRINT_LENGTH.min, FINGERPRINT_LENGTH.max, FINGERPRINT),
   );
 }
 
