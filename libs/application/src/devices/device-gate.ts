@@ -8,7 +8,7 @@ import {
   FINGERPRINT_RULE,
   InvalidRequestError,
   TierCatalog,
-  fingerprintDigestOf,
+  FingerprintDigest,
   isFingerprint,
   seatHeldSince,
 } from '@svc/domain';
@@ -28,6 +28,7 @@ export class DeviceGate {
     private readonly devices: DeviceRepository,
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
+    private readonly digests: FingerprintDigest,
   ) {}
 
   /** `fingerprint`: what the call sent (undefined or null: none). The named device's digest, or null when unnamed. */
@@ -38,7 +39,7 @@ export class DeviceGate {
       return null;
     }
     if (!isFingerprint(fingerprint)) throw new InvalidRequestError(FINGERPRINT_RULE);
-    const digest = fingerprintDigestOf(fingerprint);
+    const digest = this.digests.of(fingerprint);
     const now = this.clock.now();
     const device = await this.devices.findHolding(key.licenseId, digest, seatHeldSince(policy, now));
     if (!device) throw new DeviceNotActivatedError();

@@ -8,7 +8,7 @@ import {
   DeviceRepository,
   IdGenerator,
   TierCatalog,
-  fingerprintDigestOf,
+  FingerprintDigest,
   leaseExpiresAt,
   seatHeldSince,
 } from '@svc/domain';
@@ -47,6 +47,7 @@ export class ActivateDevice {
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly digests: FingerprintDigest,
   ) {}
 
   async execute(input: ActivateDeviceInput): Promise<ActivatedDevice> {
@@ -55,7 +56,7 @@ export class ActivateDevice {
     const outcome = await this.devices.activate({
       id: this.ids.newId('dev'),
       licenseId: input.key.licenseId,
-      fingerprintDigest: fingerprintDigestOf(input.fingerprint),
+      fingerprintDigest: this.digests.of(input.fingerprint),
       name: input.name,
       platform: input.platform,
       at,
@@ -79,12 +80,13 @@ export class HeartbeatDevice {
     private readonly devices: DeviceRepository,
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
+    private readonly digests: FingerprintDigest,
   ) {}
 
   async execute(input: NamedDeviceInput): Promise<DeviceSeat> {
     const policy = policyOf(this.catalog, input.key);
     const at = this.clock.now();
-    const device = await this.devices.findHolding(input.key.licenseId, fingerprintDigestOf(input.fingerprint), seatHeldSince(policy, at));
+    const device = await this.devices.findHolding(input.key.licenseId, this.digests.of(input.fingerprint), seatHeldSince(policy, at));
     if (!device) throw new DeviceNotFoundError();
     await this.devices.touch(device.id, at, at);
     const seen = { ...device, lastSeenAt: new Date(Math.max(at.getTime(), device.lastSeenAt.getTime())) };
@@ -99,12 +101,13 @@ export class DeactivateDevice {
     private readonly devices: DeviceRepository,
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
+    private readonly digests: FingerprintDigest,
   ) {}
 
   async execute(input: NamedDeviceInput): Promise<Device> {
     const policy = policyOf(this.catalog, input.key);
     const at = this.clock.now();
-    const device = await this.devices.findHolding(input.key.licenseId, fingerprintDigestOf(input.fingerprint), seatHeldSince(policy, at));
+    const device = await this.devices.findHolding(input.key.licenseId, this.digests.of(input.fingerprint), seatHeldSince(policy, at));
     if (!device || !(await this.devices.deactivate(device.id, 'sdk', at))) throw new DeviceNotFoundError();
     return { ...device, deactivatedAt: at, deactivationReason: 'sdk' };
   }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type DevicePolicy } from '../license/tier-catalog';
 
 /** A fingerprint's length bounds (CONTRACT 23): the SDK derives it, e.g. a hash of the machine id. */
@@ -68,7 +67,7 @@ export function hasFreeSeat(maxDevices: number | null, active: number): boolean 
   return maxDevices === null || active < maxDevices;
 }
 
-/** The fingerprint's SHA-256, hex: all the service keeps of it, and the `device` claim of an offline license. */
-export function fingerprintDigestOf(fingerprint: string): string {
-  return createHash('sha256').update(fingerprint, 'utf8').digest('hex');
+/** The fingerprint's SHA-256 (UTF-8, lowercase hex): all the service keeps of it, and the `device` claim of an offline license. */
+export abstract class FingerprintDigest {
+  abstract of(fingerprint: string): string;
 }
