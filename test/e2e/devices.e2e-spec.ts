@@ -102,6 +102,13 @@ describe('POST /v1/devices/activate, /heartbeat, /deactivate (CONTRACT 23)', () 
       expect(again.body).toEqual({ ...first.body, last_seen_at: '2026-05-10T08:01:30Z' });
     });
 
+    it('answers at the unversioned alias too (CONTRACT 11)', async () => {
+      const { api_key } = await t.issueKey({ licenseType: 'research' });
+      const res = await t.post('/devices/activate', { api_key, fingerprint: fingerprint(3) });
+      expect(res.status).toBe(201);
+      expect((await t.post('/devices/heartbeat', { api_key, fingerprint: fingerprint(3) })).body.device_id).toBe(res.body.device_id);
+    });
+
     it('gives the rate limit headers of the devices limit on each call', async () => {
       const { api_key } = await t.issueKey({ licenseType: 'research' });
       const res = await activate(api_key, { fingerprint: fingerprint(2) });
