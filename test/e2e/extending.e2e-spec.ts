@@ -63,7 +63,8 @@ describe('a feature module built as docs/EXTENDING.md says', () => {
     const operation = doc.paths['/v1/quota-hint']?.get as { security: unknown[]; responses: Record<string, unknown> } | undefined;
     expect(operation).toBeDefined();
     expect(operation?.security).toEqual([{ api_key_header: [] }, { api_key_query: [] }]);
-    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '400', '401', '405', '429', '500', '503']);
+    // 403: the call may name its device (CONTRACT 23: DEVICE_NOT_ACTIVATED, DEVICE_REQUIRED)
+    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '405', '429', '500', '503']);
   });
 
   it('serves its admin route to the roles its permission names, under the admin path, with the admin codes', async () => {

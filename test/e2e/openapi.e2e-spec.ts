@@ -154,7 +154,7 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
           'PUT /admin/v1/models/{name}/file',
         ]),
       );
-      expect(Object.keys(document.paths).filter((path) => /^\/(auth|installer|models|analytics)\//.test(path))).toEqual([]);
+      expect(Object.keys(document.paths).filter((path) => /^\/(auth|installer|models|analytics|devices)\//.test(path))).toEqual([]);
       expect(JSON.stringify(document)).toContain('also answers without `/v1`');
     });
   });
@@ -222,9 +222,9 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
       expect(propertiesOf('UnhealthyResponse')).toEqual(['status', 'timestamp', 'error', 'database'].sort());
     });
 
-    it('the error envelope is { error, code, message? }', () => {
+    it("the error envelope is { error, code, message? }, and DEVICE_LIMIT_REACHED's max_devices and active (CONTRACT 23)", () => {
       const envelope = document.components.schemas.ErrorEnvelopeResponse;
-      expect(Object.keys(envelope.properties ?? {}).sort()).toEqual(['code', 'error', 'message']);
+      expect(Object.keys(envelope.properties ?? {}).sort()).toEqual(['active', 'code', 'error', 'max_devices', 'message']);
       expect([...(envelope.required ?? [])].sort()).toEqual(['code', 'error']);
     });
 
@@ -240,7 +240,11 @@ describe('OpenAPI document (GET /api/docs-json, GET /api/docs)', () => {
         ['/v1/auth/rotate', 'post', '429', ['RATE_LIMIT_EXCEEDED']],
         ['/v1/installer/github-token', 'get', '502', ['UPSTREAM_ERROR']],
         ['/v1/installer/github-token', 'get', '503', ['NOT_CONFIGURED', 'SERVICE_UNAVAILABLE']],
-        ['/v1/models/{name}', 'get', '403', ['INSUFFICIENT_LICENSE']],
+        ['/v1/models/{name}', 'get', '403', ['INSUFFICIENT_LICENSE', 'DEVICE_NOT_ACTIVATED', 'DEVICE_REQUIRED']],
+        ['/v1/auth/validate', 'post', '403', ['DEVICE_NOT_ACTIVATED', 'DEVICE_REQUIRED']],
+        ['/v1/devices/activate', 'post', '409', ['DEVICE_LIMIT_REACHED']],
+        ['/v1/devices/heartbeat', 'post', '404', ['DEVICE_NOT_FOUND']],
+        ['/v1/devices/deactivate', 'post', '404', ['DEVICE_NOT_FOUND']],
         ['/v1/models/{name}', 'get', '404', ['MODEL_NOT_FOUND']],
         ['/v1/models/list', 'get', '400', ['MISSING_KEY', 'INVALID_FORMAT', 'INVALID_PARAMETER', 'INVALID_REQUEST']],
         [

@@ -383,6 +383,7 @@ const servers: Engine[] = [
       'analytics_events',
       'api_keys',
       'audit_log',
+      'devices',
       'generated_secrets',
       'idempotency_keys',
       'license_signing_keys',

@@ -9,6 +9,7 @@ import {
   LicenseSigningKeyRepository,
   ModelRepository,
   OperatorRepository,
+  DeviceRepository,
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
@@ -21,6 +22,7 @@ import { InMemoryKeyDirectory } from './in-memory-key-directory';
 import { InMemoryKeyContextRepository } from './in-memory-key-context.repository';
 import { InMemoryModelRepository } from './in-memory-model.repository';
 import { InMemoryOperatorRepository } from './in-memory-operator.repository';
+import { InMemoryDeviceRepository } from './in-memory-device.repository';
 import { InMemoryUsageRepository } from './in-memory-usage.repository';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 import { InMemoryUserRepository } from './in-memory-user.repository';
@@ -57,6 +59,7 @@ export class InMemoryPersistenceModule {
       { provide: AuditLog, useValue: audit },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
       { provide: OperatorRepository, useValue: new InMemoryOperatorRepository() },
+      { provide: DeviceRepository, useValue: new InMemoryDeviceRepository() },
       { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
       { provide: GeneratedSecretRepository, useValue: new InMemoryGeneratedSecretRepository() },
       { provide: LicenseSigningKeyRepository, useValue: new InMemoryLicenseSigningKeyRepository() },

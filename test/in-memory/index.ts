@@ -12,3 +12,4 @@ export * from './in-memory-persistence.module';
 export * from './in-memory-operator.repository';
 export * from './in-memory-unit-of-work';
 export * from './in-memory-idempotency-keys';
+export * from './in-memory-device.repository';

@@ -8,6 +8,7 @@ import { RouteTable } from './http/route-table';
 import { AdminModule } from './modules/admin/admin.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { AnalyticsModule } from './modules/analytics/analytics.module';
+import { DevicesModule } from './modules/devices/devices.module';
 import { HealthModule } from './modules/health/health.module';
 import { InstallerModule } from './modules/installer/installer.module';
 import { LicenseModule } from './modules/license/license.module';
@@ -46,6 +47,7 @@ export class ApiModule {
         AuthModule,
         LicenseModule,
         AnalyticsModule,
+        DevicesModule,
         InstallerModule,
         ModelsModule.forRoot(config),
         AdminModule,

@@ -695,6 +695,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/devices/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a device
+         * @description Takes one of the license's seats for the fingerprint (201), or answers the device already holding one (200). DEVICE_LIMIT_REACHED when every seat is held: of concurrent activations exactly as many succeed as there were free seats. Seats are the license's, shared by its rotated keys. RATE_LIMIT_DEVICES_PER_MINUTE (10) per key, with heartbeat and deactivate.
+         */
+        post: operations["Devices_activate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/devices/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a device
+         * @description Frees the seat of the active device of the fingerprint. DEVICE_NOT_FOUND when it is not active.
+         */
+        post: operations["Devices_deactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/devices/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a device's lease
+         * @description The active device of the fingerprint, seen now (its lease renewed). DEVICE_NOT_FOUND when it is not active.
+         */
+        post: operations["Devices_heartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/installer/github-token": {
         parameters: {
             query?: never;
@@ -803,6 +863,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ActivateDeviceRequest: {
+            /**
+             * @description The API key: `<prefix>_live_` or `<prefix>_test_` followed by 48 hex digits
+             * @example svc_live_0123456789abcdef0123456789abcdef0123456789abcdef
+             */
+            api_key: string;
+            /**
+             * @description What the SDK derives to name its machine (e.g. a hash of the machine id); the service keeps only its SHA-256
+             * @example 5e0f8c1d6b2a4f7e9c3d1a0b8e6f4d2c
+             */
+            fingerprint: string;
+            /** @example EEG lab PC 2 */
+            name?: string | null;
+            /** @example windows-x64 */
+            platform?: string | null;
+        };
         ActorResponse: {
             /** @description type key: the key's own call (the SDK's revoke or rotate, an installer token) */
             key_id?: string;
@@ -1088,18 +1164,75 @@ export interface components {
             /** Format: date */
             to: string;
         };
+        DeactivatedDeviceResponse: {
+            /** @enum {boolean} */
+            deactivated: true;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T15:04:05Z
+             */
+            deactivated_at: string;
+            /** @example dev_5f2c0a9e1b7d3c4e8f6a2b1c */
+            device_id: string;
+        };
+        DeviceRequest: {
+            /**
+             * @description The API key: `<prefix>_live_` or `<prefix>_test_` followed by 48 hex digits
+             * @example svc_live_0123456789abcdef0123456789abcdef0123456789abcdef
+             */
+            api_key: string;
+            /**
+             * @description What the SDK derives to name its machine (e.g. a hash of the machine id); the service keeps only its SHA-256
+             * @example 5e0f8c1d6b2a4f7e9c3d1a0b8e6f4d2c
+             */
+            fingerprint: string;
+        };
+        DeviceResponse: {
+            /**
+             * Format: date-time
+             * @example 2026-11-28T15:04:05Z
+             */
+            activated_at: string;
+            /** @example dev_5f2c0a9e1b7d3c4e8f6a2b1c */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T15:04:05Z
+             */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description When the seat is released unless the device is seen again (null: the tier gives no lease, the seat is held until deactivated)
+             * @example null
+             */
+            lease_expires_at: string | null;
+            /** @example EEG lab PC 2 */
+            name: string | null;
+            /** @example windows-x64 */
+            platform: string | null;
+        };
         ErrorEnvelopeResponse: {
+            /**
+             * @description `DEVICE_LIMIT_REACHED` only: the devices holding a seat
+             * @example 3
+             */
+            active?: number;
             /**
              * @description The stable error code (SPEC 7, CONTRACT)
              * @example INVALID_KEY
              * @enum {string}
              */
-            code: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST" | "MISSING_EVENT_TYPE" | "INVALID_EVENT_TYPE" | "INVALID_PARAMETER" | "UNAUTHORIZED" | "INVALID_KEY" | "KEY_EXPIRED" | "INSUFFICIENT_LICENSE" | "FORBIDDEN" | "LINK_EXPIRED" | "LINK_INVALID" | "KEY_NOT_FOUND" | "USER_NOT_FOUND" | "MODEL_NOT_FOUND" | "OPERATOR_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_REVOKED" | "KEY_ROTATED" | "MODEL_EXISTS" | "LAST_OWNER" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "QUOTA_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "SERVER_ERROR" | "UPSTREAM_ERROR" | "NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
+            code: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST" | "MISSING_EVENT_TYPE" | "INVALID_EVENT_TYPE" | "INVALID_PARAMETER" | "UNAUTHORIZED" | "INVALID_KEY" | "KEY_EXPIRED" | "INSUFFICIENT_LICENSE" | "FORBIDDEN" | "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED" | "LINK_EXPIRED" | "LINK_INVALID" | "KEY_NOT_FOUND" | "USER_NOT_FOUND" | "MODEL_NOT_FOUND" | "OPERATOR_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "DEVICE_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "KEY_REVOKED" | "KEY_ROTATED" | "MODEL_EXISTS" | "LAST_OWNER" | "IDEMPOTENCY_KEY_REUSED" | "DEVICE_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "QUOTA_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "SERVER_ERROR" | "UPSTREAM_ERROR" | "NOT_CONFIGURED" | "SERVICE_UNAVAILABLE";
             /**
              * @description A short description of the failure
              * @example Invalid or inactive API key
              */
             error: string;
+            /**
+             * @description `DEVICE_LIMIT_REACHED` only: the license's device limit
+             * @example 3
+             */
+            max_devices?: number;
             /** @description More to say, when there is: a hint, or the field at fault */
             message?: string;
         };
@@ -6584,6 +6717,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
+                    };
+                };
+            };
             /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
             405: {
                 headers: {
@@ -6717,6 +6862,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -6861,6 +7018,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -7128,6 +7297,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
+                    };
+                };
+            };
             /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
             405: {
                 headers: {
@@ -7272,6 +7453,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
+                    };
+                };
+            };
             /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
             405: {
                 headers: {
@@ -7352,6 +7545,453 @@ export interface operations {
             };
         };
     };
+    Devices_activate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivateDeviceRequest"];
+            };
+        };
+        responses: {
+            /** @description The fingerprint already held a seat: that device */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window (one minute) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceResponse"];
+                };
+            };
+            /** @description The device took a seat */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window (one minute) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceResponse"];
+                };
+            };
+            /** @description `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it). `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST" | "MISSING_KEY" | "INVALID_FORMAT";
+                    };
+                };
+            };
+            /** @description `INVALID_KEY`: the key is well-formed but unknown, or revoked. `KEY_EXPIRED`: the key is past its `expires_at` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
+            405: {
+                headers: {
+                    /** @description The methods the path answers to */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "METHOD_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description `DEVICE_LIMIT_REACHED`: every seat of the license is held (`max_devices` and `active` say how many); deactivate a device first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_LIMIT_REACHED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 64 KiB (model files: 1 GiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: too many requests in the window (or too many failed key checks from the address); `Retry-After` in seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `SERVER_ERROR`: an unexpected failure (logged with the request id, never detailed here) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVER_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database does not answer (downloads and uploads: nor the model store); `Retry-After` in seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    Devices_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat is free */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window (one minute) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeactivatedDeviceResponse"];
+                };
+            };
+            /** @description `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it). `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST" | "MISSING_KEY" | "INVALID_FORMAT";
+                    };
+                };
+            };
+            /** @description `INVALID_KEY`: the key is well-formed but unknown, or revoked. `KEY_EXPIRED`: the key is past its `expires_at` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_FOUND`: the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
+            405: {
+                headers: {
+                    /** @description The methods the path answers to */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "METHOD_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 64 KiB (model files: 1 GiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: too many requests in the window (or too many failed key checks from the address); `Retry-After` in seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `SERVER_ERROR`: an unexpected failure (logged with the request id, never detailed here) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVER_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database does not answer (downloads and uploads: nor the model store); `Retry-After` in seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    Devices_heartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeviceRequest"];
+            };
+        };
+        responses: {
+            /** @description The device, seen now */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window (one minute) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the window after this one */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the window ends, in Unix seconds */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeviceResponse"];
+                };
+            };
+            /** @description `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it). `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST" | "MISSING_KEY" | "INVALID_FORMAT";
+                    };
+                };
+            };
+            /** @description `INVALID_KEY`: the key is well-formed but unknown, or revoked. `KEY_EXPIRED`: the key is past its `expires_at` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_FOUND`: the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
+            405: {
+                headers: {
+                    /** @description The methods the path answers to */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "METHOD_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the body is larger than 64 KiB (model files: 1 GiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: too many requests in the window (or too many failed key checks from the address); `Retry-After` in seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `SERVER_ERROR`: an unexpected failure (logged with the request id, never detailed here) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVER_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database does not answer (downloads and uploads: nor the model store); `Retry-After` in seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     Installer_viaGet: {
         parameters: {
             query?: never;
@@ -7376,7 +8016,7 @@ export interface operations {
                     "application/json": components["schemas"]["GithubTokenResponse"];
                 };
             };
-            /** @description `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database) */
+            /** @description `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database). `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7384,7 +8024,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
-                        code?: "MISSING_KEY" | "INVALID_FORMAT";
+                        code?: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST";
                     };
                 };
             };
@@ -7397,6 +8037,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -7517,6 +8169,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -7687,7 +8351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelListResponse"];
                 };
             };
-            /** @description `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database). `INVALID_PARAMETER`: a query parameter has a value outside its allowed set. `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it) */
+            /** @description `MISSING_KEY`: no key, `null`, or a string empty after trimming. `INVALID_FORMAT`: the key is not a string, or not `<prefix>_(live|test)_` followed by 48 hex digits (checked without the database). `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it). `INVALID_PARAMETER`: a query parameter has a value outside its allowed set */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7695,7 +8359,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
-                        code?: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_PARAMETER" | "INVALID_REQUEST";
+                        code?: "MISSING_KEY" | "INVALID_FORMAT" | "INVALID_REQUEST" | "INVALID_PARAMETER";
                     };
                 };
             };
@@ -7708,6 +8372,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "INVALID_KEY" | "KEY_EXPIRED";
+                    };
+                };
+            };
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED";
                     };
                 };
             };
@@ -7817,7 +8493,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_LICENSE`: the model needs a higher tier than the key's */
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none. `INSUFFICIENT_LICENSE`: the model needs a higher tier than the key's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7825,7 +8501,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
-                        code?: "INSUFFICIENT_LICENSE";
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED" | "INSUFFICIENT_LICENSE";
                     };
                 };
             };
@@ -7947,7 +8623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INSUFFICIENT_LICENSE`: the model needs a higher tier than the key's */
+            /** @description `DEVICE_NOT_ACTIVATED`: the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license. `DEVICE_REQUIRED`: the key's tier requires a device (`require_device`) and the call named none. `INSUFFICIENT_LICENSE`: the model needs a higher tier than the key's */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7955,7 +8631,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
-                        code?: "INSUFFICIENT_LICENSE";
+                        code?: "DEVICE_NOT_ACTIVATED" | "DEVICE_REQUIRED" | "INSUFFICIENT_LICENSE";
                     };
                 };
             };
@@ -8325,6 +9001,7 @@ export const pathsModelFilesFileGetResponses500ContentApplicationJsonCodeValues:
 export const pathsModelFilesFileGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/model-files/{file}"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AnalyticsBatchPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1AnalyticsBatchPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AnalyticsBatchPostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AnalyticsBatchPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AnalyticsBatchPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1AnalyticsBatchPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
@@ -8333,6 +9010,7 @@ export const pathsV1AnalyticsBatchPostResponses500ContentApplicationJsonCodeValu
 export const pathsV1AnalyticsBatchPostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/batch"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AnalyticsLogPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE"];
 export const pathsV1AnalyticsLogPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AnalyticsLogPostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AnalyticsLogPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AnalyticsLogPostResponses409ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["409"]["content"]["application/json"]["code"]> = ["IDEMPOTENCY_KEY_REUSED"];
 export const pathsV1AnalyticsLogPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
@@ -8342,6 +9020,7 @@ export const pathsV1AnalyticsLogPostResponses500ContentApplicationJsonCodeValues
 export const pathsV1AnalyticsLogPostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/analytics/log"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AuthRefreshPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1AuthRefreshPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AuthRefreshPostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AuthRefreshPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AuthRefreshPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1AuthRefreshPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/refresh"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
@@ -8358,6 +9037,7 @@ export const pathsV1AuthRevokePostResponses500ContentApplicationJsonCodeValues: 
 export const pathsV1AuthRevokePostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/revoke"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AuthRotatePostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1AuthRotatePostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AuthRotatePostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AuthRotatePostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AuthRotatePostResponses409ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["409"]["content"]["application/json"]["code"]> = ["KEY_ROTATED"];
 export const pathsV1AuthRotatePostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
@@ -8367,14 +9047,43 @@ export const pathsV1AuthRotatePostResponses500ContentApplicationJsonCodeValues: 
 export const pathsV1AuthRotatePostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/rotate"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1AuthValidatePostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1AuthValidatePostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1AuthValidatePostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1AuthValidatePostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1AuthValidatePostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1AuthValidatePostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
 export const pathsV1AuthValidatePostResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED", "QUOTA_EXCEEDED"];
 export const pathsV1AuthValidatePostResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
 export const pathsV1AuthValidatePostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/auth/validate"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
-export const pathsV1InstallerGithubTokenGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT"];
+export const pathsV1DevicesActivatePostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
+export const pathsV1DevicesActivatePostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1DevicesActivatePostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
+export const pathsV1DevicesActivatePostResponses409ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["409"]["content"]["application/json"]["code"]> = ["DEVICE_LIMIT_REACHED"];
+export const pathsV1DevicesActivatePostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
+export const pathsV1DevicesActivatePostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
+export const pathsV1DevicesActivatePostResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
+export const pathsV1DevicesActivatePostResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
+export const pathsV1DevicesActivatePostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/activate"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsV1DevicesDeactivatePostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
+export const pathsV1DevicesDeactivatePostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1DevicesDeactivatePostResponses404ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["404"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_FOUND"];
+export const pathsV1DevicesDeactivatePostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
+export const pathsV1DevicesDeactivatePostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
+export const pathsV1DevicesDeactivatePostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
+export const pathsV1DevicesDeactivatePostResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
+export const pathsV1DevicesDeactivatePostResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
+export const pathsV1DevicesDeactivatePostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/deactivate"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsV1DevicesHeartbeatPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
+export const pathsV1DevicesHeartbeatPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1DevicesHeartbeatPostResponses404ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["404"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_FOUND"];
+export const pathsV1DevicesHeartbeatPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
+export const pathsV1DevicesHeartbeatPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
+export const pathsV1DevicesHeartbeatPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
+export const pathsV1DevicesHeartbeatPostResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
+export const pathsV1DevicesHeartbeatPostResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
+export const pathsV1DevicesHeartbeatPostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/devices/heartbeat"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsV1InstallerGithubTokenGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST"];
 export const pathsV1InstallerGithubTokenGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1InstallerGithubTokenGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1InstallerGithubTokenGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1InstallerGithubTokenGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
 export const pathsV1InstallerGithubTokenGetResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
@@ -8382,6 +9091,7 @@ export const pathsV1InstallerGithubTokenGetResponses502ContentApplicationJsonCod
 export const pathsV1InstallerGithubTokenGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
 export const pathsV1InstallerGithubTokenPostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST", "MISSING_KEY", "INVALID_FORMAT"];
 export const pathsV1InstallerGithubTokenPostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1InstallerGithubTokenPostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1InstallerGithubTokenPostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1InstallerGithubTokenPostResponses413ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["413"]["content"]["application/json"]["code"]> = ["PAYLOAD_TOO_LARGE"];
 export const pathsV1InstallerGithubTokenPostResponses415ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/installer/github-token"]["post"]["responses"]["415"]["content"]["application/json"]["code"]> = ["UNSUPPORTED_MEDIA_TYPE"];
@@ -8392,15 +9102,16 @@ export const pathsV1InstallerGithubTokenPostResponses503ContentApplicationJsonCo
 export const pathsV1LicenseJwksGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/license/jwks"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1LicenseJwksGetResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/license/jwks"]["get"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
 export const pathsV1ModelsListGetParametersQueryTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["parameters"]["query"]["type"]> = ["SvcLDA", "SvcQDA", "SvcProbit"];
-export const pathsV1ModelsListGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_PARAMETER", "INVALID_REQUEST"];
+export const pathsV1ModelsListGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "INVALID_PARAMETER"];
 export const pathsV1ModelsListGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
+export const pathsV1ModelsListGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED"];
 export const pathsV1ModelsListGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1ModelsListGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
 export const pathsV1ModelsListGetResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
 export const pathsV1ModelsListGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/list"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1ModelsNameGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST"];
 export const pathsV1ModelsNameGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
-export const pathsV1ModelsNameGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["INSUFFICIENT_LICENSE"];
+export const pathsV1ModelsNameGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED", "INSUFFICIENT_LICENSE"];
 export const pathsV1ModelsNameGetResponses404ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["404"]["content"]["application/json"]["code"]> = ["MODEL_NOT_FOUND"];
 export const pathsV1ModelsNameGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1ModelsNameGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
@@ -8408,7 +9119,7 @@ export const pathsV1ModelsNameGetResponses500ContentApplicationJsonCodeValues: R
 export const pathsV1ModelsNameGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsV1ModelsNameDownloadGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST"];
 export const pathsV1ModelsNameDownloadGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["INVALID_KEY", "KEY_EXPIRED"];
-export const pathsV1ModelsNameDownloadGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["INSUFFICIENT_LICENSE"];
+export const pathsV1ModelsNameDownloadGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED", "INSUFFICIENT_LICENSE"];
 export const pathsV1ModelsNameDownloadGetResponses404ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["404"]["content"]["application/json"]["code"]> = ["MODEL_NOT_FOUND"];
 export const pathsV1ModelsNameDownloadGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
 export const pathsV1ModelsNameDownloadGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/models/{name}/download"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
@@ -8424,7 +9135,7 @@ export const createKeyRequestEnvironmentValues: ReadonlyArray<FlattenedDeepRequi
 export const createKeyRequestLicense_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateKeyRequest"]["license_type"]> = ["free", "research", "commercial", "enterprise"];
 export const createOperatorRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateOperatorRequest"]["role"]> = ["viewer", "support", "admin", "owner"];
 export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted"];
-export const errorEnvelopeResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorEnvelopeResponse"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "INVALID_PARAMETER", "UNAUTHORIZED", "INVALID_KEY", "KEY_EXPIRED", "INSUFFICIENT_LICENSE", "FORBIDDEN", "LINK_EXPIRED", "LINK_INVALID", "KEY_NOT_FOUND", "USER_NOT_FOUND", "MODEL_NOT_FOUND", "OPERATOR_NOT_FOUND", "WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND", "NOT_FOUND", "METHOD_NOT_ALLOWED", "KEY_REVOKED", "KEY_ROTATED", "MODEL_EXISTS", "LAST_OWNER", "IDEMPOTENCY_KEY_REUSED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RANGE_NOT_SATISFIABLE", "QUOTA_EXCEEDED", "RATE_LIMIT_EXCEEDED", "SERVER_ERROR", "UPSTREAM_ERROR", "NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
+export const errorEnvelopeResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorEnvelopeResponse"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "INVALID_PARAMETER", "UNAUTHORIZED", "INVALID_KEY", "KEY_EXPIRED", "INSUFFICIENT_LICENSE", "FORBIDDEN", "DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED", "LINK_EXPIRED", "LINK_INVALID", "KEY_NOT_FOUND", "USER_NOT_FOUND", "MODEL_NOT_FOUND", "OPERATOR_NOT_FOUND", "WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND", "DEVICE_NOT_FOUND", "NOT_FOUND", "METHOD_NOT_ALLOWED", "KEY_REVOKED", "KEY_ROTATED", "MODEL_EXISTS", "LAST_OWNER", "IDEMPOTENCY_KEY_REUSED", "DEVICE_LIMIT_REACHED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RANGE_NOT_SATISFIABLE", "QUOTA_EXCEEDED", "RATE_LIMIT_EXCEEDED", "SERVER_ERROR", "UPSTREAM_ERROR", "NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
 export const fieldEventRequestEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldEventRequest"]["event_type"]> = ["inference", "model_load", "error"];
 export const fieldEventRequestInference_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldEventRequest"]["inference_type"]> = ["batch", "streaming"];
 export const healthyResponseDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthyResponse"]["database"]> = ["connected"];

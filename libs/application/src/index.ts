@@ -144,3 +144,5 @@ export * from './webhooks/list-webhook-deliveries.use-case';
 export * from './webhooks/retry-webhook-delivery.use-case';
 export * from './webhooks/dispatch-webhooks.use-case';
 export * from './webhooks/prune-webhook-outbox.use-case';
+export * from './devices/device-seats';
+export * from './devices/device-gate';

@@ -52,6 +52,7 @@ export const RATE_LIMITED_ENDPOINTS = [
   'models',
   'analytics',
   'analyticsBatch',
+  'devices',
 ] as const;
 export type RateLimitedEndpoint = (typeof RATE_LIMITED_ENDPOINTS)[number];
 

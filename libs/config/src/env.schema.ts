@@ -299,6 +299,12 @@ export class EnvSchema {
   RATE_LIMIT_ANALYTICS_BATCH_PER_MINUTE?: number;
 
   @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_DEVICES_PER_MINUTE?: number;
+
+  @IsOptional()
   @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1-64 of A-Z a-z 0-9 : _ . -' })
   REDIS_KEY_PREFIX?: string;
 

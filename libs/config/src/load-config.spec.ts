@@ -77,7 +77,13 @@ describe(loadConfig.name, () => {
     it('reads the tier matrix from config/tiers.json', () => {
       expect(config.tiersFile).toBe(join(ROOT, 'config/tiers.json'));
       expect(Object.keys(config.tiers)).toEqual(['free', 'research', 'commercial', 'enterprise']);
-      expect(config.tiers.free).toEqual({ adds: ['batch_inference'], monthly_limit: 10000 });
+      expect(config.tiers.free).toEqual({
+        adds: ['batch_inference'],
+        monthly_limit: 10000,
+        max_devices: 1,
+        device_lease_seconds: null,
+        require_device: false,
+      });
     });
 
     it('guards against brute force with 60 failures a minute, and logs at info', () => {
@@ -188,6 +194,12 @@ describe(loadConfig.name, () => {
       expect(load({ KEY_ROTATION_GRACE_SECONDS: '604800' }).keyRotation).toEqual({ graceSeconds: 604800, recommendedAfterDays: 90 });
       expect(load({ RATE_LIMIT_ROTATE_PER_MINUTE: '3' }).rateLimit.perEndpoint.rotate).toBe(3);
       expect(load({}).rateLimit.perEndpoint.rotate).toBe(10);
+    });
+
+    it('reads RATE_LIMIT_DEVICES_PER_MINUTE, 10 by default (CONTRACT 23)', () => {
+      expect(load({}).rateLimit.perEndpoint.devices).toBe(10);
+      expect(load({ RATE_LIMIT_DEVICES_PER_MINUTE: '4' }).rateLimit.perEndpoint.devices).toBe(4);
+      expect(() => load({ RATE_LIMIT_DEVICES_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_DEVICES_PER_MINUTE/);
     });
 
     it('reads WEBHOOK_RETENTION_DAYS, 1 to 3650, 30 by default (CONTRACT 20)', () => {

@@ -143,6 +143,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
         models: schema.RATE_LIMIT_MODELS_PER_MINUTE ?? 60,
         analytics: schema.RATE_LIMIT_ANALYTICS_PER_MINUTE ?? 1000,
         analyticsBatch: schema.RATE_LIMIT_ANALYTICS_BATCH_PER_MINUTE ?? 100,
+        devices: schema.RATE_LIMIT_DEVICES_PER_MINUTE ?? 10,
       },
       redisKeyPrefix: schema.REDIS_KEY_PREFIX ?? 'svc:rl:',
     },

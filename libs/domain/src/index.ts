@@ -59,3 +59,6 @@ export * from './webhook/webhook-endpoint.repository';
 export * from './webhook/webhook-outbox';
 export * from './webhook/webhook-delivery-queue';
 export * from './webhook/outbox-retention';
+export * from './device/device';
+export * from './device/device.errors';
+export * from './device/device.repository';

@@ -18,6 +18,7 @@ import {
   WebhookDeliverySchedule,
   RandomSource,
   SecretHasher,
+  FingerprintDigest,
   TierCatalog,
 } from '@svc/domain';
 import { HmacModelLinkSigner, modelUrlSecretOf } from './crypto/hmac-model-link-signer';
@@ -25,6 +26,7 @@ import { Ed25519LicenseKeyGenerator, Ed25519LicenseSigner, KeptLicenseSigner } f
 import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
 import { SecretsCipher } from './crypto/secrets-cipher';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
+import { Sha256FingerprintDigest } from './crypto/sha256-fingerprint-digest';
 import { LocalModelStore } from './model-store/local-model-store';
 import { RepoTokenIssuer } from '@svc/application';
 import { GithubAppRepoTokenIssuer } from './repo-tokens/github-app-repo-token-issuer';
@@ -64,6 +66,7 @@ export class InfrastructureModule {
         useValue: new KeyRotationPolicy(config.keyRotation.graceSeconds, config.keyRotation.recommendedAfterDays),
       },
       { provide: SecretHasher, useValue: new Sha256SecretHasher(config.keys.digestPepper) },
+      { provide: FingerprintDigest, useValue: new Sha256FingerprintDigest() },
       { provide: IdGenerator, useValue: new RandomIdGenerator() },
       // ADMIN_TOKEN stands in as an owner (CONTRACT 21): the last-owner rule applies only without it
       { provide: BootstrapOwner, useValue: new BootstrapOwner(config.adminToken !== null) },

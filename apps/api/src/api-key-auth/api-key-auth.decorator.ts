@@ -26,7 +26,16 @@ export interface ApiKeyAuthOptions {
   readonly withContext?: boolean;
   /** The route's own error codes, beyond the body, key, rate-limit and ever-present ones, for the OpenAPI document. */
   readonly errors?: readonly HttpErrorCode[];
+  /**
+   * Whether the call may name its device (CONTRACT 23), default true for `use` routes: a named device must be
+   * active on the license (DEVICE_NOT_ACTIVATED), a tier with `require_device` needs one (DEVICE_REQUIRED).
+   * False on the device calls themselves, whose body's `fingerprint` is the device they act on.
+   */
+  readonly namesDevice?: boolean;
 }
+
+/** What a route that lets calls name their device may answer beyond its own codes. */
+const DEVICE_CODES: readonly HttpErrorCode[] = ['INVALID_REQUEST', 'DEVICE_NOT_ACTIVATED', 'DEVICE_REQUIRED'];
 
 const ONE_MINUTE_MS = 60_000;
 const SECURITY: Record<Exclude<KeySource, 'body'>, string> = { header: API_KEY_HEADER, query: API_KEY_QUERY };
@@ -41,11 +50,13 @@ export function ApiKeyAuth(options: ApiKeyAuthOptions): MethodDecorator & ClassD
   const purpose = options.purpose ?? 'use';
   const limit = typeof options.limit === 'string' ? { name: options.limit } : options.limit;
   const throttle = 'limit' in limit ? { name: limit.name, limit: limit.limit, ttl: limit.ttl ?? ONE_MINUTE_MS } : { name: limit.name };
-  const route: ApiKeyRoute = { sources: options.from, purpose, withContext: options.withContext ?? false, throttle };
+  const namesDevice = purpose === 'use' && options.namesDevice !== false;
+  const route: ApiKeyRoute = { sources: options.from, purpose, withContext: options.withContext ?? false, throttle, namesDevice };
   const codes = new Set<HttpErrorCode>([
     ...(options.from.includes('body') ? BODY : []),
     ...KEY_CHECK_CODES[purpose],
     'RATE_LIMIT_EXCEEDED',
+    ...(namesDevice ? DEVICE_CODES : []),
     ...(options.errors ?? []),
     ...ALWAYS,
   ]);

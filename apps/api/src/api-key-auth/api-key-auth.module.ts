@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AuthenticateApiKey } from '@svc/application';
+import { AuthenticateApiKey, DeviceGate } from '@svc/application';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { ApiKeyGuard } from './api-key.guard';
 import { PresentedKeys } from './presented-keys';
@@ -10,7 +10,7 @@ import { PresentedKeys } from './presented-keys';
  * brute-force limiter lives here because it watches the key checks.
  */
 @Module({
-  providers: [AuthenticateApiKey, PresentedKeys, AuthFailureLimiter, ApiKeyGuard],
-  exports: [AuthenticateApiKey, PresentedKeys, AuthFailureLimiter, ApiKeyGuard],
+  providers: [AuthenticateApiKey, PresentedKeys, AuthFailureLimiter, DeviceGate, ApiKeyGuard],
+  exports: [AuthenticateApiKey, PresentedKeys, AuthFailureLimiter, DeviceGate, ApiKeyGuard],
 })
 export class ApiKeyAuthModule {}

@@ -1,11 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthenticateApiKey } from '@svc/application';
+import { AuthenticateApiKey, DeviceGate } from '@svc/application';
 import { ApiKey, KeyContext } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
 import { AuthFailureLimiter } from './auth-failure-limiter';
-import { authenticatedAs } from './authenticated-key';
-import { API_KEY_ROUTE, ApiKeyRoute } from './key-sources';
+import { authenticatedAs, namedDeviceAs } from './authenticated-key';
+import { API_KEY_ROUTE, ApiKeyRoute, namedDeviceOf } from './key-sources';
 import { PresentedKeys } from './presented-keys';
 
 /**
@@ -13,7 +13,8 @@ import { PresentedKeys } from './presented-keys';
  * of CONTRACT 2 in order (missing, malformed, unknown or revoked, expired;
  * CONTRACT 5's for revocation), through the brute-force limiter, in one read
  * (the key, or with its user and usage where the route asks), and keeps what
- * it found for `@CurrentKey()` / `@CurrentKeyContext()`.
+ * it found for `@CurrentKey()` / `@CurrentKeyContext()`. Then, on routes where a call may
+ * name its device (CONTRACT 23), DeviceGate judges the device it named, kept for `@CurrentDevice()`.
  * A route's declaration is read once per handler.
  */
 @Injectable()
@@ -25,6 +26,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly presented: PresentedKeys,
     private readonly authenticate: AuthenticateApiKey,
     private readonly failures: AuthFailureLimiter,
+    private readonly devices: DeviceGate,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,7 +35,12 @@ export class ApiKeyGuard implements CanActivate {
     const credential = this.presented.of(request, route.sources);
     const check = (): Promise<ApiKey | KeyContext> =>
       route.withContext ? this.authenticate.withContext(credential, route.purpose) : this.authenticate.execute(credential, route.purpose);
-    authenticatedAs(request, await this.failures.watch(request.ip, check));
+    const found = await this.failures.watch(request.ip, check);
+    authenticatedAs(request, found);
+    if (route.namesDevice) {
+      const device = await this.devices.check(found instanceof ApiKey ? found : found.key, namedDeviceOf(request));
+      if (device !== null) namedDeviceAs(request, device);
+    }
     return true;
   }
 

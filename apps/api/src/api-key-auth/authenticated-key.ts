@@ -18,6 +18,19 @@ function authenticatedOf(execution: ExecutionContext): Authenticated {
   return found;
 }
 
+const namedDevices = new WeakMap<FastifyRequest, string>();
+
+/** Records the SHA-256 of the active device the request named (ApiKeyGuard, CONTRACT 23). */
+export function namedDeviceAs(request: FastifyRequest, digest: string): void {
+  namedDevices.set(request, digest);
+}
+
+/** The SHA-256 (hex) of the active device the call named, or null when it named none (CONTRACT 23). */
+export const CurrentDevice = createParamDecorator(
+  (_data: unknown, execution: ExecutionContext): string | null =>
+    namedDevices.get(execution.switchToHttp().getRequest<FastifyRequest>()) ?? null,
+);
+
 /** The authenticated key of the request. */
 export const CurrentKey = createParamDecorator((_data: unknown, execution: ExecutionContext): ApiKey => {
   const found = authenticatedOf(execution);

@@ -16,6 +16,16 @@ export interface ApiKeyRoute {
    * Read by the global throttler guard.
    */
   readonly throttle: { readonly name: string; readonly limit?: number; readonly ttl?: number };
+  /** The call may name its device (CONTRACT 23: `X-Device-Fingerprint`, or the body's `fingerprint`), judged by DeviceGate. */
+  readonly namesDevice: boolean;
+}
+
+/** The device a call names (CONTRACT 23): the `X-Device-Fingerprint` header, else the body's `fingerprint`; undefined when none. */
+export function namedDeviceOf(request: FastifyRequest): unknown {
+  const header = request.headers['x-device-fingerprint'];
+  if (header !== undefined) return header;
+  const body = request.body;
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).fingerprint : undefined;
 }
 
 /** Metadata key of `ApiKeyRoute`. */

@@ -8,6 +8,7 @@ import { AdminRevokeKeyRequest, AdminRotateKeyRequest } from '../modules/admin/d
 import { UpdateKeyRequest } from '../modules/admin/dto/update-key.request';
 import { BatchEventsRequest } from '../modules/analytics/dto/batch-events.request';
 import { FieldEventRequest, LogEventRequest } from '../modules/analytics/dto/log-event.request';
+import { ActivateDeviceRequest, DeviceRequest } from '../modules/devices/dto/device.request';
 import { RevokeKeyRequest, RotateKeyRequest } from '../shared/dto/key.request';
 import { BodySchema, CheckedBySchema } from './body-schema';
 import { IsPresent } from './request-validation';
@@ -20,6 +21,8 @@ const CHECKED_BODY_DTOS: Array<new () => object> = [
   RotateKeyRequest,
   AdminRevokeKeyRequest,
   AdminRotateKeyRequest,
+  DeviceRequest,
+  ActivateDeviceRequest,
 ];
 /** The body DTOs judged by class-validator alone (conditions beyond `@IsOptional`, rules without a schema, nested records). */
 /** A body of each checked DTO that passes, the base of the one-field variations below. */
@@ -30,6 +33,8 @@ const PASSING: ReadonlyMap<new () => object, Record<string, unknown>> = new Map<
   [RotateKeyRequest, {}],
   [AdminRevokeKeyRequest, {}],
   [AdminRotateKeyRequest, {}],
+  [DeviceRequest, { fingerprint: 'f'.repeat(16) }],
+  [ActivateDeviceRequest, { fingerprint: 'f'.repeat(16) }],
 ]);
 const UNCHECKED_BODY_DTOS: Array<new () => object> = [ModelRecordRequest, CreateKeyRequest, UpdateKeyRequest, BatchEventsRequest];
 
@@ -37,7 +42,23 @@ const UNCHECKED_BODY_DTOS: Array<new () => object> = [ModelRecordRequest, Create
 const VALUES: unknown[] = [
   ...['inference', 'model_load', 'error', 'Inference', ' inference', 'batch', 'streaming', 'free', 'research', 'enterprise', 'platinum'],
   ...['live', 'test', 'tier', '2027-01-01T00:00:00Z', '2027-02-30T00:00:00Z', 'tomorrow', 'ada@example.org', 'not-an-email'],
-  ...['', '   ', 'x', 'motor_imagery_4class_v1', 'a'.repeat(200), 'a'.repeat(201), 'r'.repeat(1000), 'r'.repeat(1001), 'e'.repeat(2001)],
+  ...[
+    '',
+    '   ',
+    'x',
+    'motor_imagery_4class_v1',
+    'a'.repeat(200),
+    'a'.repeat(201),
+    'f'.repeat(15),
+    'f'.repeat(16),
+    'f'.repeat(64),
+    'f'.repeat(65),
+    'f'.repeat(256),
+    'f'.repeat(257),
+    'r'.repeat(1000),
+    'r'.repeat(1001),
+    'e'.repeat(2001),
+  ],
   ...[0, 1, -1, 1.5, 12.5, 604800, 604801, 1e12, 1e13, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, true, false, null, undefined],
   ...[{}, { trials: 40, accuracy: 0.82 }, { big: 'x'.repeat(17 * 1024) }, [], ['inference'], [1, 2]],
   // plain text (IsPlainText): control characters, line breaks and tabs (allowed in multi-line text), bidirectional formatting

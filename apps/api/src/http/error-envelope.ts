@@ -1,4 +1,4 @@
-import { type DomainError } from '@svc/domain';
+import { DeviceLimitReachedError, type DomainError } from '@svc/domain';
 import { publicHintOf } from '@svc/presentation';
 import { type ErrorEnvelopeResponse } from './error-envelope.response';
 import { type HttpErrorCode } from './error-status.map';
@@ -39,5 +39,6 @@ export function errorEnvelope(error: string, code: HttpErrorCode, message?: stri
 
 /** A domain error's envelope: its description, code, and the hint the edge words for it (`publicHintOf`). */
 export function domainErrorEnvelope(error: DomainError): ErrorEnvelopeResponse {
-  return errorEnvelope(error.description, error.code, publicHintOf(error));
+  const envelope = errorEnvelope(error.description, error.code, publicHintOf(error));
+  return error instanceof DeviceLimitReachedError ? { ...envelope, ...error.fields } : envelope;
 }

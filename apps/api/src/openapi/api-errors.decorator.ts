@@ -2,6 +2,10 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { InstallerNotConfiguredError, UpstreamError } from '@svc/application';
 import {
+  DeviceLimitReachedError,
+  DeviceNotFoundError,
+  DeviceNotActivatedError,
+  DeviceRequiredError,
   AdminUnauthorizedError,
   BillingPeriod,
   DatabaseUnavailableError,
@@ -97,6 +101,22 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
   OPERATOR_NOT_FOUND: { when: 'no operator has that id', example: new OperatorNotFoundError() },
   WEBHOOK_NOT_FOUND: { when: 'no webhook endpoint has that id', example: new WebhookNotFoundError() },
   DELIVERY_NOT_FOUND: { when: 'the endpoint has no delivery with that id', example: new DeliveryNotFoundError() },
+  DEVICE_NOT_FOUND: {
+    when: 'the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed)',
+    example: new DeviceNotFoundError(),
+  },
+  DEVICE_NOT_ACTIVATED: {
+    when: "the call named a device (`X-Device-Fingerprint`, or the body's `fingerprint`) that is not active on the license",
+    example: new DeviceNotActivatedError(),
+  },
+  DEVICE_REQUIRED: {
+    when: "the key's tier requires a device (`require_device`) and the call named none",
+    example: new DeviceRequiredError(),
+  },
+  DEVICE_LIMIT_REACHED: {
+    when: 'every seat of the license is held (`max_devices` and `active` say how many); deactivate a device first',
+    example: new DeviceLimitReachedError(3, 3),
+  },
   LAST_OWNER: {
     when: 'the change would disable or demote the last enabled owner, and no ADMIN_TOKEN is set',
     example: new LastOwnerError(),

@@ -16,9 +16,10 @@ export class RefreshApiKey {
     private readonly rotation: KeyRotationPolicy,
   ) {}
 
-  execute({ key, used }: KeyContext): Promise<SignedLicenseSnapshot> {
+  /** `device`: the SHA-256 of the active device the call named, for the license's `device` claim (CONTRACT 23). */
+  execute({ key, used }: KeyContext, device: string | null = null): Promise<SignedLicenseSnapshot> {
     const now = this.clock.now();
     const snapshot = licenseSnapshotOf(key, this.catalog, used, BillingPeriod.containing(now), this.rotation.isRecommendedFor(key, now));
-    return this.licenses.sign(key, snapshot, now);
+    return this.licenses.sign(key, snapshot, now, device);
   }
 }

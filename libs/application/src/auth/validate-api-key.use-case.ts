@@ -20,11 +20,12 @@ export class ValidateApiKey {
     private readonly rotation: KeyRotationPolicy,
   ) {}
 
-  async execute({ key, user, used }: KeyContext): Promise<ValidateApiKeyOutput> {
+  /** `device`: the SHA-256 of the active device the call named, for the license's `device` claim (CONTRACT 23). */
+  async execute({ key, user, used }: KeyContext, device: string | null = null): Promise<ValidateApiKeyOutput> {
     const now = this.clock.now();
     const period = BillingPeriod.containing(now);
     const snapshot = licenseSnapshotOf(key, this.catalog, used, period, this.rotation.isRecommendedFor(key, now));
     if (snapshot.quota.isExhausted) throw new QuotaExceededError(period, now);
-    return { ...(await this.licenses.sign(key, snapshot, now)), user };
+    return { ...(await this.licenses.sign(key, snapshot, now, device)), user };
   }
 }

@@ -79,14 +79,16 @@ export class OfflineLicenses {
     private readonly signer: LicenseSigner,
   ) {}
 
-  async sign(key: ApiKey, snapshot: LicenseSnapshot, now: Date): Promise<SignedLicenseSnapshot> {
-    const license = this.policy.licenseOf(key, snapshot.features, snapshot.quota, now);
+  /** `device`: the SHA-256 of the fingerprint the call named (CONTRACT 23), the `device` claim; kept apart per device. */
+  async sign(key: ApiKey, snapshot: LicenseSnapshot, now: Date, device: string | null = null): Promise<SignedLicenseSnapshot> {
+    const license = this.policy.licenseOf(key, snapshot.features, snapshot.quota, now, device);
     const kid = await this.signer.signingKeyAt(now);
-    const kept = this.kept.get(key.id);
+    const keptAs = device === null ? key.id : `${key.id}/${device}`;
+    const kept = this.kept.get(keptAs);
     if (kept !== undefined && kept.kid === kid && this.policy.isReusable(kept.terms, license))
       return { ...snapshot, licenseToken: kept.token };
     const token = await this.signer.sign(license);
-    this.keep(key.id, { terms: termsOf(license), token, kid });
+    this.keep(keptAs, { terms: termsOf(license), token, kid });
     return { ...snapshot, licenseToken: token };
   }
 

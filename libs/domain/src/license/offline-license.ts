@@ -21,6 +21,8 @@ export interface OfflineLicense {
   readonly issuedAt: Date;
   /** The earlier of the key's expiry and `issuedAt` + the policy's lifetime. */
   readonly expiresAt: Date;
+  /** The SHA-256 (hex) of the fingerprint of the device the call named (CONTRACT 23); absent when it named none. */
+  readonly device?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export interface LicenseTerms {
   readonly keyExpiresAtMs: number;
   readonly environment: KeyEnvironment;
   readonly issuedAtMs: number;
+  readonly device?: string;
 }
 
 /** The terms of `license`; the tier and environment as the domain's own constants, not the stored row's copies. */
@@ -54,6 +57,7 @@ export function termsOf(license: OfflineLicense): LicenseTerms {
     keyExpiresAtMs: license.keyExpiresAt.getTime(),
     environment: KEY_ENVIRONMENTS[KEY_ENVIRONMENTS.indexOf(license.environment)],
     issuedAtMs: license.issuedAt.getTime(),
+    ...(license.device === undefined ? {} : { device: license.device }),
   };
 }
 
@@ -95,7 +99,7 @@ export class OfflineLicensePolicy {
   }
 
   /** The license for `key` with the entitlement it has at `issuedAt`; never outliving the key. */
-  licenseOf(key: ApiKey, features: readonly string[], quota: Quota, issuedAt: Date): OfflineLicense {
+  licenseOf(key: ApiKey, features: readonly string[], quota: Quota, issuedAt: Date, device?: string | null): OfflineLicense {
     const lifetimeEnd = issuedAt.getTime() + this.ttlSeconds * 1000;
     return {
       keyId: key.id,
@@ -108,6 +112,7 @@ export class OfflineLicensePolicy {
       environment: key.props.environment,
       issuedAt,
       expiresAt: new Date(Math.min(key.expiresAt.getTime(), lifetimeEnd)),
+      ...(device ? { device } : {}),
     };
   }
 }
@@ -122,6 +127,7 @@ function sameTerms(a: LicenseTerms, b: OfflineLicense): boolean {
     a.resetsAtMs !== b.resetsAt.getTime() ||
     a.keyExpiresAtMs !== b.keyExpiresAt.getTime() ||
     a.environment !== b.environment ||
+    a.device !== b.device ||
     a.features.length !== b.features.length
   ) {
     return false;

@@ -13,6 +13,33 @@ function withTier(tier: string, entry: unknown): TierCatalogSource {
   return { ...SOURCE, [tier]: entry } as TierCatalogSource;
 }
 
+describe(`${TierCatalog.name}: device policies (CONTRACT 23)`, () => {
+  it("takes CONTRACT 23's defaults for a tier that says nothing of devices", () => {
+    const catalog = TierCatalog.fromSource(SOURCE);
+    expect(catalog.devicePolicyOf('research')).toEqual({ maxDevices: 3, leaseSeconds: null, requireDevice: false });
+    expect(catalog.devicePolicyOf('enterprise').maxDevices).toBeNull();
+  });
+
+  it('reads max_devices, device_lease_seconds and require_device', () => {
+    const catalog = TierCatalog.fromSource(
+      withTier('free', { adds: ['a'], monthly_limit: 10, max_devices: 2, device_lease_seconds: 3600, require_device: true }),
+    );
+    expect(catalog.devicePolicyOf('free')).toEqual({ maxDevices: 2, leaseSeconds: 3600, requireDevice: true });
+  });
+
+  it.each([
+    [{ max_devices: -1 }, /"free": "max_devices" must be an integer from 0/],
+    [{ max_devices: 1.5 }, /"max_devices"/],
+    [{ max_devices: '3' }, /"max_devices"/],
+    [{ device_lease_seconds: 59 }, /"free": "device_lease_seconds" must be an integer from 60/],
+    [{ device_lease_seconds: 'an hour' }, /"device_lease_seconds"/],
+    [{ require_device: 'yes' }, /"free": "require_device" must be true or false/],
+    [{ require_device: null }, /"require_device"/],
+  ])('refuses %j with a plain sentence', (fields, message) => {
+    expect(() => TierCatalog.fromSource(withTier('free', { adds: ['a'], monthly_limit: 10, ...fields }))).toThrow(message);
+  });
+});
+
 describe(TierCatalog.name, () => {
   describe('the shipped config/tiers.json', () => {
     const catalog = TierCatalog.fromSource(shippedTiers);
@@ -31,6 +58,15 @@ describe(TierCatalog.name, () => {
 
     it('gives the monthly limits 10000, 50000, 500000 and unlimited', () => {
       expect(LICENSE_TYPES.map((tier) => catalog.monthlyLimitOf(tier))).toEqual([10000, 50000, 500000, null]);
+    });
+
+    it('gives the device policies of CONTRACT 23: 1, 3, 25 and unlimited devices, no lease, no device required', () => {
+      expect(LICENSE_TYPES.map((tier) => catalog.devicePolicyOf(tier))).toEqual([
+        { maxDevices: 1, leaseSeconds: null, requireDevice: false },
+        { maxDevices: 3, leaseSeconds: null, requireDevice: false },
+        { maxDevices: 25, leaseSeconds: null, requireDevice: false },
+        { maxDevices: null, leaseSeconds: null, requireDevice: false },
+      ]);
     });
 
     it('answers terms as features and limit together', () => {

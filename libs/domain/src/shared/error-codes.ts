@@ -32,6 +32,10 @@ export const DOMAIN_ERROR_CODES = [
   'WEBHOOK_NOT_FOUND',
   'DELIVERY_NOT_FOUND',
   'IDEMPOTENCY_KEY_REUSED',
+  'DEVICE_LIMIT_REACHED',
+  'DEVICE_NOT_FOUND',
+  'DEVICE_NOT_ACTIVATED',
+  'DEVICE_REQUIRED',
 ] as const;
 
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];

@@ -172,7 +172,7 @@ export function signedToken(license: OfflineLicense, privateKey: KeyObject, kid:
 
 const base64url = (text: string): string => Buffer.from(text).toString('base64url');
 
-/** The token's claims, exactly CONTRACT 15's: never the key, its digest or the e-mail. */
+/** The token's claims, exactly CONTRACT 15's (and CONTRACT 23's `device` when the call named one): never the key, its digest or the e-mail. */
 export function claimsOf(license: OfflineLicense) {
   return {
     iss: LICENSE_ISSUER,
@@ -185,6 +185,7 @@ export function claimsOf(license: OfflineLicense) {
     environment: license.environment,
     iat: Math.floor(license.issuedAt.getTime() / 1000),
     exp: Math.floor(license.expiresAt.getTime() / 1000),
+    ...(license.device === undefined ? {} : { device: license.device }),
   };
 }
 

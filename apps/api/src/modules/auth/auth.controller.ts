@@ -3,7 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RefreshApiKey, RevokeApiKey, RotateApiKey, ValidateApiKey } from '@svc/application';
 import { ApiKey, KeyContext } from '@svc/domain';
 import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
-import { CurrentKey, CurrentKeyContext } from '../../api-key-auth/authenticated-key';
+import { CurrentDevice, CurrentKey, CurrentKeyContext } from '../../api-key-auth/authenticated-key';
 import { RATE_LIMIT_HEADERS } from '../../openapi/rate-limit-headers';
 import { RotatedKeyResponse, rotatedKeyViewOf } from '@svc/presentation';
 import { KeyRequest, RevokeKeyRequest, RotateKeyRequest } from '../../shared/dto/key.request';
@@ -32,8 +32,8 @@ export class AuthController {
   })
   @ApiBody({ type: KeyRequest })
   @ApiOkResponse({ type: ValidateKeyResponse, headers: RATE_LIMIT_HEADERS, description: 'The key is active: its user, license and quota' })
-  async validate(@CurrentKeyContext() caller: KeyContext): Promise<ValidateKeyResponse> {
-    return validateKeyResponseOf(await this.validateKey.execute(caller));
+  async validate(@CurrentKeyContext() caller: KeyContext, @CurrentDevice() device: string | null): Promise<ValidateKeyResponse> {
+    return validateKeyResponseOf(await this.validateKey.execute(caller, device));
   }
 
   @Post('refresh')
@@ -47,8 +47,8 @@ export class AuthController {
   })
   @ApiBody({ type: KeyRequest })
   @ApiOkResponse({ type: LicenseResponse, headers: RATE_LIMIT_HEADERS, description: 'The key is active: its current license and quota' })
-  async refresh(@CurrentKeyContext() caller: KeyContext): Promise<LicenseResponse> {
-    return licenseResponseOf(await this.refreshKey.execute(caller));
+  async refresh(@CurrentKeyContext() caller: KeyContext, @CurrentDevice() device: string | null): Promise<LicenseResponse> {
+    return licenseResponseOf(await this.refreshKey.execute(caller, device));
   }
 
   @Post('revoke')

@@ -10,6 +10,7 @@ import {
   LicenseSigningKeyRepository,
   ModelRepository,
   OperatorRepository,
+  DeviceRepository,
   UsageRepository,
   UserRepository,
   WebhookDeliveryQueue,
@@ -25,6 +26,7 @@ import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.reposito
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmGeneratedSecretRepository } from './repositories/typeorm-generated-secret.repository';
 import { TypeOrmOperatorRepository } from './repositories/typeorm-operator.repository';
+import { TypeOrmDeviceRepository } from './repositories/typeorm-device.repository';
 import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.repository';
 import { TypeOrmLicenseSigningKeyRepository } from './repositories/typeorm-license-signing-key.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
@@ -74,6 +76,7 @@ export const PERSISTENCE_PORTS = [
   AuditLog,
   ModelRepository,
   OperatorRepository,
+  DeviceRepository,
   DatabasePing,
   KeyDirectory,
   GeneratedSecretRepository,
@@ -144,6 +147,7 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     { provide: OperatorRepository, useClass: TypeOrmOperatorRepository },
+    { provide: DeviceRepository, useClass: TypeOrmDeviceRepository },
     {
       provide: AuditLog,
       inject: [TypeOrmAuditLog, AuditLines],

@@ -11,6 +11,7 @@ import { WebhooksMySql1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionMySql1764800000000 } from './1764800000000-webhook-retention';
 import { KeyExpiryIndexMySql1764900000000 } from './1764900000000-key-expiry-index';
 import { SealedSecretsMySql1765100000000 } from './1765100000000-sealed-secrets';
+import { DevicesMySql1765200000000 } from './1765200000000-devices';
 import { FieldEventsMySql1765400000000 } from './1765400000000-field-events';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
@@ -28,5 +29,6 @@ export const MYSQL_MIGRATIONS = [
   WebhookRetentionMySql1764800000000,
   KeyExpiryIndexMySql1764900000000,
   SealedSecretsMySql1765100000000,
+  DevicesMySql1765200000000,
   FieldEventsMySql1765400000000,
 ];

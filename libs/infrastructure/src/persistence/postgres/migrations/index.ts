@@ -11,6 +11,7 @@ import { WebhooksPostgres1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionPostgres1764800000000 } from './1764800000000-webhook-retention';
 import { KeyExpiryIndexPostgres1764900000000 } from './1764900000000-key-expiry-index';
 import { SealedSecretsPostgres1765100000000 } from './1765100000000-sealed-secrets';
+import { DevicesPostgres1765200000000 } from './1765200000000-devices';
 import { FieldEventsPostgres1765400000000 } from './1765400000000-field-events';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
@@ -28,5 +29,6 @@ export const POSTGRES_MIGRATIONS = [
   WebhookRetentionPostgres1764800000000,
   KeyExpiryIndexPostgres1764900000000,
   SealedSecretsPostgres1765100000000,
+  DevicesPostgres1765200000000,
   FieldEventsPostgres1765400000000,
 ];

@@ -11,6 +11,7 @@ import { WebhooksSqlite1764700000000 } from './1764700000000-webhooks';
 import { WebhookRetentionSqlite1764800000000 } from './1764800000000-webhook-retention';
 import { KeyExpiryIndexSqlite1764900000000 } from './1764900000000-key-expiry-index';
 import { SealedSecretsSqlite1765100000000 } from './1765100000000-sealed-secrets';
+import { DevicesSqlite1765200000000 } from './1765200000000-devices';
 import { FieldEventsSqlite1765400000000 } from './1765400000000-field-events';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
@@ -28,5 +29,6 @@ export const SQLITE_MIGRATIONS = [
   WebhookRetentionSqlite1764800000000,
   KeyExpiryIndexSqlite1764900000000,
   SealedSecretsSqlite1765100000000,
+  DevicesSqlite1765200000000,
   FieldEventsSqlite1765400000000,
 ];

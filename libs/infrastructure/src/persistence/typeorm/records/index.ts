@@ -1,5 +1,6 @@
 import { ApiKeyRecord } from './api-key.record';
 import { AuditEntryRecord } from './audit-entry.record';
+import { DeviceRecord } from './device.record';
 import { GeneratedSecretRecord } from './generated-secret.record';
 import { LicenseSigningKeyRecord } from './license-signing-key.record';
 import { ModelRecord } from './model.record';
@@ -11,6 +12,7 @@ import { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from
 export {
   ApiKeyRecord,
   AuditEntryRecord,
+  DeviceRecord,
   GeneratedSecretRecord,
   LicenseSigningKeyRecord,
   ModelRecord,
@@ -34,4 +36,5 @@ export const RECORDS = [
   WebhookEndpointRecord,
   WebhookEventRecord,
   WebhookDeliveryRecord,
+  DeviceRecord,
 ];
