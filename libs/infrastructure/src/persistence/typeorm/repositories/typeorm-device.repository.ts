@@ -35,8 +35,8 @@ function holding(query: SelectQueryBuilder<DeviceRecord>, licenseId: string, hel
 /**
  * Devices on every SQL database (CONTRACT 23), in plain TypeORM. An activation is one transaction that
  * first locks the license: its first key's row (`api_keys.id = license_id`, which every key of the
- * license names), with SELECT ... FOR UPDATE on PostgreSQL and MySQL, and on SQLite with a write that
- * changes nothing, which takes the database's one write lock before anything is read. Seats are then
+ * license names), by a write that changes nothing (a row lock on PostgreSQL and MySQL, the database's
+ * one write lock on SQLite), before anything is read. Seats are then
  * counted and the device inserted under that lock, so concurrent activations of one license on any
  * number of instances are serialised and exactly as many succeed as there were free seats.
  */
@@ -96,17 +96,15 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
 
   /** Locks the license's first key row for the rest of the transaction (see the class). */
   private async lockLicense(manager: EntityManager, licenseId: string): Promise<void> {
-    const keys = manager.getRepository(ApiKeyRecord);
-    if (manager.connection.options.type === 'better-sqlite3') {
-      await keys
-        .createQueryBuilder()
-        .update()
-        .set({ licenseId: () => 'license_id' })
-        .where('id = :licenseId', { licenseId })
-        .execute();
-      return;
-    }
-    await keys.createQueryBuilder('k').select('k.id').where('k.id = :licenseId', { licenseId }).setLock('pessimistic_write').getRawMany();
+    // a write that changes nothing: a row lock until the end of the transaction on PostgreSQL and MySQL, the
+    // database's one write lock on SQLite (where TypeORM has no pessimistic lock), taken before anything is read
+    await manager
+      .getRepository(ApiKeyRecord)
+      .createQueryBuilder()
+      .update()
+      .set({ licenseId: () => 'license_id' })
+      .where('id = :licenseId', { licenseId })
+      .execute();
   }
 
   async findHolding(licenseId: string, fingerprintDigest: string, heldSince: Date | null): Promise<Device | null> {
