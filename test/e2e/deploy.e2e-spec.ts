@@ -357,11 +357,5 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
         lines: ['Invalid configuration: ADMIN_TOKEN must be at least 32 characters (make one with: openssl rand -hex 32)'],
       });
     });
-
-    it('is Latin-1 text, so V8 keeps its source at one byte a character (one character beyond doubles it; docs/PERFORMANCE.md, issue 25)', () => {
-      const bundle = readFileSync(join(ROOT, 'dist', 'apps', 'api', 'main.js'), 'utf8');
-      const wide = /[^\t\n\r\u0020-\u00ff]/.exec(bundle);
-      expect(wide === null ? null : bundle.slice(Math.max(0, wide.index - 60), wide.index + 20)).toBeNull();
-    });
   });
 });
