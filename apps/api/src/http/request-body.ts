@@ -1,4 +1,3 @@
-import { NotFoundException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import { BODY_LIMIT_BYTES, JSON_BODIES_ONLY } from './body-limit';
@@ -12,14 +11,11 @@ import { acceptStreamedUploads } from './streamed-upload';
  * the text, before parsing), and must be an object; an empty body counts
  * as no body. Any other media type with a body answers 415, after the size
  * check (413 wins). Requests without a body need no Content-Type.
- * An unmatched request (unknown path or wrong method) is answered 404/405
- * before its body is read, so routing wins over every body check (CONTRACT 2, step 1).
+ * (An unmatched request is answered 404/405 before its body is read, in
+ * fastify-hooks.ts, so routing wins over every body check: CONTRACT 2, step 1.)
+ * Registered through Fastify's content-type parsers, where Nest leaves body parsing.
  */
 export function acceptJsonObjectBodies(instance: FastifyInstance): void {
-  instance.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.is404) done(new NotFoundException());
-    else done(null, payload);
-  });
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, text, done) => {
     const source = String(text);
