@@ -59,7 +59,7 @@ function entryOf(script: string): string {
 
 /**
  * The object store's variables (CONTRACT 19): the store's own, read by the object-store model
- * store (issue 23, points 1-3), and the AWS SDK's own, read by the SDK's standard chain.
+ * store, and the AWS SDK's own, read by the SDK's standard chain.
  */
 const OBJECT_STORE_VARIABLES = [
   'MODEL_STORE_URL',
@@ -210,7 +210,7 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       expect(Object.keys(example.stringData)).not.toContain('MODEL_URL_SECRET');
     });
 
-    it('the replicas and the migration Job read SECRETS_KEY (and NEW_SECRETS_KEY while moving) from the Secret (issue 35)', () => {
+    it('the replicas and the migration Job read SECRETS_KEY (and NEW_SECRETS_KEY while moving) from the Secret', () => {
       for (const manifest of [one('Deployment'), one('Job')]) {
         const env = new Map(((manifest.spec.template.spec.containers[0] as Container).env ?? []).map((v) => [v.name, v]));
         for (const name of ['SECRETS_KEY', 'NEW_SECRETS_KEY']) {
