@@ -107,5 +107,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The bench drives the service from outside, as a deployment would: it may import a library's public
+    // entry point (`@svc/<library>`), never a file inside one, nor the service's own sources.
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@svc/*/**'], message: "The bench imports a library's public entry point (@svc/<library>) only." },
+            { group: ['**/libs/**', '**/apps/**'], message: "The bench imports a library's public entry point (@svc/<library>) only." },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -81,12 +81,48 @@ interface Seeded {
   readonly seconds: number;
 }
 
+/** The analytics_events columns the seeder fills (the table has no TypeORM record: the service writes it by SQL). */
+const EVENT_COLUMNS = [
+  'id',
+  'key_id',
+  'environment',
+  'event_type',
+  'model_name',
+  'inference_type',
+  'duration_ms',
+  'success',
+  'error_message',
+  'metadata',
+  'period',
+  'received_at',
+];
+
+/** An event's values in EVENT_COLUMNS order; `as` says how the database's driver takes a boolean and an instant. */
+function eventRow(
+  event: AnalyticsEvent,
+  as: { readonly success: (success: boolean) => unknown; readonly instant: (at: Date) => unknown },
+): unknown[] {
+  return [
+    event.id,
+    event.keyId,
+    event.environment,
+    event.eventType,
+    event.modelName,
+    event.inferenceType,
+    event.durationMs,
+    event.success === null ? null : as.success(event.success),
+    event.errorMessage,
+    event.metadata === null ? null : JSON.stringify(event.metadata),
+    event.period,
+    as.instant(event.receivedAt),
+  ];
+}
+
 const ymd = (at: Date) => at.toISOString().slice(0, 10);
 
 async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line: string) => void): Promise<Seeded> {
   const started = Date.now();
   const lib = LIBRARIES;
-  const sql = LIBRARIES.portableSql;
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
   const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
   const kind = config.database.kind;
@@ -102,10 +138,10 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
   })();
   const newId = (k: IdKind | 'evt') => `${k}_${pooled.hex(12)}`;
   const tables = {
-    users: dataSource.getMetadata(lib.records.UserRecord),
-    keys: dataSource.getMetadata(lib.records.ApiKeyRecord),
-    audit: dataSource.getMetadata(lib.records.AuditEntryRecord),
-    counters: dataSource.getMetadata(lib.records.UsageCounterRecord),
+    users: dataSource.getMetadata(lib.infrastructure.UserRecord),
+    keys: dataSource.getMetadata(lib.infrastructure.ApiKeyRecord),
+    audit: dataSource.getMetadata(lib.infrastructure.AuditEntryRecord),
+    counters: dataSource.getMetadata(lib.infrastructure.UsageCounterRecord),
   };
   const columns = (t: keyof typeof tables) => writtenColumns(tables[t]).map((c) => c.databaseName);
   const eventAs =
@@ -114,7 +150,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
       : kind === 'mysql'
         ? { success: (ok: boolean) => (ok ? 1 : 0), instant: (at: Date) => at.toISOString().slice(0, 23).replace('T', ' ') }
         : { success: (ok: boolean) => (ok ? 1 : 0), instant: (at: Date) => at.toISOString() };
-  const eventColumns = sql.EVENT_COLUMNS.split(',').map((c) => c.trim());
+  const eventColumns = EVENT_COLUMNS;
 
   const now = new Date();
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -169,8 +205,8 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
         keyIds[i] = key.id;
         emails[i] = user.email;
         prefixes[i] = key.props.displayPrefix;
-        users.push(rowOf(dataSource, tables.users, lib.userMapper.UserMapper.toRecord(user)));
-        keys.push(rowOf(dataSource, tables.keys, lib.apiKeyMapper.ApiKeyMapper.toRecord(key)));
+        users.push(rowOf(dataSource, tables.users, lib.infrastructure.UserMapper.toRecord(user)));
+        keys.push(rowOf(dataSource, tables.keys, lib.infrastructure.ApiKeyMapper.toRecord(key)));
         const entries: AuditEntry[] = [
           {
             id: newId('aud'),
@@ -192,7 +228,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
             details: { by: 'operator' },
             actor: { type: 'bootstrap' },
           });
-        for (const entry of entries) audit.push(rowOf(dataSource, tables.audit, lib.auditEntryMapper.AuditEntryMapper.toRecord(entry)));
+        for (const entry of entries) audit.push(rowOf(dataSource, tables.audit, lib.infrastructure.AuditEntryMapper.toRecord(entry)));
         if (i === Math.floor(options.keys / 2)) {
           middleKey = { createdAt, id: key.id };
           middleAudit = { at: createdAt, id: entries[0].id };
@@ -239,7 +275,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
         occurredAt: receivedAt,
         batched: false,
       };
-      return sql.eventValues(event, eventAs);
+      return eventRow(event, eventAs);
     };
     const plan = function* (): Generator<[number, Date]> {
       const yearAgo = now.getTime() - 365 * DAY_MS;

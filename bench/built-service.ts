@@ -3,14 +3,6 @@ import { join } from 'node:path';
 import * as config from '@svc/config';
 import * as domain from '@svc/domain';
 import * as infrastructure from '@svc/infrastructure';
-import * as mysqlDataSource from '@svc/infrastructure/persistence/mysql/mysql-data-source';
-import * as postgresDataSource from '@svc/infrastructure/persistence/postgres/postgres-data-source';
-import * as sqliteDataSource from '@svc/infrastructure/persistence/sqlite/sqlite-data-source';
-import * as apiKeyMapper from '@svc/infrastructure/persistence/typeorm/mappers/api-key.mapper';
-import * as userMapper from '@svc/infrastructure/persistence/typeorm/mappers/user.mapper';
-import * as records from '@svc/infrastructure/persistence/typeorm/records';
-import * as auditEntryMapper from '@svc/infrastructure/persistence/typeorm/mappers/audit-entry.mapper';
-import * as portableSql from '@svc/infrastructure/persistence/typeorm/portable-sql';
 import * as presentation from '@svc/presentation';
 
 /**
@@ -61,14 +53,6 @@ export const LIBRARIES = {
   config,
   domain,
   infrastructure,
-  sqliteDataSource,
-  postgresDataSource,
-  mysqlDataSource,
-  records,
-  apiKeyMapper,
-  userMapper,
-  auditEntryMapper,
-  portableSql,
   presentation,
 };
 export type Libraries = typeof LIBRARIES;

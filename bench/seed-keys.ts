@@ -173,8 +173,8 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
       return `${kind}_${pooled.hex(12)}`;
     }
   })();
-  const userTable = dataSource.getMetadata(lib.records.UserRecord);
-  const keyTable = dataSource.getMetadata(lib.records.ApiKeyRecord);
+  const userTable = dataSource.getMetadata(lib.infrastructure.UserRecord);
+  const keyTable = dataSource.getMetadata(lib.infrastructure.ApiKeyRecord);
   const userColumns = writtenColumns(userTable).map((c) => c.databaseName);
   const keyColumns = writtenColumns(keyTable).map((c) => c.databaseName);
   const all = new Array<string>(count);
@@ -211,8 +211,8 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
           rotatedFrom: null,
           rotatedTo: null,
         });
-        users.push(rowOf(dataSource, userTable, lib.userMapper.UserMapper.toRecord(user)));
-        keys.push(rowOf(dataSource, keyTable, lib.apiKeyMapper.ApiKeyMapper.toRecord(key)));
+        users.push(rowOf(dataSource, userTable, lib.infrastructure.UserMapper.toRecord(user)));
+        keys.push(rowOf(dataSource, keyTable, lib.infrastructure.ApiKeyMapper.toRecord(key)));
         all[i] = secret;
         if (licenseType === 'enterprise') unlimited.push(secret);
       }
@@ -237,10 +237,10 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
 export function dataSourceOptionsOf(lib: Libraries, database: DatabaseConfig): DataSourceOptions {
   switch (database.kind) {
     case 'sqlite':
-      return lib.sqliteDataSource.sqliteDataSourceOptions(database);
+      return lib.infrastructure.sqliteDataSourceOptions(database);
     case 'postgres':
-      return lib.postgresDataSource.postgresDataSourceOptions(database);
+      return lib.infrastructure.postgresDataSourceOptions(database);
     case 'mysql':
-      return lib.mysqlDataSource.mysqlDataSourceOptions(database);
+      return lib.infrastructure.mysqlDataSourceOptions(database);
   }
 }

@@ -5,7 +5,7 @@ import { expectRefused } from './refused';
 
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
-/** The behaviour every AuditLog adapter must share: entries kept whole, newest first (ties as appended, issue 22), filtered by key. */
+/** The behaviour every AuditLog adapter must share: entries kept whole, newest first (ties as appended), filtered by key. */
 export function describeAuditLogContract(make: MakePersistence): void {
   describe(`${AuditLog.name} contract`, () => {
     const fixture = useFixture(make);

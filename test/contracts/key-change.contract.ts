@@ -21,7 +21,7 @@ async function chainOfThree(f: PersistenceFixture): Promise<[ApiKey, ApiKey, Api
 }
 
 /**
- * Key changes that cannot half-happen (issue 22, CONTRACT 16), on every
+ * Key changes that cannot half-happen (CONTRACT 16), on every
  * adapter: a rotation or a revocation and the records written with it
  * (its audit entries) commit together or not at all. A write that fails
  * inside (here the audit log's unique id, a real constraint) leaves the keys

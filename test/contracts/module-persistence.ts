@@ -30,7 +30,7 @@ import { uniqueId } from '../factories/domain.factory';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 import { type MakePersistence, type PersistenceFixture, type WebhookPorts } from './persistence-fixture';
 
-/** The contracts run with the secrets the adapters keep encrypted at rest, as SECRETS_KEY makes them (issue 35). */
+/** The contracts run with the secrets the adapters keep encrypted at rest, as SECRETS_KEY makes them. */
 const SECRETS = SecretsCipher.of({ key: randomBytes(32).toString('base64'), newKey: null });
 
 export interface SqlPersistence extends PersistenceFixture {

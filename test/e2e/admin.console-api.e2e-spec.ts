@@ -390,7 +390,7 @@ describe('Admin API: console reads (/admin/v1)', () => {
       expect(revoked.body.next_cursor).toBeNull();
     });
 
-    it('lists revocations made within one millisecond newest first, as they happened, on every page (issue 22)', async () => {
+    it('lists revocations made within one millisecond newest first, as they happened, on every page', async () => {
       clock.set(new Date(NOW.getTime() - DAY_MS)); // one instant, older than the other tests' entries
       const keys: string[] = [];
       for (let i = 0; i < 6; i++) keys.push((await issue({ email: `same-ms-${i}@example.org` })).key_id);

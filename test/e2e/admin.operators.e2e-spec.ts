@@ -233,7 +233,7 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
     expect(boot.body).toMatchObject({ operator_id: null, name: 'bootstrap', role: 'owner', denied: {} });
   });
 
-  describe("a key's limit and expiry: support lowers and extends a little, only admin upgrades (issue 35)", () => {
+  describe("a key's limit and expiry: support lowers and extends a little, only admin upgrades", () => {
     const DAY = 86_400_000;
     const patch = (role: Role, keyId: string, json: unknown) =>
       t.request('PATCH', `/admin/v1/keys/${keyId}`, { headers: bearer(tokens[role]), json });

@@ -42,7 +42,7 @@ function runSmoke(args: readonly string[] = ['--smoke']): Promise<{ code: number
 }
 
 /**
- * `npm run bench -- --smoke` (issue 6): the benchmark itself is not part of
+ * `npm run bench -- --smoke`: the benchmark itself is not part of
  * the tests, but its smoke mode is, so it cannot rot. It needs the built
  * service (npm test builds it first) and nothing else: SQLite, 100 keys, one
  * short round against the built service and the ceiling fixture.

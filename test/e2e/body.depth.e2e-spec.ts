@@ -19,7 +19,7 @@ function objects(depth: number): string {
  * refused while the body is parsed, with the service's 400 INVALID_REQUEST, on
  * every route: thousands of levels used to overflow the stack in
  * class-transformer or JSON.stringify, answering 500 and logging a stack
- * trace (issue 35). The fuzz suite sends deep bodies to every route.
+ * trace. The fuzz suite sends deep bodies to every route.
  */
 describe('JSON bodies nested deeper than 32 levels', () => {
   let t: TestApp;

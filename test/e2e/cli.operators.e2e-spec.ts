@@ -95,7 +95,7 @@ describe('operator CLI (built): operators', () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('role must be one of viewer, support, admin, owner');
 
-    // a name that would show as someone else's (issue 35): refused as the API refuses it
+    // a name that would show as someone else's: refused as the API refuses it
     for (const name of ['Support\u202e ksed', 'Two\nlines']) {
       const disguised = await cli('operators', 'create', '--name', name, '--role', 'viewer');
       expect(disguised.code).not.toBe(0);

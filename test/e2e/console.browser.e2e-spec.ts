@@ -391,7 +391,7 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     expect(await page.content()).not.toContain(rotated);
   });
 
-  // ---- issue 26: the console for support work ----
+  // ---- the console for support work ----
 
   const adminCall = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${service.baseUrl}${path}`, {
@@ -666,7 +666,7 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     await web(page.getByTestId('actions-blocked')).toContainText('This key was rotated');
   });
 
-  // ---- issue 27: operators with their own tokens and roles ----
+  // ---- operators with their own tokens and roles ----
 
   const OPERATOR_TOKEN = /^svc_admin_[0-9a-f]{48}$/;
   let support: { token: string; operatorId: string } | null = null;
@@ -811,7 +811,7 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
       await tab.screenshot({ path: join(SHOTS, 'key-as-support.png'), fullPage: true });
       await axeCheckOn(tab, 'key-as-support');
 
-      // beyond the key's bounds is an upgrade (issue 35): unlimited, a limit above the tier's, an expiry years ahead
+      // beyond the key's bounds is an upgrade: unlimited, a limit above the tier's, an expiry years ahead
       const reasonOf = async (control: Locator): Promise<string> => {
         const ids = ((await control.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
         return (await Promise.all(ids.map((id) => tab.locator(`[id="${id}"]`).textContent()))).join(' ');
@@ -929,9 +929,9 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
       'refuses a wrong token, then signs in with the right one (kept in session storage only)': ['401'],
       // the bad checksum's 400
       'registers an external URL (checksum and size required), edits a model, deletes one after a confirmation': ['400'],
-      // issue 26's simulated failures: a 503, a refused connection
+      // simulated failures: a 503, a refused connection
       'says what failed on a 5xx and on a network error, with a Retry that works': ['503', 'ERR_CONNECTION_REFUSED'],
-      // issue 27's: the demoted operator's one 403, then the disabled operator's 401
+      // and the demoted operator's one 403, then the disabled operator's 401
       'a support operator signs in, sees what its role cannot do disabled with the reason, revokes a key; the audit names them': [
         '403',
         '401',

@@ -59,7 +59,7 @@ function entryOf(script: string): string {
 
 /**
  * The object store's variables (CONTRACT 19): the store's own, read by the object-store model
- * store (issue 23, points 1-3), and the AWS SDK's own, read by the SDK's standard chain.
+ * store, and the AWS SDK's own, read by the SDK's standard chain.
  */
 const OBJECT_STORE_VARIABLES = [
   'MODEL_STORE_URL',
@@ -210,7 +210,7 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
       expect(Object.keys(example.stringData)).not.toContain('MODEL_URL_SECRET');
     });
 
-    it('the replicas and the migration Job read SECRETS_KEY (and NEW_SECRETS_KEY while moving) from the Secret (issue 35)', () => {
+    it('the replicas and the migration Job read SECRETS_KEY (and NEW_SECRETS_KEY while moving) from the Secret', () => {
       for (const manifest of [one('Deployment'), one('Job')]) {
         const env = new Map(((manifest.spec.template.spec.containers[0] as Container).env ?? []).map((v) => [v.name, v]));
         for (const name of ['SECRETS_KEY', 'NEW_SECRETS_KEY']) {
@@ -356,12 +356,6 @@ describe('Packaging: Dockerfile and Kubernetes manifests', () => {
         status: 1,
         lines: ['Invalid configuration: ADMIN_TOKEN must be at least 32 characters (make one with: openssl rand -hex 32)'],
       });
-    });
-
-    it('is Latin-1 text, so V8 keeps its source at one byte a character (one character beyond doubles it; docs/PERFORMANCE.md, issue 25)', () => {
-      const bundle = readFileSync(join(ROOT, 'dist', 'apps', 'api', 'main.js'), 'utf8');
-      const wide = /[^\t\n\r\u0020-\u00ff]/.exec(bundle);
-      expect(wide === null ? null : bundle.slice(Math.max(0, wide.index - 60), wide.index + 20)).toBeNull();
     });
   });
 });

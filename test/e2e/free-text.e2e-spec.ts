@@ -2,7 +2,7 @@ import { TestApp } from '../harness/create-test-app';
 import { type HttpAnswer } from '../harness/http';
 
 /**
- * Free text that cannot disguise itself (issue 35): names, organizations, descriptions, reasons,
+ * Free text that cannot disguise itself: names, organizations, descriptions, reasons,
  * addresses and the ids of bodies refuse control characters and bidirectional formatting
  * characters with 400 INVALID_REQUEST naming the field; a path parameter or query value holding
  * NUL is 400 too. Run on SQLite, PostgreSQL (which stores no NUL in text: these answered 500) and
@@ -58,7 +58,7 @@ function expectRefused(answer: HttpAnswer, field: string): void {
   });
 }
 
-describe('free text without control or bidirectional formatting characters (issue 35)', () => {
+describe('free text without control or bidirectional formatting characters', () => {
   let t: TestApp;
   let apiKey: string;
   let keyId: string;

@@ -20,7 +20,7 @@ import { type TestDatabase, createTestDatabase, testDatabaseKind } from '../harn
 import { modelChecksum } from '../harness/sha256';
 
 /**
- * CONTRACT 19 / issue 23: three processes of the built service, each working
+ * CONTRACT 19: three processes of the built service, each working
  * in a temporary folder of its own (nothing shared on disk), on one database
  * server (PostgreSQL or MySQL: this file is left out on the SQLite run, whose
  * database is a shared file), one Redis and one object store (s3rver, started

@@ -13,7 +13,7 @@ interface Listed {
 }
 
 /**
- * Migration 1764200000000 (issue 22) on entries written before it, on the
+ * Migration 1764200000000 on entries written before it, on the
  * project's database: the audit log keeps the order it listed them in (time,
  * then id), and entries appended afterwards in the same millisecond come
  * first, in the order they happened; the cursor pages across both.

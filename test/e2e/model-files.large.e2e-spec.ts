@@ -11,7 +11,7 @@ import { ServiceProcess } from '../harness/service-process';
 import { type TestDatabase, createTestDatabase } from '../harness/test-database';
 
 /**
- * CONTRACT 7 / issue 13: large files stay cheap. A 200 MB model file is
+ * CONTRACT 7: large files stay cheap. A 200 MB model file is
  * uploaded (admin PUT, streamed from a generator: the test holds no 200 MB
  * buffer either) to the built service running as a process of its own, then
  * downloaded through a signed link, while the service's resident memory

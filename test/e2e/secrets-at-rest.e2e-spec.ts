@@ -15,7 +15,7 @@ import { type TestDatabase, createTestDatabase, testDatabaseKind } from '../harn
 import { type ReceivedWebhook, WebhookReceiver } from '../harness/webhook-receiver';
 
 /**
- * Issue 35, point 9: the secrets the service keeps in the database (the generated license
+ * The secrets the service keeps in the database (the generated license
  * signing key, the generated model link secret, webhook signing secrets) are encrypted at rest
  * with SECRETS_KEY (AES-256-GCM, a nonce each), so the raw rows hold none of them while the
  * service still signs licenses that verify against its JWKS and webhooks that verify; a wrong
@@ -125,7 +125,7 @@ async function testDelivery(t: TestApp, receiver: WebhookReceiver, id: string): 
   return receiver.received[receiver.received.length - 1];
 }
 
-describe('Secrets at rest with SECRETS_KEY, and moving to a new key (issue 35)', () => {
+describe('Secrets at rest with SECRETS_KEY, and moving to a new key', () => {
   const [firstKey, secondKey, wrongKey] = [newKey(), newKey(), newKey()];
   let receiver: WebhookReceiver;
   let a: TestApp;
@@ -291,7 +291,7 @@ describe('Secrets at rest with SECRETS_KEY, and moving to a new key (issue 35)',
   });
 });
 
-describe('Secrets written in plain text before SECRETS_KEY was set (issue 35)', () => {
+describe('Secrets written in plain text before SECRETS_KEY was set', () => {
   const key = newKey();
   let receiver: WebhookReceiver;
   let plain: TestApp;
@@ -358,7 +358,7 @@ describe('Secrets written in plain text before SECRETS_KEY was set (issue 35)', 
   });
 });
 
-(testDatabaseKind() === 'sqlite' ? describe : describe.skip)("The SQLite file is its user's only (issue 35)", () => {
+(testDatabaseKind() === 'sqlite' ? describe : describe.skip)("The SQLite file is its user's only", () => {
   let folder: string;
   beforeAll(() => {
     folder = mkdtempSync(join(tmpdir(), 'svc-modes-'));

@@ -458,7 +458,7 @@ describe('webhooks: no user or password in an address, query values masked below
   });
 });
 
-describe('webhooks: a receiver that never answers holds only its own slots (issue 35)', () => {
+describe('webhooks: a receiver that never answers holds only its own slots', () => {
   let t: TestApp;
   let slow: WebhookReceiver;
   let healthy: WebhookReceiver;

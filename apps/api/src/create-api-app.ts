@@ -6,19 +6,19 @@ import type { IncomingMessage } from 'node:http';
 import { type AppConfig } from '@svc/config';
 import { type InfrastructureOverrides } from '@svc/infrastructure';
 import { type ApiFeatures, ApiModule } from './api.module';
-import { AdminApiPresence, hideAbsentAdminApi } from './admin-auth/admin-api-presence';
+import { AdminApiPresence } from './admin-auth/admin-api-presence';
 import { serveConsole } from './console/serve-console';
 import { REASON_PHRASE, errorEnvelope } from './http/error-envelope';
 import { BODY_LIMIT_BYTES } from './http/body-limit';
 import { acceptJsonObjectBodies } from './http/request-body';
 import { rewriteLegacyUrl } from './http/legacy-routes';
-import { ADMIN_PATH_PREFIX, noStoreUnder } from './http/no-store';
 import { RouteTable } from './http/route-table';
-import { addResponseHeaders, observeRequests, requestIdOf } from './observability/request-observability';
-import { apiSecurityHeaders, protectDocsPages } from './observability/security-headers';
+import { requestIdOf, requestObserver } from './observability/request-observability';
+import { apiSecurityHeaders, docsPagesPolicy } from './observability/security-headers';
 import { type LogDestination, PinoNestLogger, createServiceLogger } from './observability/service-logger';
 import { ServiceMetrics } from './observability/service-metrics';
 import { buildOpenApiDocument, serveOpenApiDocument } from './openapi/openapi';
+import { registerFastifyHooks } from './fastify-hooks';
 
 export interface ApiAppOptions extends InfrastructureOverrides {
   /**
@@ -63,45 +63,23 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
       }
     },
   });
-  closeConnectionsWhenClosing(adapter);
-  const routes = RouteTable.watch(adapter.getInstance());
-  addResponseHeaders(adapter.getInstance(), apiSecurityHeaders());
-  protectDocsPages(adapter.getInstance());
-  noStoreUnder(adapter.getInstance(), ADMIN_PATH_PREFIX);
+  const routes = new RouteTable();
   acceptJsonObjectBodies(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot(config, routes, options, options.features), adapter, {
     logger: options.logger ?? new PinoNestLogger(log),
     abortOnError: false,
     bodyParser: false,
   });
-  observeRequests(adapter.getInstance(), log, config.metrics.enabled ? app.get(ServiceMetrics) : null);
-  serveOpenApiDocument(adapter.getInstance(), () => buildOpenApiDocument(app));
   const adminApi = app.get(AdminApiPresence, { strict: false });
-  hideAbsentAdminApi(adapter.getInstance(), ADMIN_PATH_PREFIX, adminApi);
+  registerFastifyHooks(adapter.getInstance(), {
+    routes,
+    securityHeaders: apiSecurityHeaders(),
+    docsPolicy: docsPagesPolicy(),
+    adminApi,
+    observe: requestObserver(log, config.metrics.enabled ? app.get(ServiceMetrics) : null),
+  });
+  serveOpenApiDocument(adapter.getInstance(), () => buildOpenApiDocument(app));
   if (config.console.enabled) serveConsole(adapter.getInstance(), config.console.dir, () => adminApi.exists());
   await app.init();
   return app;
-}
-
-/**
- * Once shutdown begins, every response still being sent says
- * `Connection: close`, so keep-alive sockets end with the requests in flight
- * instead of holding the server open until their idle timeout.
- */
-function closeConnectionsWhenClosing(adapter: FastifyAdapter): void {
-  const instance = adapter.getInstance();
-  let closing = false;
-  instance.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  instance.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) void reply.header('connection', 'close');
-    done(null, payload);
-  });
-  // a response whose headers went out before shutdown began (a long download) ends its socket when done
-  instance.addHook('onResponse', (request, _reply, done) => {
-    if (closing) request.raw.socket?.end();
-    done();
-  });
 }

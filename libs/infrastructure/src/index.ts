@@ -11,3 +11,12 @@ export * from './crypto/ed25519-license-signer';
 export * from './webhooks/address-policy';
 export * from './webhooks/webhook-targets';
 export * from './webhooks/webhook-http-transport';
+// What the bench's seeders write with: each database's DataSource options as the service opens it,
+// the tables' records and the mappers that turn domain objects into their rows.
+export { sqliteDataSourceOptions } from './persistence/sqlite/sqlite-data-source';
+export { postgresDataSourceOptions } from './persistence/postgres/postgres-data-source';
+export { mysqlDataSourceOptions } from './persistence/mysql/mysql-data-source';
+export { ApiKeyRecord, AuditEntryRecord, UsageCounterRecord, UserRecord } from './persistence/typeorm/records';
+export { ApiKeyMapper } from './persistence/typeorm/mappers/api-key.mapper';
+export { AuditEntryMapper } from './persistence/typeorm/mappers/audit-entry.mapper';
+export { UserMapper } from './persistence/typeorm/mappers/user.mapper';

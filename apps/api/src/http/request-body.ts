@@ -1,4 +1,3 @@
-import { NotFoundException } from '@nestjs/common';
 import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import './route-config';
 import sjson from 'secure-json-parse';
@@ -9,7 +8,11 @@ import { acceptStreamedUploads } from './streamed-upload';
 
 type RouteBodyLimit = Pick<FastifyContextConfig, 'bodyLimit'>;
 
-/** The route config of a route whose body may be up to `bytes` (POST /v1/analytics/batch), for `@RouteConfig`. */
+/**
+ * The route config of a route whose body may be up to `bytes` (POST /v1/analytics/batch), for `@RouteConfig`:
+ * it becomes Fastify's own per-route `bodyLimit` as the route is registered (fastify-hooks.ts), which the
+ * parsers below defer to.
+ */
 export function bodyLimitOf(bytes: number): RouteBodyLimit {
   return { bodyLimit: bytes };
 }
@@ -20,20 +23,11 @@ export function bodyLimitOf(bytes: number): RouteBodyLimit {
  * the text, before parsing), and must be an object; an empty body counts
  * as no body. Any other media type with a body answers 415, after the size
  * check (413 wins). Requests without a body need no Content-Type.
- * An unmatched request (unknown path or wrong method) is answered 404/405
- * before its body is read, so routing wins over every body check (CONTRACT 2, step 1).
+ * (An unmatched request is answered 404/405 before its body is read, in
+ * fastify-hooks.ts, so routing wins over every body check: CONTRACT 2, step 1.)
+ * Registered through Fastify's content-type parsers, where Nest leaves body parsing.
  */
 export function acceptJsonObjectBodies(instance: FastifyInstance): void {
-  // A route that takes a larger body says so in its config (`@RouteConfig(bodyLimitOf(n))`), and gets
-  // Fastify's own per-route `bodyLimit`, which the parsers below defer to.
-  instance.addHook('onRoute', (route) => {
-    const limit = route.config?.bodyLimit;
-    if (limit !== undefined) route.bodyLimit = limit;
-  });
-  instance.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.is404) done(new NotFoundException());
-    else done(null, payload);
-  });
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, text, done) => {
     const source = String(text);

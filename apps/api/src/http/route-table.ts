@@ -1,5 +1,5 @@
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import type { FastifyInstance } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import './route-config';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -13,22 +13,18 @@ export class RouteTable {
   private readonly router = FindMyWay();
   private readonly registered: Array<{ readonly method: string; readonly url: string }> = [];
 
-  /** Must be called before the routes are registered (before `app.init()`). */
-  static watch(instance: FastifyInstance): RouteTable {
-    const table = new RouteTable();
-    instance.addHook('onRoute', (route) => {
-      if (route.config?.methodNotAllowed) return;
-      const methods = ([] as string[]).concat(route.method).filter((m) => METHODS.includes(m as HTTPMethod));
-      for (const method of methods) {
-        try {
-          table.router.on(method as HTTPMethod, route.url, () => undefined);
-          table.registered.push({ method, url: route.url });
-        } catch {
-          // the same route registered twice (e.g. an automatic HEAD): already known
-        }
+  /** Learns a route as Fastify registers it (its onRoute hook, in fastify-hooks.ts). */
+  add(route: RouteOptions): void {
+    if (route.config?.methodNotAllowed) return;
+    const methods = ([] as string[]).concat(route.method).filter((m) => METHODS.includes(m as HTTPMethod));
+    for (const method of methods) {
+      try {
+        this.router.on(method as HTTPMethod, route.url, () => undefined);
+        this.registered.push({ method, url: route.url });
+      } catch {
+        // the same route registered twice (e.g. an automatic HEAD): already known
       }
-    });
-    return table;
+    }
   }
 
   /** Every route registered (method and URL pattern), in registration order. */

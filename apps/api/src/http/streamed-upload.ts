@@ -23,18 +23,19 @@ export function isUploadStream(body: unknown): body is Readable {
 
 type Done = (error: Error | null, body?: unknown) => void;
 
-/**
- * Registers the `application/octet-stream` parser, and closes the connection
- * after any answer given before an upload was read to its end (a 401, a
- * MODEL_NOT_FOUND, a 413): the unread bytes are not waited for, and a
- * half-read connection never lingers (nor holds up shutdown).
- */
+/** Registers the `application/octet-stream` parser. */
 export function acceptStreamedUploads(instance: FastifyInstance, publicLimit: number): void {
   instance.addContentTypeParser('application/octet-stream', octetStreamParser(publicLimit));
-  instance.addHook('onSend', async (request, reply, payload) => {
-    if (isStreamedRoute(request) && request.body !== undefined && !request.raw.complete) reply.header('connection', 'close');
-    return payload;
-  });
+}
+
+/**
+ * Whether the request is an upload answered before it was read to its end (a
+ * 401, a MODEL_NOT_FOUND, a 413): its connection is then closed (fastify-hooks.ts),
+ * so the unread bytes are not waited for, and a half-read connection never
+ * lingers (nor holds up shutdown).
+ */
+export function answeredBeforeUploadEnded(request: FastifyRequest): boolean {
+  return isStreamedRoute(request) && request.body !== undefined && !request.raw.complete;
 }
 
 function isStreamedRoute(request: FastifyRequest): boolean {

@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { redactUrl } from './redaction';
-import { type HeaderMiddleware, type HeaderMiddlewareNext } from './security-headers';
 import { type ServiceLogger, requestLineWriter } from './service-logger';
 import { type ServiceMetrics, UNMATCHED_ROUTE } from './service-metrics';
 
@@ -15,29 +14,22 @@ export function requestIdOf(request: IncomingMessage): string {
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
-/**
- * Headers every answer carries: X-Request-Id and the security headers
- * (helmet's middleware, run on Node's response). One synchronous hook.
- */
-export function addResponseHeaders(instance: FastifyInstance, securityHeaders: HeaderMiddleware): void {
-  instance.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    reply.header('x-request-id', request.id);
-    securityHeaders(request.raw, reply.raw, done as HeaderMiddlewareNext);
-  });
-}
+/** Called once an answer has left. */
+export type RequestObserver = (request: FastifyRequest, reply: FastifyReply) => void;
 
 /**
  * One JSON line per answered request and the request metrics, after the
  * answer has left (onResponse): request id, method, the URL as the caller sent
  * it with credentials redacted, the route pattern, status and duration. No
- * headers and no bodies are logged. `metrics` is null when metrics are off.
+ * headers and no bodies are logged. `metrics` is null when metrics are off;
+ * null when there is nothing to do (fastify-hooks.ts calls it from onResponse).
  */
-export function observeRequests(instance: FastifyInstance, logger: ServiceLogger, metrics: ServiceMetrics | null): void {
+export function requestObserver(logger: ServiceLogger, metrics: ServiceMetrics | null): RequestObserver | null {
   const logInfo = logger.isLevelEnabled('info');
   const logErrors = logger.isLevelEnabled('error');
-  if (!logInfo && !logErrors && metrics === null) return;
+  if (!logInfo && !logErrors && metrics === null) return null;
   const writeLine = requestLineWriter(logger);
-  instance.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  return (request, reply) => {
     const status = reply.statusCode;
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const elapsedMs = reply.elapsedTime;
@@ -53,6 +45,5 @@ export function observeRequests(instance: FastifyInstance, logger: ServiceLogger
         ip: request.ip,
       });
     }
-    done();
-  });
+  };
 }

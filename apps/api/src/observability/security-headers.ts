@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** What a Connect-style middleware calls when done: helmet passes nothing, or the Error it met (a Fastify hook's `done` takes that). */
+/** What a Connect-style middleware calls when done: helmet passes nothing, or the Error it met. */
 export type HeaderMiddlewareNext = (error?: unknown) => void;
 
 /** A Connect-style middleware that sets headers on Node's response, as helmet's are. */
@@ -48,7 +47,8 @@ const DOCS_CSP = {
 /**
  * The service's security headers: helmet's own middleware, built once at
  * start-up (helmet works out its headers from the options when the
- * middleware is made) and run on Node's response, as helmet documents it.
+ * middleware is made) and run on Node's response, as helmet documents it
+ * (fastify-hooks.ts runs it for every answer).
  * Not @fastify/helmet: its hook builds the middleware again from the options
  * on every request, which costs a bare Fastify route much of its throughput.
  */
@@ -56,20 +56,12 @@ export function apiSecurityHeaders(): HeaderMiddleware {
   return helmet(API_HELMET);
 }
 
-/**
- * Adds the documentation's Content-Security-Policy (helmet's middleware for
- * that header alone) to the routes under DOCS_PATH only, as route-level
- * hooks: the API routes pay nothing for it. Must be called before those
- * routes are registered.
- */
-export function protectDocsPages(instance: FastifyInstance): void {
-  const policy: HeaderMiddleware = helmet.contentSecurityPolicy(DOCS_CSP);
-  const addPolicy = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    policy(request.raw, reply.raw, done as HeaderMiddlewareNext);
-  };
-  instance.addHook('onRoute', (route) => {
-    if (route.url !== DOCS_PATH && !route.url.startsWith(`${DOCS_PATH}/`)) return;
-    const existing = route.onRequest;
-    route.onRequest = existing === undefined ? [addPolicy] : ([...([] as unknown[]).concat(existing), addPolicy] as never);
-  });
+/** The documentation's Content-Security-Policy: helmet's middleware for that header alone, for the docs pages only. */
+export function docsPagesPolicy(): HeaderMiddleware {
+  return helmet.contentSecurityPolicy(DOCS_CSP);
+}
+
+/** Whether a route pattern is one of the documentation's pages (under DOCS_PATH). */
+export function isDocsRoute(url: string): boolean {
+  return url === DOCS_PATH || url.startsWith(`${DOCS_PATH}/`);
 }

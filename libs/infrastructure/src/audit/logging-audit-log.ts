@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { type Actor, type AuditEntry, type AuditFilter, AuditLog, redactKeyShapedText } from '@svc/domain';
+import { type AuditEntry, type AuditFilter, AuditLog, actorFieldsOf, redactKeyShapedText } from '@svc/domain';
 
 /**
  * Every audit entry is also one log line of its own event type, once it is
  * stored: `{ event: "audit", action, key_id, audit_id, at, actor, reason?, details? }`,
- * the actor as the database and `GET /admin/v1/audit` carry it (CONTRACT 21)
+ * the actor as `GET /admin/v1/audit` names it (actorFieldsOf, CONTRACT 21)
  * (issuance, tier and limit changes, revocations, installer tokens). Entries
  * never hold a key or a token (AuditEntry's rule); the free-text reason is
  * scrubbed of key-shaped text all the same (KeyRevocation already stores it scrubbed).
@@ -25,24 +25,6 @@ export class AuditLines {
       ...(entry.reason !== null ? { reason: redactKeyShapedText(entry.reason) } : {}),
       ...(entry.details !== null ? { details: entry.details } : {}),
     });
-  }
-}
-
-/**
- * The actor in the log's snake_case, the shape `GET /admin/v1/audit` shows
- * (libs/presentation's actorViewOf, which infrastructure may not import):
- * never a token or a digest.
- */
-function actorFieldsOf(actor: Actor): Record<string, string> {
-  switch (actor.type) {
-    case 'operator':
-      return { type: 'operator', operator_id: actor.operatorId, name: actor.name };
-    case 'key':
-      return { type: 'key', key_id: actor.keyId };
-    case 'cli':
-      return { type: 'cli', user: actor.user };
-    default:
-      return { type: actor.type };
   }
 }
 

@@ -16,12 +16,11 @@ const SOURCES = ['apps', 'libs'].flatMap(typeScriptUnder);
 const BENCH_SOURCES = typeScriptUnder('bench');
 const SWITCH_HOME = 'libs/infrastructure/src/infrastructure.module.ts';
 
-/** The benchmark's files that know each database: its fresh databases, bulk writers, ceiling, built modules, its own seeding. */
+/** The benchmark's files that know each database: its fresh databases, bulk writers, ceiling, its own seeding. */
 const BENCH_DIALECT_FILES = [
   'bench/admin-scale.ts',
   'bench/bare-ceiling-server.ts',
   'bench/bench-database.ts',
-  'bench/built-service.ts',
   'bench/ceiling-server.ts',
   'bench/seed-keys.ts',
 ];

@@ -1,6 +1,5 @@
 import type { IssueApiKeyOutput, KeyDetails, RotatedKey } from '@svc/application';
-import { type AuditEntry, type Quota, toSecondTimestamp } from '@svc/domain';
-import { actorViewOf } from '../operators/operator-views';
+import { type AuditEntry, type Quota, actorFieldsOf, toSecondTimestamp } from '@svc/domain';
 import type { AuditEntryResponse, IssuedKeyResponse, KeyResponse, QuotaResponse } from './key.response';
 import type { RotatedKeyResponse } from './rotated-key.response';
 
@@ -74,6 +73,6 @@ export function auditEntryViewOf(entry: AuditEntry): AuditEntryResponse {
     key_id: entry.keyId,
     ...(entry.reason !== null ? { reason: entry.reason } : {}),
     ...(entry.details !== null ? { details: entry.details } : {}),
-    actor: actorViewOf(entry.actor),
+    actor: actorFieldsOf(entry.actor),
   };
 }

@@ -1,29 +1,7 @@
-import {
-  type Actor,
-  type Operator,
-  PERMISSION_NAMES,
-  type Permission,
-  type Role,
-  permissionsOf,
-  roleAllows,
-  roleNeededFor,
-} from '@svc/domain';
-import type { ActorResponse, OperatorResponse, OperatorWithTokenResponse, SessionResponse } from './operator.response';
+import { type Operator, PERMISSION_NAMES, type Permission, type Role, permissionsOf, roleAllows, roleNeededFor } from '@svc/domain';
+import type { OperatorResponse, OperatorWithTokenResponse, SessionResponse } from './operator.response';
 
-/** Actors, operators and the session as their response classes (operator.response.ts): never a token or its digest. */
-
-export function actorViewOf(actor: Actor): ActorResponse {
-  switch (actor.type) {
-    case 'operator':
-      return { type: 'operator', operator_id: actor.operatorId, name: actor.name };
-    case 'key':
-      return { type: 'key', key_id: actor.keyId };
-    case 'cli':
-      return { type: 'cli', user: actor.user };
-    default:
-      return { type: actor.type };
-  }
-}
+/** Operators and the session as their response classes (operator.response.ts): never a token or its digest. */
 
 export function operatorViewOf(operator: Operator): OperatorResponse {
   return {
