@@ -128,7 +128,14 @@ describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => 
     // the retrying delivery succeeds at last; a retention later it goes, and its event after it
     failing.answer = 204;
     clock.set(new Date(start.getTime() + 42 * DAY));
-    await eventually(async () => (await deliveries())[0]?.status === 'succeeded', { timeoutMs: 15000 });
+    // the dispatcher's next round picks it up; woken on each check so that a busy machine does not wait out its timer
+    await eventually(
+      async () => {
+        t.app.get(WebhookDispatcher).wake();
+        return (await deliveries())[0]?.status === 'succeeded';
+      },
+      { timeoutMs: 30000 },
+    );
     expect(await prune()).toEqual({ deliveries: 0, events: 0 });
     clock.set(new Date(start.getTime() + 43 * DAY + 1000));
     expect(await prune()).toEqual({ deliveries: 1, events: 1 });
