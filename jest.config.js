@@ -60,7 +60,8 @@ if (!withMySql) console.warn('MySQL / MariaDB is not reachable on 127.0.0.1:3306
 // - the schema-drift test, which migrates all three databases itself;
 // - the console's browser test and the console's serving (the browser app, not the database);
 // - the OpenAPI document, the security headers, the deployment manifests, and large model files
-//   (streamed between the object store and HTTP; the database holds one row).
+//   (streamed between the object store and HTTP; the database holds one row);
+// - the README's walk (the embedded default, as a new user pastes it).
 const databaseIndependent = [
   'cli',
   'cli\\.models',
@@ -76,6 +77,7 @@ const databaseIndependent = [
   'security-headers',
   'deploy',
   'model-files\\.large',
+  'readme-walk',
 ];
 const serverRunIgnores = ['/node_modules/', ...databaseIndependent.map((name) => `/test/e2e/${name}\\.e2e-spec\\.ts$`)];
 
