@@ -1,0 +1,27 @@
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
+
+/**
+ * Licenses signed ahead (issue 40): each key's signed offline license, kept so that validate
+ * hands it out without signing and every instance hands out the same token. One row per key;
+ * the refresh job finds its work by `refresh_at`. Keys issued before this migration have no
+ * row: the job signs theirs, and validate signs on the spot until it has.
+ */
+export class LicenseTokensPostgres1765500000000 implements MigrationInterface {
+  name = 'LicenseTokensPostgres1765500000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE license_tokens (
+      key_id varchar(40) PRIMARY KEY,
+      token text NOT NULL,
+      kid varchar(64) NOT NULL,
+      terms varchar(64) NOT NULL,
+      signed_at timestamptz NOT NULL,
+      refresh_at timestamptz NOT NULL)`);
+    await q.query(`CREATE INDEX ix_license_tokens_refresh ON license_tokens (refresh_at)`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX ix_license_tokens_refresh`);
+    await q.query(`DROP TABLE license_tokens`);
+  }
+}

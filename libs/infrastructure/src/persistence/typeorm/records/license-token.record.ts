@@ -1,0 +1,24 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** A key's signed offline license, kept for validate to hand out (issue 40). The token is a signed public claim set, never a secret. */
+@Entity('license_tokens')
+export class LicenseTokenRecord {
+  @PrimaryColumn({ name: 'key_id', type: 'varchar', length: 40 })
+  keyId!: string;
+
+  @Column({ type: 'text' })
+  token!: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  kid!: string;
+
+  /** The SHA-256 (hex) of what the license says apart from its times (termsDigestOf). */
+  @Column({ type: 'varchar', length: 64 })
+  terms!: string;
+
+  @Column({ name: 'signed_at' })
+  signedAt!: Date;
+
+  @Column({ name: 'refresh_at' })
+  refreshAt!: Date;
+}

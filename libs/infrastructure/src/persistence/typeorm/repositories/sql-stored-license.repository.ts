@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type LicenseToRefresh, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
+import { DataSource, type ObjectLiteral } from 'typeorm';
+import { ApiKeyMapper } from '../mappers/api-key.mapper';
+import { RecordHydrator } from '../record-hydrator';
+import { RecordValues } from '../record-values';
+import { ApiKeyRecord } from '../records/api-key.record';
+import { LicenseTokenRecord } from '../records/license-token.record';
+import { SqlStatements } from '../sql-statements';
+
+/**
+ * Each key's signed license in `license_tokens` (issue 40), on every SQL database, in
+ * portable SQL. `replace` is a compare-and-set on the stored token (an insert that
+ * ignores a duplicate when none was stored), so of instances that sign one key's
+ * license at once, one stores it and the others read it back. The refresh job's
+ * reads join the key, so it re-signs with the key's terms as they are.
+ */
+@Injectable()
+export class SqlStoredLicenseRepository extends StoredLicenseRepository {
+  private readonly rows: RecordHydrator<LicenseTokenRecord>;
+  private readonly joined: RecordHydrator<LicenseTokenRecord>;
+  private readonly keyRows: RecordHydrator<ApiKeyRecord>;
+  private readonly values: RecordValues<LicenseTokenRecord>;
+
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly statements: SqlStatements,
+  ) {
+    super();
+    this.rows = new RecordHydrator(dataSource, LicenseTokenRecord);
+    this.joined = new RecordHydrator(dataSource, LicenseTokenRecord, 't_');
+    this.keyRows = new RecordHydrator(dataSource, ApiKeyRecord, 'k_');
+    this.values = new RecordValues(dataSource, LicenseTokenRecord);
+  }
+
+  async find(keyId: string): Promise<StoredLicense | null> {
+    const row = await this.statements
+      .prepare('license_token_by_key', `SELECT ${this.rows.selectList('t')} FROM license_tokens t WHERE t.key_id = ?`)
+      .first([keyId]);
+    return row ? storedOf(this.rows.hydrate(row)) : null;
+  }
+
+  async replace(keyId: string, expected: string | null, next: StoredLicense): Promise<boolean> {
+    const record = recordOf(keyId, next);
+    const values = this.values;
+    const insert = this.statements.ignoringDuplicates(values.insertSql());
+    return this.statements.writeTogether(function* () {
+      if (expected === null) return (yield { sql: insert, params: values.of(record) }) === 1;
+      const changed = yield {
+        sql: 'UPDATE license_tokens SET token = ?, kid = ?, terms = ?, signed_at = ?, refresh_at = ? WHERE key_id = ? AND token = ?',
+        params: [...values.of(record, ['token', 'kid', 'terms', 'signed_at', 'refresh_at']), keyId, expected],
+      };
+      return changed === 1;
+    });
+  }
+
+  async put(keyId: string, next: StoredLicense): Promise<void> {
+    const values = this.values;
+    const record = recordOf(keyId, next);
+    await this.statements.writeTogether(function* () {
+      yield { sql: 'DELETE FROM license_tokens WHERE key_id = ?', params: [keyId] };
+      yield { sql: values.insertSql(), params: values.of(record) };
+    });
+  }
+
+  async forget(keyId: string): Promise<void> {
+    await this.statements.writeTogether(function* () {
+      yield { sql: 'DELETE FROM license_tokens WHERE key_id = ?', params: [keyId] };
+    });
+  }
+
+  async due(at: Date, limit: number): Promise<LicenseToRefresh[]> {
+    const n = Math.trunc(limit);
+    const rows = await this.statements
+      .prepare(
+        `license_tokens_due_${n}`,
+        `SELECT ${this.joined.selectList('t')}, ${this.keyRows.selectList('k')} FROM license_tokens t JOIN api_keys k ON k.id = t.key_id
+          WHERE t.refresh_at <= ? ORDER BY t.refresh_at LIMIT ${n}`,
+      )
+      .all([this.rows.bind('refreshAt', at)]);
+    return rows.map((row) => this.refreshOf(row));
+  }
+
+  async signedByOther(kid: string, limit: number): Promise<LicenseToRefresh[]> {
+    const n = Math.trunc(limit);
+    const rows = await this.statements
+      .prepare(
+        `license_tokens_other_kid_${n}`,
+        `SELECT ${this.joined.selectList('t')}, ${this.keyRows.selectList('k')} FROM license_tokens t JOIN api_keys k ON k.id = t.key_id
+          WHERE t.kid <> ? LIMIT ${n}`,
+      )
+      .all([kid]);
+    return rows.map((row) => this.refreshOf(row));
+  }
+
+  async missing(at: Date, limit: number): Promise<LicenseToRefresh[]> {
+    const n = Math.trunc(limit);
+    const rows = await this.statements
+      .prepare(
+        `license_tokens_missing_${n}`,
+        `SELECT ${this.keyRows.selectList('k')} FROM api_keys k
+          WHERE k.revoked_at IS NULL AND k.expires_at > ?
+            AND NOT EXISTS (SELECT 1 FROM license_tokens t WHERE t.key_id = k.id)
+          LIMIT ${n}`,
+      )
+      .all([this.keyRows.bind('expiresAt', at)]);
+    return rows.map((row) => ({ key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), stored: null }));
+  }
+
+  async claim(keyId: string, seen: Date, until: Date): Promise<boolean> {
+    const params = [this.rows.bind('refreshAt', until), keyId, this.rows.bind('refreshAt', seen)];
+    return this.statements.writeTogether(function* () {
+      return (yield { sql: 'UPDATE license_tokens SET refresh_at = ? WHERE key_id = ? AND refresh_at = ?', params }) === 1;
+    });
+  }
+
+  private refreshOf(row: ObjectLiteral): LicenseToRefresh {
+    return { key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), stored: storedOf(this.joined.hydrate(row)) };
+  }
+}
+
+function storedOf({ token, kid, terms, signedAt, refreshAt }: LicenseTokenRecord): StoredLicense {
+  return { token, kid, terms, signedAt, refreshAt };
+}
+
+function recordOf(keyId: string, { token, kid, terms, signedAt, refreshAt }: StoredLicense): LicenseTokenRecord {
+  return Object.assign(new LicenseTokenRecord(), { keyId, token, kid, terms, signedAt, refreshAt });
+}
+
+/** The columns a stored license is read from in validate's one read (TypeOrmKeyContextRepository): `<alias>.<column> AS t_<column>`. */
+export function storedLicenseFrom(row: ObjectLiteral, hydrator: RecordHydrator<LicenseTokenRecord>): StoredLicense | null {
+  return row.t_token === null || row.t_token === undefined ? null : storedOf(hydrator.hydrate(row));
+}
