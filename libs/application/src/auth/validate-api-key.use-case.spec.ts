@@ -1,12 +1,4 @@
-import {
-  ApiKeyFormat,
-  FixedClock,
-  KeyRotationPolicy,
-  OfflineLicensePolicy,
-  type MonthlyLimitSetting,
-  QuotaExceededError,
-  type LicenseType,
-} from '@svc/domain';
+import { ApiKeyFormat, FixedClock, KeyRotationPolicy, type MonthlyLimitSetting, QuotaExceededError, type LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { Ed25519LicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/ed25519-license-signer';
 import {
@@ -18,7 +10,7 @@ import {
 } from '../../../../test/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
-import { OfflineLicenses } from '../shared/license-snapshot';
+import { type OfflineLicenses } from '../shared/license-snapshot';
 import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 import { ValidateApiKey, type ValidateApiKeyOutput } from './validate-api-key.use-case';
 

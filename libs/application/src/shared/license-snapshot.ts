@@ -11,7 +11,7 @@ import {
   type StoredLicense,
   StoredLicenseRepository,
   TierCatalog,
-  termsDigestOf,
+  licenseTermsOf,
 } from '@svc/domain';
 
 /** What a key is entitled to right now: the body shared by validate and refresh. */
@@ -166,7 +166,7 @@ export class OfflineLicenses {
 
 function reasonFor(stored: StoredLicense | null, license: OfflineLicense, published: readonly string[]): OnRequestReason {
   if (stored === null) return 'none_stored';
-  if (stored.terms !== termsDigestOf(license)) return 'terms_changed';
+  if (stored.terms !== licenseTermsOf(license)) return 'terms_changed';
   if (!published.includes(stored.kid)) return 'signing_key_retired';
   return 'too_old';
 }

@@ -1,7 +1,7 @@
 import { BillingPeriod } from '../quota/billing-period';
 import { Quota } from '../quota/quota';
 import { DAY_MS, T0, makeApiKey } from '../../../../test/factories/domain.factory';
-import { MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy, termsDigestOf } from './offline-license';
+import { MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy, licenseTermsOf } from './offline-license';
 
 describe(OfflineLicensePolicy.name, () => {
   const quota = new Quota(50000, 1200, BillingPeriod.containing(T0));
@@ -72,11 +72,21 @@ describe('OfflineLicensePolicy.isUsable', () => {
     expect(policy.isUsable(stored, policy.licenseOf(key, ['a'], new Quota(50000, 999, quota.period), T0), ['kid-1'])).toBe(true);
   });
 
-  it('digests the terms alone: the same whenever signed, another for other terms', () => {
+  it('writes the terms alone: the same whenever signed, others for other terms', () => {
     const license = policy.licenseOf(key, ['a'], quota, T0);
-    expect(termsDigestOf(license)).toMatch(/^[0-9a-f]{64}$/);
-    expect(termsDigestOf(policy.licenseOf(key, ['a'], quota, at(5000)))).toBe(termsDigestOf(license));
-    expect(termsDigestOf(policy.licenseOf(key, ['a'], new Quota(1, 0, quota.period), T0))).not.toBe(termsDigestOf(license));
+    expect(JSON.parse(licenseTermsOf(license))).toEqual([
+      key.id,
+      key.userId,
+      'research',
+      ['a'],
+      50000,
+      quota.period.resetsAt.getTime(),
+      key.expiresAt.getTime(),
+      'live',
+      null,
+    ]);
+    expect(licenseTermsOf(policy.licenseOf(key, ['a'], quota, at(5000)))).toBe(licenseTermsOf(license));
+    expect(licenseTermsOf(policy.licenseOf(key, ['a'], new Quota(1, 0, quota.period), T0))).not.toBe(licenseTermsOf(license));
   });
 
   it('is re-signed from half its lifetime on, a tenth later at most, never after its period ends or its key expires', () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type ApiKey } from '../api-key/api-key';
 import { type KeyEnvironment } from '../api-key/api-key-format';
 import { type Quota } from '../quota/quota';
@@ -44,7 +43,7 @@ export class OfflineLicensePolicy {
   /**
    * Whether the license stored for a key may be handed out in place of
    * `license` (what the key is entitled to now): it was signed for the same
-   * terms (termsDigestOf), by a key the JWKS still publishes, less than three
+   * terms (licenseTermsOf), by a key the JWKS still publishes, less than three
    * quarters of a lifetime ago (the refresh job re-signs it from half its
    * lifetime on, so a validate meets an older one only when the job is far
    * behind). A stored license signed after `license`'s moment (another
@@ -54,7 +53,7 @@ export class OfflineLicensePolicy {
     return (
       license.issuedAt.getTime() - stored.signedAt.getTime() < this.ttlSeconds * 750 &&
       publishedKids.includes(stored.kid) &&
-      stored.terms === termsDigestOf(license)
+      stored.terms === licenseTermsOf(license)
     );
   }
 
@@ -73,7 +72,7 @@ export class OfflineLicensePolicy {
 
   /** The license stored for `license` once signed as `token` by `kid`. */
   storedOf(license: OfflineLicense, token: string, kid: string, jitter: number): StoredLicense {
-    return { token, kid, terms: termsDigestOf(license), signedAt: license.issuedAt, refreshAt: this.refreshAtOf(license, jitter) };
+    return { token, kid, terms: licenseTermsOf(license), signedAt: license.issuedAt, refreshAt: this.refreshAtOf(license, jitter) };
   }
 
   /** The license for `key` with the entitlement it has at `issuedAt`; never outliving the key. */
@@ -96,14 +95,14 @@ export class OfflineLicensePolicy {
 }
 
 /**
- * The digest (SHA-256, hex) of what a license says apart from when it was
- * signed: its key and user, tier, features, limit, period, key expiry,
- * environment and device. Two licenses with the same digest differ only in
- * `iat` and `exp`; a stored license is handed out only while its digest is
- * the one of what the key is entitled to now.
+ * What a license says apart from when it was signed, as one JSON text: its
+ * key and user, tier, features, limit, period, key expiry, environment and
+ * device (the claims it carries, nothing secret). Two licenses with the same
+ * terms differ only in `iat` and `exp`; a stored license is handed out only
+ * while its terms are those of what the key is entitled to now.
  */
-export function termsDigestOf(license: OfflineLicense): string {
-  const terms = [
+export function licenseTermsOf(license: OfflineLicense): string {
+  return JSON.stringify([
     license.keyId,
     license.userId,
     license.licenseType,
@@ -113,8 +112,7 @@ export function termsDigestOf(license: OfflineLicense): string {
     license.keyExpiresAt.getTime(),
     license.environment,
     license.device ?? null,
-  ];
-  return createHash('sha256').update(JSON.stringify(terms)).digest('hex');
+  ]);
 }
 
 /**
@@ -128,7 +126,7 @@ export interface StoredLicense {
   readonly token: string;
   /** The `kid` of the signing key that signed it. */
   readonly kid: string;
-  /** termsDigestOf the license it is. */
+  /** licenseTermsOf the license it is (JSON text). */
   readonly terms: string;
   /** Its `iat`. */
   readonly signedAt: Date;

@@ -15,7 +15,7 @@ export class LicenseTokensMySql1765500000000 implements MigrationInterface {
       key_id VARCHAR(40) NOT NULL,
       token TEXT NOT NULL,
       kid VARCHAR(64) NOT NULL,
-      terms VARCHAR(64) NOT NULL,
+      terms TEXT NOT NULL,
       signed_at DATETIME(3) NOT NULL,
       refresh_at DATETIME(3) NOT NULL,
       PRIMARY KEY (key_id),

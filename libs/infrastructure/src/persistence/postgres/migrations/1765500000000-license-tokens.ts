@@ -14,7 +14,7 @@ export class LicenseTokensPostgres1765500000000 implements MigrationInterface {
       key_id varchar(40) PRIMARY KEY,
       token text NOT NULL,
       kid varchar(64) NOT NULL,
-      terms varchar(64) NOT NULL,
+      terms text NOT NULL,
       signed_at timestamptz NOT NULL,
       refresh_at timestamptz NOT NULL)`);
     await q.query(`CREATE INDEX ix_license_tokens_refresh ON license_tokens (refresh_at)`);

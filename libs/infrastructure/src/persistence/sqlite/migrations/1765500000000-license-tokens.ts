@@ -14,7 +14,7 @@ export class LicenseTokensSqlite1765500000000 implements MigrationInterface {
       key_id varchar(40) PRIMARY KEY NOT NULL,
       token text NOT NULL,
       kid varchar(64) NOT NULL,
-      terms varchar(64) NOT NULL,
+      terms text NOT NULL,
       signed_at datetime NOT NULL,
       refresh_at datetime NOT NULL)`);
     await q.query(`CREATE INDEX ix_license_tokens_refresh ON license_tokens (refresh_at)`);

@@ -12,8 +12,8 @@ export class LicenseTokenRecord {
   @Column({ type: 'varchar', length: 64 })
   kid!: string;
 
-  /** The SHA-256 (hex) of what the license says apart from its times (termsDigestOf). */
-  @Column({ type: 'varchar', length: 64 })
+  /** What the license says apart from its times, as JSON text (licenseTermsOf). */
+  @Column({ type: 'text' })
   terms!: string;
 
   @Column({ name: 'signed_at' })
