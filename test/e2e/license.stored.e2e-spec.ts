@@ -163,6 +163,37 @@ describe('Licenses signed ahead, kept in the database (issue 40)', () => {
     expect(onRequest()).toBe(onRequestBefore);
   });
 
+  it("a call naming an active device: the token with its `device` claim is stored beside the key's, the same on every instance", async () => {
+    const key = await a.issueKey({ expiresAt: farExpiry() });
+    const plain = await sameTokenOf(key.api_key);
+    const fingerprint = 'machine-00000042-fingerprint';
+    expect((await a.post('/v1/devices/activate', { api_key: key.api_key, fingerprint })).status).toBe(201);
+    const named = async () =>
+      Promise.all(
+        instances.map(async (t) => {
+          const res = await t.post('/v1/auth/validate', { api_key: key.api_key }, { 'x-device-fingerprint': fingerprint });
+          expect(res.status).toBe(200);
+          const { payload } = await jwtVerify(
+            res.body.license_token as string,
+            createLocalJWKSet((await fetchJwks(t.baseUrl)) as JSONWebKeySet),
+            {
+              currentDate: clock.now(),
+            },
+          );
+          expect(payload.device).toMatch(/^[0-9a-f]{64}$/);
+          return res.body.license_token as string;
+        }),
+      );
+    const first = await named();
+    expect(new Set(first).size).toBe(1);
+    expect(first[0]).not.toBe(plain);
+    const before = onRequest();
+    clock.advance(60_000);
+    expect(await named()).toEqual(first);
+    expect(await sameTokenOf(key.api_key)).toBe(plain);
+    expect(onRequest()).toBe(before);
+  });
+
   it('a signing-key rotation reaches every stored license before the old key leaves the JWKS', async () => {
     const keys = await Promise.all([0, 1, 2].map(() => a.issueKey({ expiresAt: farExpiry() })));
     const oldKid = kidOf(await sameTokenOf(keys[0].api_key));

@@ -1,7 +1,8 @@
-import { type ApiKeyRepository, type LicenseToRefresh, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
+import { type ApiKeyRepository, type LicenseToRefresh, NO_DEVICE, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
 
-/** Each key's stored license in a Map, with the SQL adapter's compare-and-set; for use-case tests only. */
+/** Each key's stored licenses in a Map (by key id and device), with the SQL adapter's compare-and-set; for use-case tests only. */
 export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
+  /** By `<key id>/<device>`. */
   readonly byKey = new Map<string, StoredLicense>();
 
   /** `keys`: where the refresh job's reads find each license's key (the SQL join). */
@@ -9,22 +10,24 @@ export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
     super();
   }
 
-  async find(keyId: string): Promise<StoredLicense | null> {
-    return this.byKey.get(keyId) ?? null;
+  async find(keyId: string, device = NO_DEVICE): Promise<StoredLicense | null> {
+    return this.byKey.get(`${keyId}/${device}`) ?? null;
   }
 
-  async replace(keyId: string, expected: string | null, next: StoredLicense): Promise<boolean> {
-    if ((this.byKey.get(keyId)?.token ?? null) !== expected) return false;
-    this.byKey.set(keyId, next);
+  async replace(keyId: string, expected: string | null, next: StoredLicense, device = NO_DEVICE): Promise<boolean> {
+    if ((this.byKey.get(`${keyId}/${device}`)?.token ?? null) !== expected) return false;
+    this.byKey.set(`${keyId}/${device}`, next);
     return true;
   }
 
   async put(keyId: string, next: StoredLicense): Promise<void> {
-    this.byKey.set(keyId, next);
+    this.byKey.set(`${keyId}/${NO_DEVICE}`, next);
   }
 
-  async forget(keyId: string): Promise<void> {
-    this.byKey.delete(keyId);
+  async forget(keyId: string, device?: string): Promise<void> {
+    for (const slot of [...this.byKey.keys()]) {
+      if (slot === `${keyId}/${device}` || (device === undefined && slot.startsWith(`${keyId}/`))) this.byKey.delete(slot);
+    }
   }
 
   async due(at: Date, limit: number): Promise<LicenseToRefresh[]> {
@@ -42,18 +45,19 @@ export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
     return [];
   }
 
-  async claim(keyId: string, seen: Date, until: Date): Promise<boolean> {
-    const stored = this.byKey.get(keyId);
+  async claim(keyId: string, device: string, seen: Date, until: Date): Promise<boolean> {
+    const stored = this.byKey.get(`${keyId}/${device}`);
     if (stored?.refreshAt.getTime() !== seen.getTime()) return false;
-    this.byKey.set(keyId, { ...stored, refreshAt: until });
+    this.byKey.set(`${keyId}/${device}`, { ...stored, refreshAt: until });
     return true;
   }
 
   private async withKeys(entries: Array<[string, StoredLicense]>): Promise<LicenseToRefresh[]> {
     const found: LicenseToRefresh[] = [];
-    for (const [keyId, stored] of entries) {
+    for (const [slot, stored] of entries) {
+      const [keyId, device] = slot.split('/');
       const key = await this.keys.findById(keyId);
-      if (key) found.push({ key, stored });
+      if (key) found.push({ key, device, stored });
     }
     return found;
   }

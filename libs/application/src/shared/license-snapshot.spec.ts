@@ -36,7 +36,7 @@ describe(OfflineLicenses.name, () => {
     // read here when the caller's read did not look
     expect((await licenses.handOut(key, snapshotOf(key), at(70_000))).licenseToken).toBe(kept!.token);
     expect(signer.signed).toBe(1);
-    expect(licenses.signedOnRequest).toEqual({ none_stored: 0, terms_changed: 0, signing_key_retired: 0, too_old: 0, device: 0 });
+    expect(licenses.signedOnRequest).toEqual({ none_stored: 0, terms_changed: 0, signing_key_retired: 0, too_old: 0 });
   });
 
   it('signs on the spot, stores and counts why, when none is stored, its terms changed, its key is retired or it is too old', async () => {
@@ -58,7 +58,7 @@ describe(OfflineLicenses.name, () => {
     const old = await licenses.handOut(upgraded, snapshotOf(upgraded, late), late, null, await stored.find(key.id));
     expect(old.licenseToken).toBe(`second.${key.id}.commercial.${catalog.monthlyLimitOf('commercial')}.${late.getTime()}`);
 
-    expect(licenses.signedOnRequest).toEqual({ none_stored: 1, terms_changed: 1, signing_key_retired: 1, too_old: 1, device: 0 });
+    expect(licenses.signedOnRequest).toEqual({ none_stored: 1, terms_changed: 1, signing_key_retired: 1, too_old: 1 });
     expect(signer.signed).toBe(4);
   });
 
@@ -82,14 +82,18 @@ describe(OfflineLicenses.name, () => {
     expect((await stored.find(key.id))!.token).toBe(winner);
   });
 
-  it('signs a license naming a device on the spot, without storing it', async () => {
+  it("keeps a license naming a device beside the key's: signed at its first call, then handed out", async () => {
     const key = makeApiKey();
     await licenses.signAhead(key, T0);
     const before = await stored.find(key.id);
-    const named = await licenses.handOut(key, snapshotOf(key), at(1000), 'd'.repeat(64), before);
+    const device = 'd'.repeat(64);
+    const named = await licenses.handOut(key, snapshotOf(key), at(1000), device, before);
     expect(named.licenseToken).not.toBe(before!.token);
+    expect((await stored.find(key.id, device))?.token).toBe(named.licenseToken);
     expect(await stored.find(key.id)).toEqual(before);
-    expect(licenses.signedOnRequest.device).toBe(1);
+    expect((await licenses.handOut(key, snapshotOf(key), at(2000), device, before)).licenseToken).toBe(named.licenseToken);
+    expect(licenses.signedOnRequest.none_stored).toBe(1);
+    expect(signer.signed).toBe(2);
   });
 
   it('never fails the write it follows: a license it cannot store is left to validate', async () => {
@@ -152,11 +156,23 @@ describe(RefreshStoredLicenses.name, () => {
     await revokeAlone(keys, revoked.id, at(1000));
     clock.set(at(TTL_S * 600));
     const seen = (await stored.find(claimed.id))!.refreshAt;
-    expect(await stored.claim(claimed.id, seen, at(TTL_S * 600 + 60_000))).toBe(true);
+    expect(await stored.claim(claimed.id, '', seen, at(TTL_S * 600 + 60_000))).toBe(true);
     expect(await job.execute(10)).toEqual({ resigned: 0, forgotten: 1, skipped: 0 });
     expect(await stored.find(revoked.id)).toBeNull();
     // past the other instance's claim, this one re-signs it
     clock.set(at(TTL_S * 600 + 60_000));
     expect(await job.execute(10)).toEqual({ resigned: 1, forgotten: 0, skipped: 0 });
+  });
+
+  it('forgets a due license naming a device rather than re-signing it (the device may be gone)', async () => {
+    const key = makeApiKey();
+    await keys.insert(key);
+    await licenses.signAhead(key, T0);
+    const device = 'e'.repeat(64);
+    await licenses.handOut(key, licenseSnapshotOf(key, shippedTierCatalog(), 0, BillingPeriod.containing(T0)), T0, device);
+    clock.set(at(TTL_S * 600));
+    expect(await job.execute(10)).toEqual({ resigned: 1, forgotten: 1, skipped: 0 });
+    expect(await stored.find(key.id, device)).toBeNull();
+    expect((await stored.find(key.id))!.signedAt).toEqual(clock.now());
   });
 });

@@ -5,6 +5,7 @@ import {
   LicenseSigner,
   type LicenseToRefresh,
   LicenseType,
+  NO_DEVICE,
   type OfflineLicense,
   OfflineLicensePolicy,
   Quota,
@@ -46,7 +47,7 @@ export function licenseSnapshotOf(
 }
 
 /** Why a license was signed on validate's or refresh's path rather than ahead (svc_license_signed_on_request_total's `reason`). */
-export const ON_REQUEST_REASONS = ['none_stored', 'terms_changed', 'signing_key_retired', 'too_old', 'device'] as const;
+export const ON_REQUEST_REASONS = ['none_stored', 'terms_changed', 'signing_key_retired', 'too_old'] as const;
 export type OnRequestReason = (typeof ON_REQUEST_REASONS)[number];
 
 /**
@@ -60,7 +61,9 @@ export type OnRequestReason = (typeof ON_REQUEST_REASONS)[number];
  * it with a compare-and-set, handing out whatever won, so every instance
  * hands out the same token for the same terms. Nothing per key is kept in
  * process memory. A call naming a device (CONTRACT 23) gets a license with
- * the `device` claim, signed on the spot and not stored.
+ * the `device` claim, kept the same way beside the key's (signed at the
+ * device's first such call; the job forgets it rather than re-signing it, as
+ * the device may have been deactivated since).
  */
 @Injectable()
 export class OfflineLicenses {
@@ -70,7 +73,6 @@ export class OfflineLicenses {
     terms_changed: 0,
     signing_key_retired: 0,
     too_old: 0,
-    device: 0,
   };
   /** Licenses signed ahead since start: at changes of terms and by the refresh job. */
   signedAhead = 0;
@@ -84,7 +86,7 @@ export class OfflineLicenses {
 
   /**
    * The snapshot with the key's license: the stored one when usable, else one signed now (and stored).
-   * `stored`: the key's stored license as validate's one read found it (undefined: read it here).
+   * `stored`: the key's stored license naming no device as validate's one read found it (undefined: read it here).
    * `device`: the SHA-256 of the fingerprint the call named (CONTRACT 23), the `device` claim.
    */
   async handOut(
@@ -95,18 +97,15 @@ export class OfflineLicenses {
     stored?: StoredLicense | null,
   ): Promise<SignedLicenseSnapshot> {
     const license = this.policy.licenseOf(key, snapshot.features, snapshot.quota, now, device);
-    if (device !== null) {
-      this.signedOnRequest.device += 1;
-      return { ...snapshot, licenseToken: await this.signer.sign(license) };
-    }
-    const current = stored === undefined ? await this.stored.find(key.id) : stored;
+    const slot = device ?? NO_DEVICE;
+    const current = device === null && stored !== undefined ? stored : await this.stored.find(key.id, slot);
     const published = current === null ? [] : (await this.signer.publicKeys(now)).map((k) => k.kid);
     if (current !== null && this.policy.isUsable(current, license, published)) return { ...snapshot, licenseToken: current.token };
     this.signedOnRequest[reasonFor(current, license, published)] += 1;
     const next = await this.signed(license, now);
-    if (await this.stored.replace(key.id, current?.token ?? null, next)) return { ...snapshot, licenseToken: next.token };
+    if (await this.stored.replace(key.id, current?.token ?? null, next, slot)) return { ...snapshot, licenseToken: next.token };
     // another instance stored one first: hand that one out when it is usable, so instances agree
-    const winner = await this.stored.find(key.id);
+    const winner = await this.stored.find(key.id, slot);
     const kids = (await this.signer.publicKeys(now)).map((k) => k.kid);
     return { ...snapshot, licenseToken: winner !== null && this.policy.isUsable(winner, license, kids) ? winner.token : next.token };
   }
@@ -129,17 +128,22 @@ export class OfflineLicenses {
 
   /**
    * The refresh job's step for one license: forgets it when its key can no
-   * longer be validated; otherwise claims it (when one is stored) and re-signs
-   * it with the key's terms at `now`. `claimMs`: how long the claim holds it
-   * from other instances. Answers what it did (`skipped`: another instance
-   * claimed or replaced it first).
+   * longer be validated (all the key's licenses) or when it names a device
+   * (the next call naming it signs again, if the device is still active);
+   * otherwise claims it (when one is stored) and re-signs it with the key's
+   * terms at `now`. `claimMs`: how long the claim holds it from other
+   * instances. Answers what it did (`skipped`: another instance claimed or
+   * replaced it first).
    */
-  async refresh({ key, stored }: LicenseToRefresh, now: Date, claimMs: number): Promise<'resigned' | 'forgotten' | 'skipped'> {
-    if (!key.verify(now).ok) {
-      await this.stored.forget(key.id);
+  async refresh({ key, device, stored }: LicenseToRefresh, now: Date, claimMs: number): Promise<'resigned' | 'forgotten' | 'skipped'> {
+    const usable = key.verify(now).ok;
+    if (!usable || device !== NO_DEVICE) {
+      await this.stored.forget(key.id, usable ? device : undefined);
       return 'forgotten';
     }
-    if (stored !== null && !(await this.stored.claim(key.id, stored.refreshAt, new Date(now.getTime() + claimMs)))) return 'skipped';
+    if (stored !== null && !(await this.stored.claim(key.id, device, stored.refreshAt, new Date(now.getTime() + claimMs)))) {
+      return 'skipped';
+    }
     const next = await this.signed(this.licenseOf(key, now), now);
     // the claim moved refreshAt: compare on the token, which only a signing changes
     if (!(await this.stored.replace(key.id, stored?.token ?? null, next))) return 'skipped';

@@ -137,34 +137,41 @@ export interface StoredLicense {
 /** A stored license the refresh job may re-sign, with its key as stored now (null: none is stored yet). */
 export interface LicenseToRefresh {
   readonly key: ApiKey;
+  /** The device the license names (NO_DEVICE: none). */
+  readonly device: string;
   readonly stored: StoredLicense | null;
 }
 
+/** The `device` of a stored license that names no device (the SHA-256 of a named one is 64 hex digits). */
+export const NO_DEVICE = '';
+
 /**
- * Where each key's signed license is kept: one per key, shared by every
- * instance. Writes that race are settled by `replace`'s compare-and-set, so
- * instances that sign at once all hand out the one that was stored.
+ * Where each key's signed licenses are kept, shared by every instance: one
+ * naming no device (`device` NO_DEVICE), and one per device a call named
+ * (CONTRACT 23's `device` claim). Writes that race are settled by `replace`'s
+ * compare-and-set, so instances that sign at once all hand out the one that
+ * was stored.
  */
 export abstract class StoredLicenseRepository {
-  abstract find(keyId: string): Promise<StoredLicense | null>;
-  /** Stores `next` for the key while its stored token is still `expected` (null: none stored); true when stored. */
-  abstract replace(keyId: string, expected: string | null, next: StoredLicense): Promise<boolean>;
-  /** Stores `next` for the key whatever was stored (its terms just changed). */
+  abstract find(keyId: string, device?: string): Promise<StoredLicense | null>;
+  /** Stores `next` for the key (and device) while its stored token is still `expected` (null: none stored); true when stored. */
+  abstract replace(keyId: string, expected: string | null, next: StoredLicense, device?: string): Promise<boolean>;
+  /** Stores `next` as the key's license naming no device, whatever was stored (its terms just changed). */
   abstract put(keyId: string, next: StoredLicense): Promise<void>;
-  /** Forgets the key's license (its key can no longer be validated). */
-  abstract forget(keyId: string): Promise<void>;
+  /** Forgets the key's license naming `device`, or all its licenses when `device` is undefined. */
+  abstract forget(keyId: string, device?: string): Promise<void>;
   /** Up to `limit` stored licenses whose `refreshAt` has come at `at`, the earliest first, with their keys. */
   abstract due(at: Date, limit: number): Promise<LicenseToRefresh[]>;
   /** Up to `limit` stored licenses signed by a key other than `kid`, with their keys. */
   abstract signedByOther(kid: string, limit: number): Promise<LicenseToRefresh[]>;
-  /** Up to `limit` keys neither revoked nor expired at `at` that have no stored license (installs from before issue 40). */
+  /** Up to `limit` keys neither revoked nor expired at `at` that have no stored license naming no device (installs from before issue 40). */
   abstract missing(at: Date, limit: number): Promise<LicenseToRefresh[]>;
   /**
    * Claims a stored license for one refresh by moving its `refreshAt` from
    * `seen` (as read) to `until`: true for the one caller that moved it, so
    * instances running the job together never re-sign the same license.
    */
-  abstract claim(keyId: string, seen: Date, until: Date): Promise<boolean>;
+  abstract claim(keyId: string, device: string, seen: Date, until: Date): Promise<boolean>;
 }
 
 /** An Ed25519 public key as a JWK (RFC 8037), with the id tokens name it by. */

@@ -38,7 +38,7 @@ export class LicenseRefresher implements OnApplicationBootstrap, OnApplicationSh
     };
     new Counter({
       name: 'svc_license_signatures_total',
-      help: 'Offline licenses signed: path=request (on validate or refresh, by reason: none_stored, terms_changed, signing_key_retired, too_old, device), path=ahead (at a change of terms or by the refresh job)',
+      help: 'Offline licenses signed: path=request (on validate or refresh, by reason: none_stored, terms_changed, signing_key_retired, too_old), path=ahead (at a change of terms or by the refresh job)',
       labelNames: ['path', 'reason'],
       registers: [metrics.registry],
       collect() {

@@ -6,6 +6,10 @@ export class LicenseTokenRecord {
   @PrimaryColumn({ name: 'key_id', type: 'varchar', length: 40 })
   keyId!: string;
 
+  /** The SHA-256 (hex) of the device the license names (CONTRACT 23); '' when it names none. */
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  device!: string;
+
   @Column({ type: 'text' })
   token!: string;
 

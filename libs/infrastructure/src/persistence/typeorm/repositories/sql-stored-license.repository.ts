@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type LicenseToRefresh, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
+import { type LicenseToRefresh, NO_DEVICE, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
 import { DataSource, type ObjectLiteral } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
 import { RecordHydrator } from '../record-hydrator';
@@ -10,7 +10,8 @@ import { LicenseTokenRecord } from '../records/license-token.record';
 import { SqlStatements } from '../sql-statements';
 
 /**
- * Each key's signed license in `license_tokens` (issue 40), on every SQL database, in
+ * Each key's signed licenses in `license_tokens` (issue 40; one naming no device, `device` '',
+ * and one per device a call named), on every SQL database, in
  * portable SQL. `replace` is a compare-and-set on the stored token (an insert that
  * ignores a duplicate when none was stored), so of instances that sign one key's
  * license at once, one stores it and the others read it back. The refresh job's
@@ -34,22 +35,22 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
     this.values = new RecordValues(dataSource, LicenseTokenRecord);
   }
 
-  async find(keyId: string): Promise<StoredLicense | null> {
+  async find(keyId: string, device = NO_DEVICE): Promise<StoredLicense | null> {
     const row = await this.statements
-      .prepare('license_token_by_key', `SELECT ${this.rows.selectList('t')} FROM license_tokens t WHERE t.key_id = ?`)
-      .first([keyId]);
+      .prepare('license_token_by_key', `SELECT ${this.rows.selectList('t')} FROM license_tokens t WHERE t.key_id = ? AND t.device = ?`)
+      .first([keyId, device]);
     return row ? storedOf(this.rows.hydrate(row)) : null;
   }
 
-  async replace(keyId: string, expected: string | null, next: StoredLicense): Promise<boolean> {
-    const record = recordOf(keyId, next);
+  async replace(keyId: string, expected: string | null, next: StoredLicense, device = NO_DEVICE): Promise<boolean> {
+    const record = recordOf(keyId, device, next);
     const values = this.values;
     const insert = this.statements.ignoringDuplicates(values.insertSql());
     return this.statements.writeTogether(function* () {
       if (expected === null) return (yield { sql: insert, params: values.of(record) }) === 1;
       const changed = yield {
-        sql: 'UPDATE license_tokens SET token = ?, kid = ?, terms = ?, signed_at = ?, refresh_at = ? WHERE key_id = ? AND token = ?',
-        params: [...values.of(record, ['token', 'kid', 'terms', 'signed_at', 'refresh_at']), keyId, expected],
+        sql: 'UPDATE license_tokens SET token = ?, kid = ?, terms = ?, signed_at = ?, refresh_at = ? WHERE key_id = ? AND device = ? AND token = ?',
+        params: [...values.of(record, ['token', 'kid', 'terms', 'signed_at', 'refresh_at']), keyId, device, expected],
       };
       return changed === 1;
     });
@@ -57,16 +58,20 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
 
   async put(keyId: string, next: StoredLicense): Promise<void> {
     const values = this.values;
-    const record = recordOf(keyId, next);
+    const record = recordOf(keyId, NO_DEVICE, next);
     await this.statements.writeTogether(function* () {
-      yield { sql: 'DELETE FROM license_tokens WHERE key_id = ?', params: [keyId] };
+      yield { sql: 'DELETE FROM license_tokens WHERE key_id = ? AND device = ?', params: [keyId, NO_DEVICE] };
       yield { sql: values.insertSql(), params: values.of(record) };
     });
   }
 
-  async forget(keyId: string): Promise<void> {
+  async forget(keyId: string, device?: string): Promise<void> {
+    const write =
+      device === undefined
+        ? { sql: 'DELETE FROM license_tokens WHERE key_id = ?', params: [keyId] }
+        : { sql: 'DELETE FROM license_tokens WHERE key_id = ? AND device = ?', params: [keyId, device] };
     await this.statements.writeTogether(function* () {
-      yield { sql: 'DELETE FROM license_tokens WHERE key_id = ?', params: [keyId] };
+      yield write;
     });
   }
 
@@ -101,22 +106,23 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
         `license_tokens_missing_${n}`,
         `SELECT ${this.keyRows.selectList('k')} FROM api_keys k
           WHERE k.revoked_at IS NULL AND k.expires_at > ?
-            AND NOT EXISTS (SELECT 1 FROM license_tokens t WHERE t.key_id = k.id)
+            AND NOT EXISTS (SELECT 1 FROM license_tokens t WHERE t.key_id = k.id AND t.device = '')
           LIMIT ${n}`,
       )
       .all([this.keyRows.bind('expiresAt', at)]);
-    return rows.map((row) => ({ key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), stored: null }));
+    return rows.map((row) => ({ key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), device: NO_DEVICE, stored: null }));
   }
 
-  async claim(keyId: string, seen: Date, until: Date): Promise<boolean> {
-    const params = [this.rows.bind('refreshAt', until), keyId, this.rows.bind('refreshAt', seen)];
+  async claim(keyId: string, device: string, seen: Date, until: Date): Promise<boolean> {
+    const params = [this.rows.bind('refreshAt', until), keyId, device, this.rows.bind('refreshAt', seen)];
     return this.statements.writeTogether(function* () {
-      return (yield { sql: 'UPDATE license_tokens SET refresh_at = ? WHERE key_id = ? AND refresh_at = ?', params }) === 1;
+      return (yield { sql: 'UPDATE license_tokens SET refresh_at = ? WHERE key_id = ? AND device = ? AND refresh_at = ?', params }) === 1;
     });
   }
 
   private refreshOf(row: ObjectLiteral): LicenseToRefresh {
-    return { key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), stored: storedOf(this.joined.hydrate(row)) };
+    const stored = this.joined.hydrate(row);
+    return { key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), device: stored.device, stored: storedOf(stored) };
   }
 }
 
@@ -124,8 +130,8 @@ function storedOf({ token, kid, terms, signedAt, refreshAt }: LicenseTokenRecord
   return { token, kid, terms, signedAt, refreshAt };
 }
 
-function recordOf(keyId: string, { token, kid, terms, signedAt, refreshAt }: StoredLicense): LicenseTokenRecord {
-  return Object.assign(new LicenseTokenRecord(), { keyId, token, kid, terms, signedAt, refreshAt });
+function recordOf(keyId: string, device: string, { token, kid, terms, signedAt, refreshAt }: StoredLicense): LicenseTokenRecord {
+  return Object.assign(new LicenseTokenRecord(), { keyId, device, token, kid, terms, signedAt, refreshAt });
 }
 
 /** The columns a stored license is read from in validate's one read (TypeOrmKeyContextRepository): `<alias>.<column> AS t_<column>`. */

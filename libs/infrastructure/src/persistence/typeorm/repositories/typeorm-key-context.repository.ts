@@ -40,7 +40,7 @@ export class TypeOrmKeyContextRepository extends KeyContextRepository {
       `SELECT ${this.keyRows.selectList('k')}, ${this.userRows.selectList('u')}, ${this.licenseRows.selectList('t')}, COALESCE(c.used, 0) AS used ` +
         'FROM api_keys k JOIN users u ON u.id = k.user_id ' +
         'LEFT JOIN usage_counters c ON c.license_id = k.license_id AND c.period = ? ' +
-        'LEFT JOIN license_tokens t ON t.key_id = k.id ' +
+        "LEFT JOIN license_tokens t ON t.key_id = k.id AND t.device = '' " +
         'WHERE k.digest = ?',
     );
     const row = await this.query.first([periodKey, digest]);
