@@ -221,7 +221,7 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
         });
         users.push(rowOf(dataSource, userTable, lib.infrastructure.UserMapper.toRecord(user)));
         keys.push(rowOf(dataSource, keyTable, lib.infrastructure.ApiKeyMapper.toRecord(key)));
-        signed.push(rowOf(dataSource, licenseTable, { keyId: id, ...(await licenses.sign(key, now)) }));
+        signed.push(rowOf(dataSource, licenseTable, { keyId: id, device: lib.domain.NO_DEVICE, ...(await licenses.sign(key, now)) }));
         all[i] = secret;
         if (licenseType === 'enterprise') unlimited.push(secret);
       }
