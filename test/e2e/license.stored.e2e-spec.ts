@@ -1,5 +1,5 @@
 import { ModuleRef } from '@nestjs/core';
-import { OfflineLicenses, RotateLicenseSigningKey } from '@svc/application';
+import { OfflineLicenses, RefreshStoredLicenses, RotateLicenseSigningKey } from '@svc/application';
 import { BillingPeriod, FixedClock, StoredLicenseRepository, toSecondTimestamp } from '@svc/domain';
 import { type JSONWebKeySet, createLocalJWKSet, jwtVerify } from 'jose';
 import { LicenseRefresher } from '../../apps/api/src/modules/key-lifecycle/license-refresher';
@@ -97,6 +97,24 @@ describe('Licenses signed ahead, kept in the database (issue 40)', () => {
     expect(onRequest() - before).toBeLessThanOrEqual(3);
     const metrics = await a.get('/metrics');
     expect(metrics.text).toMatch(/svc_license_signatures_total\{path="ahead",reason="none"\} \d+/);
+  });
+
+  it('after the upgrade that added the stored licenses, the job signs the keys that have none (once per process)', async () => {
+    const keys = await Promise.all([0, 1].map(() => a.issueKey({ expiresAt: farExpiry() })));
+    const revoked = await a.issueKey({ expiresAt: farExpiry() });
+    expect((await a.admin('POST', `/admin/v1/keys/${revoked.key_id}/revoke`, { reason: 'test' })).status).toBe(200);
+    for (const key of [...keys, revoked]) await stored().forget(key.key_id);
+    // a process's job that has not looked for them yet (as after a start)
+    const job = await a.app.get(ModuleRef).create(RefreshStoredLicenses);
+    await job.execute(1000);
+    for (const key of keys) {
+      const kept = (await stored().find(key.key_id))!;
+      expect(kept.signedAt).toEqual(clock.now());
+      const before = onRequest();
+      expect(await sameTokenOf(key.api_key)).toBe(kept.token);
+      expect(onRequest()).toBe(before);
+    }
+    expect(await stored().find(revoked.key_id)).toBeNull();
   });
 
   it('a tier change, a limit change and a rotation each give a new token at once on every instance, signed ahead', async () => {
