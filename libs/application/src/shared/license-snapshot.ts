@@ -46,7 +46,7 @@ export function licenseSnapshotOf(
   };
 }
 
-/** Why a license was signed on validate's or refresh's path rather than ahead (svc_license_signed_on_request_total's `reason`). */
+/** Why a license was signed on validate's or refresh's path rather than ahead (svc_license_signatures_total's `reason` on `path="request"`). */
 export const ON_REQUEST_REASONS = ['none_stored', 'terms_changed', 'signing_key_retired', 'too_old'] as const;
 export type OnRequestReason = (typeof ON_REQUEST_REASONS)[number];
 
@@ -136,9 +136,9 @@ export class OfflineLicenses {
    * replaced it first).
    */
   async refresh({ key, device, stored }: LicenseToRefresh, now: Date, claimMs: number): Promise<'resigned' | 'forgotten' | 'skipped'> {
-    const usable = key.verify(now).ok;
-    if (!usable || device !== NO_DEVICE) {
-      await this.stored.forget(key.id, usable ? device : undefined);
+    const keyValid = key.verify(now).ok;
+    if (!keyValid || device !== NO_DEVICE) {
+      await this.stored.forget(key.id, keyValid ? device : undefined);
       return 'forgotten';
     }
     if (stored !== null && !(await this.stored.claim(key.id, device, stored.refreshAt, new Date(now.getTime() + claimMs)))) {
