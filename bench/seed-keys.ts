@@ -276,7 +276,7 @@ async function licensesSignedAhead(
     forget = notUsed;
     due = notUsed;
     signedByOther = notUsed;
-    missing = notUsed;
+    keysAfter = notUsed;
     claim = notUsed;
   })();
   const licenses = new application.OfflineLicenses(

@@ -1,4 +1,11 @@
-import { type ApiKeyRepository, type LicenseToRefresh, NO_DEVICE, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
+import {
+  type ApiKey,
+  type ApiKeyRepository,
+  type LicenseToRefresh,
+  NO_DEVICE,
+  type StoredLicense,
+  StoredLicenseRepository,
+} from '@svc/domain';
 
 /** Each key's stored licenses in a Map (by key id and device), with the SQL adapter's compare-and-set; for use-case tests only. */
 export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
@@ -40,8 +47,8 @@ export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
     return this.withKeys([...this.byKey].filter(([, s]) => s.kid !== kid).slice(0, limit));
   }
 
-  /** In memory the keys cannot be listed: nothing is missing. */
-  async missing(): Promise<LicenseToRefresh[]> {
+  /** In memory the keys cannot be listed: none is found. */
+  async keysAfter(): Promise<Array<{ key: ApiKey; hasLicense: boolean }>> {
     return [];
   }
 

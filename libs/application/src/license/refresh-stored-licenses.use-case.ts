@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, type LicenseToRefresh, StoredLicenseRepository } from '@svc/domain';
+import { Clock, type LicenseToRefresh, NO_DEVICE, StoredLicenseRepository } from '@svc/domain';
 import { OfflineLicenses } from '../shared/license-snapshot';
 
 /** What one round of the refresh job did. */
@@ -19,10 +19,11 @@ export const LICENSE_CLAIM_MS = 60_000;
  * The refresh job's round (issue 40): up to `limit` licenses re-signed, those
  * due first (past half their lifetime, their period ended, their key expired:
  * StoredLicense.refreshAt), then those a signing key other than the current
- * one signed, then keys that have none stored (installs from before the
- * stored licenses). The last two are looked for until a round finds fewer
- * than it could take: again whenever the signing key changes, and once per
- * process for the keys without one (each search reads the whole table).
+ * one signed (looked for until a round finds fewer than it could take, and
+ * again whenever the signing key changes; an indexed read), then keys that
+ * have none stored (installs from before the stored licenses): once per
+ * process the job walks every key in id order, a window a round of at most
+ * what the round has left.
  * Each license is claimed before it is signed, so instances running the job
  * together never sign one twice.
  */
@@ -30,7 +31,8 @@ export const LICENSE_CLAIM_MS = 60_000;
 export class RefreshStoredLicenses {
   /** The signing key whose older licenses were all found re-signed; null: not yet searched. */
   private sweptFor: string | null = null;
-  private backfilled = false;
+  /** The last key id the walk for keys without a license reached ('' before the first); null once it has walked them all. */
+  private walkedTo: string | null = '';
 
   constructor(
     private readonly stored: StoredLicenseRepository,
@@ -47,10 +49,11 @@ export class RefreshStoredLicenses {
       if (others.length < limit - work.length) this.sweptFor = kid;
       work.push(...others);
     }
-    if (work.length < limit && !this.backfilled) {
-      const missing = await this.stored.missing(now, limit - work.length);
-      if (missing.length < limit - work.length) this.backfilled = true;
-      work.push(...missing);
+    if (work.length < limit && this.walkedTo !== null) {
+      // a window of keys a round (at most what the round has left), so the walk costs little at any key count
+      const window = await this.stored.keysAfter(this.walkedTo, limit - work.length);
+      this.walkedTo = window.length < limit - work.length ? null : window[window.length - 1].key.id;
+      for (const { key, hasLicense } of window) if (!hasLicense && key.verify(now).ok) work.push({ key, device: NO_DEVICE, stored: null });
     }
     const round = { resigned: 0, forgotten: 0, skipped: 0 };
     for (const entry of work) round[await this.licenses.refresh(entry, now, LICENSE_CLAIM_MS)] += 1;

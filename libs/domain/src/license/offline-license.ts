@@ -164,8 +164,13 @@ export abstract class StoredLicenseRepository {
   abstract due(at: Date, limit: number): Promise<LicenseToRefresh[]>;
   /** Up to `limit` stored licenses signed by a key other than `kid`, with their keys. */
   abstract signedByOther(kid: string, limit: number): Promise<LicenseToRefresh[]>;
-  /** Up to `limit` keys neither revoked nor expired at `at` that have no stored license naming no device (installs from before issue 40). */
-  abstract missing(at: Date, limit: number): Promise<LicenseToRefresh[]>;
+  /**
+   * Up to `limit` keys with ids after `afterKeyId` (any state), in id order,
+   * each with whether a license naming no device is stored for it: the refresh
+   * job walks every key this way, a window a round, for the keys with none
+   * (installs from before issue 40).
+   */
+  abstract keysAfter(afterKeyId: string, limit: number): Promise<Array<{ key: ApiKey; hasLicense: boolean }>>;
   /**
    * Claims a stored license for one refresh by moving its `refreshAt` from
    * `seen` (as read) to `until`: true for the one caller that moved it, so

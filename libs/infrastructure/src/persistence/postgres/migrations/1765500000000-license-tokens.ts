@@ -3,7 +3,7 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 /**
  * Licenses signed ahead (issue 40): each key's signed offline license, kept so that validate
  * hands it out without signing and every instance hands out the same token. One row per key and device named (`device` '' for none);
- * the refresh job finds its work by `refresh_at`. Keys issued before this migration have no
+ * the refresh job finds its work by `refresh_at`, and the licenses of another signing key by `kid`. Keys issued before this migration have no
  * row: the job signs theirs, and validate signs on the spot until it has.
  */
 export class LicenseTokensPostgres1765500000000 implements MigrationInterface {
@@ -20,9 +20,11 @@ export class LicenseTokensPostgres1765500000000 implements MigrationInterface {
       refresh_at timestamptz NOT NULL,
       PRIMARY KEY (key_id, device))`);
     await q.query(`CREATE INDEX ix_license_tokens_refresh ON license_tokens (refresh_at)`);
+    await q.query(`CREATE INDEX ix_license_tokens_kid ON license_tokens (kid)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX ix_license_tokens_kid`);
     await q.query(`DROP INDEX ix_license_tokens_refresh`);
     await q.query(`DROP TABLE license_tokens`);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type LicenseToRefresh, NO_DEVICE, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
+import { type ApiKey, type LicenseToRefresh, NO_DEVICE, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
 import { DataSource, type ObjectLiteral } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
 import { RecordHydrator } from '../record-hydrator';
@@ -93,24 +93,24 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
       .prepare(
         `license_tokens_other_kid_${n}`,
         `SELECT ${this.joined.selectList('t')}, ${this.keyRows.selectList('k')} FROM license_tokens t JOIN api_keys k ON k.id = t.key_id
-          WHERE t.kid <> ? LIMIT ${n}`,
+          WHERE t.kid < ? OR t.kid > ? LIMIT ${n}`,
       )
-      .all([kid]);
+      // two ranges of ix_license_tokens_kid: nothing read when every license has the current kid
+      .all([kid, kid]);
     return rows.map((row) => this.refreshOf(row));
   }
 
-  async missing(at: Date, limit: number): Promise<LicenseToRefresh[]> {
+  async keysAfter(afterKeyId: string, limit: number): Promise<Array<{ key: ApiKey; hasLicense: boolean }>> {
     const n = Math.trunc(limit);
     const rows = await this.statements
       .prepare(
-        `license_tokens_missing_${n}`,
-        `SELECT ${this.keyRows.selectList('k')} FROM api_keys k
-          WHERE k.revoked_at IS NULL AND k.expires_at > ?
-            AND NOT EXISTS (SELECT 1 FROM license_tokens t WHERE t.key_id = k.id AND t.device = '')
-          LIMIT ${n}`,
+        `license_tokens_keys_after_${n}`,
+        `SELECT ${this.keyRows.selectList('k')},
+            CASE WHEN EXISTS (SELECT 1 FROM license_tokens t WHERE t.key_id = k.id AND t.device = '') THEN 1 ELSE 0 END AS has_license
+          FROM api_keys k WHERE k.id > ? ORDER BY k.id LIMIT ${n}`,
       )
-      .all([this.keyRows.bind('expiresAt', at)]);
-    return rows.map((row) => ({ key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), device: NO_DEVICE, stored: null }));
+      .all([afterKeyId]);
+    return rows.map((row) => ({ key: ApiKeyMapper.toDomain(this.keyRows.hydrate(row)), hasLicense: Number(row.has_license) === 1 }));
   }
 
   async claim(keyId: string, device: string, seen: Date, until: Date): Promise<boolean> {
