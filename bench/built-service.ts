@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as application from '@svc/application';
 import * as config from '@svc/config';
 import * as domain from '@svc/domain';
 import * as infrastructure from '@svc/infrastructure';
@@ -50,6 +51,7 @@ export function serviceCommand(): ServiceCommand {
 
 /** The libraries the bench seeds and reads with, as the service runs them. */
 export const LIBRARIES = {
+  application,
   config,
   domain,
   infrastructure,

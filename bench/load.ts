@@ -29,6 +29,12 @@ export interface LoadResult {
   readonly seconds: number;
 }
 
+/** How validate and the model list present the seeded keys (bench/main.ts --key-order). */
+export type KeyOrder = 'every' | 'mix';
+
+/** In the `mix` order: the share of requests that present a key of the hot set. */
+export const HOT_SHARE = 0.8;
+
 export interface LoadOptions {
   readonly baseUrl: string;
   readonly endpoint: EndpointName;
@@ -37,6 +43,7 @@ export interface LoadOptions {
   readonly seconds: number;
   /** Hard cap on requests, whatever the duration. */
   readonly maxRequests: number;
+  readonly keyOrder?: KeyOrder;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -45,16 +52,25 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
  * The request of each endpoint. Keys rotate round-robin (one counter per
  * endpoint, across runs), so each request presents the next seeded key:
  * every key for validate and the model list, the unlimited ones for
- * inference events (they never run out of quota).
+ * inference events (they never run out of quota). In the `mix` order,
+ * validate and the model list present a key of the hot set (the first 1 % of
+ * the keys, at least 100) at random for HOT_SHARE of the requests, and the
+ * next key of the long tail (the others, in turn) for the rest.
  */
-function requestOf(endpoint: EndpointName, keys: SeededKeys): autocannon.Request {
+function requestOf(endpoint: EndpointName, keys: SeededKeys, order: KeyOrder = 'every'): autocannon.Request {
   const rotate = (list: readonly string[]) => {
     if (list.length === 0) throw new Error(`no keys to present to ${endpoint}`);
     return () => list[(cursor[endpoint] = (cursor[endpoint] + 1) % list.length)];
   };
+  const presented = (list: readonly string[]) => {
+    if (order === 'every') return rotate(list);
+    const hot = list.slice(0, Math.min(list.length, Math.max(100, Math.floor(list.length / 100))));
+    const tail = list.length > hot.length ? rotate(list.slice(hot.length)) : null;
+    return () => (tail === null || Math.random() < HOT_SHARE ? hot[Math.floor(Math.random() * hot.length)] : tail());
+  };
   switch (endpoint) {
     case 'validate': {
-      const next = rotate(keys.all);
+      const next = presented(keys.all);
       return {
         method: 'POST',
         path: '/v1/auth/validate',
@@ -90,7 +106,7 @@ function requestOf(endpoint: EndpointName, keys: SeededKeys): autocannon.Request
       };
     }
     case 'models': {
-      const next = rotate(keys.all);
+      const next = presented(keys.all);
       return { method: 'GET', path: '/v1/models/list', setupRequest: (req) => ({ ...req, path: `/v1/models/list?api_key=${next()}` }) };
     }
     case 'health':
@@ -124,7 +140,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         duration: options.seconds,
         maxOverallRequests: Math.max(options.maxRequests, options.connections),
         timeout: 10,
-        requests: [requestOf(options.endpoint, options.keys)],
+        requests: [requestOf(options.endpoint, options.keys, options.keyOrder)],
       },
       (error, result) => (error ? reject(error as Error) : resolve(result)),
     );
@@ -164,7 +180,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 export async function runPaced(options: LoadOptions & { readonly rate: number }): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const target = new URL(options.baseUrl);
-  const template = requestOf(options.endpoint, options.keys);
+  const template = requestOf(options.endpoint, options.keys, options.keyOrder);
   const total = Math.max(1, Math.round(options.rate * options.seconds));
   const times = new Float64Array(total);
   let answered = 0;

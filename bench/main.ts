@@ -25,6 +25,12 @@
  *   --paced R            after the rounds, each endpoint and server once at R requests/s, open loop
  *                        (bench/load.ts runPaced; default 500; 0: none)
  *   --paced-duration S   seconds of each paced measurement (default: --duration)
+ *   --paced-rounds N     paced measurements of each endpoint and server, one after another, each
+ *                        reported (p50/p99 per round: a storm of signatures shows; default 1)
+ *   --key-order O        how validate and the model list present the seeded keys: `every` (each key in
+ *                        turn, so each is presented once per pass: the default) or `mix` (a hot set, the
+ *                        first 1 % of keys (at least 100), presented for 80 % of requests at random, and
+ *                        the long tail in turn for the rest: keys as an installed base presents them)
  *   --endpoints a,b      a subset of validate,analytics,batch,models,health (batch: 100 events a request,
  *                        the service alone; the table adds its events per second against single events')
  *   --start-samples N    service starts timed (default 3: the run's own start and N-1 restarts)
@@ -58,7 +64,16 @@ import {
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
 import { BUILT_API_MAIN, BARE_CEILING_SERVER, CEILING_SERVER, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
-import { ENDPOINT_LABELS, ENDPOINT_NAMES, EVENTS_PER_BATCH, type EndpointName, type LoadResult, runLoad, runPaced } from './load';
+import {
+  ENDPOINT_LABELS,
+  ENDPOINT_NAMES,
+  EVENTS_PER_BATCH,
+  type EndpointName,
+  type KeyOrder,
+  type LoadResult,
+  runLoad,
+  runPaced,
+} from './load';
 import { seedKeys } from './seed-keys';
 import { runAdminScale } from './admin-scale';
 import { type EndpointSummary, type HotPathResult, currentCommit, resultsFolder, thisMachine, writeResult } from './results';
@@ -76,6 +91,8 @@ interface Options {
   connections: number;
   paced: number;
   pacedSeconds?: number;
+  pacedRounds: number;
+  keyOrder: KeyOrder;
   endpoints: EndpointName[];
   startSamples: number;
   serviceEnv: Record<string, string>;
@@ -105,6 +122,22 @@ interface Measurement {
 /** Other work above this many cores makes a measurement suspect: it is taken again (--retries). */
 const BUSY_CORES = 0.25;
 
+/** The service's svc_license_signatures_total summed by path, from /metrics; null when it does not answer. */
+async function licenseSignaturesOf(baseUrl: string): Promise<{ request: number; ahead: number } | null> {
+  try {
+    const res = await fetch(`${baseUrl}/metrics`);
+    if (res.status !== 200) return null;
+    const sums = { request: 0, ahead: 0 };
+    for (const line of (await res.text()).split('\n')) {
+      const m = /^svc_license_signatures_total\{path="(request|ahead)"[^}]*\} (\d+)/.exec(line);
+      if (m) sums[m[1] as 'request' | 'ahead'] += Number(m[2]);
+    }
+    return sums;
+  } catch {
+    return null;
+  }
+}
+
 function parseOptions(argv: readonly string[]): Options {
   const smoke = argv.includes('--smoke');
   const options: Options = {
@@ -120,6 +153,8 @@ function parseOptions(argv: readonly string[]): Options {
     warmupSeconds: smoke ? 0 : 3,
     connections: smoke ? 10 : 50,
     paced: smoke ? 100 : 500,
+    pacedRounds: 1,
+    keyOrder: 'every',
     endpoints: [...ENDPOINT_NAMES],
     startSamples: smoke ? 1 : 3,
     serviceEnv: {},
@@ -169,6 +204,15 @@ function parseOptions(argv: readonly string[]): Options {
         break;
       case '--paced-duration':
         options.pacedSeconds = number(flag, value, 0.2, 120);
+        i++;
+        break;
+      case '--paced-rounds':
+        options.pacedRounds = Math.round(number(flag, value, 1, 20));
+        i++;
+        break;
+      case '--key-order':
+        if (value !== 'every' && value !== 'mix') throw new Error('--key-order takes every or mix');
+        options.keyOrder = value;
         i++;
         break;
       case '--start-samples':
@@ -267,7 +311,7 @@ async function main(): Promise<number> {
     options.keys / 5_000 +
     options.endpoints.length * 2 * (options.warmupSeconds + 5) +
     pairs * (options.retries + 1) * (options.quietWaitSeconds + 3 * (options.seconds + 5)) +
-    (options.paced > 0 ? options.endpoints.length * 3 * ((options.pacedSeconds ?? options.seconds) + 5) : 0) +
+    (options.paced > 0 ? options.pacedRounds * options.endpoints.length * 3 * ((options.pacedSeconds ?? options.seconds) + 5) : 0) +
     options.startSamples * 35;
   const watchdog = setTimeout(() => {
     out(`bench: exceeded its time bound of ${fixed(boundSeconds)} s; stopping`);
@@ -394,6 +438,7 @@ async function main(): Promise<number> {
           connections: options.connections,
           seconds,
           maxRequests,
+          keyOrder: options.keyOrder,
         };
         const result = rate ? await runPaced({ ...spec, rate }) : await runLoad(spec);
         const cpuSeconds = (processTicks(servers[server].pid) - ticksBefore) / TICKS_PER_SECOND;
@@ -458,21 +503,29 @@ async function main(): Promise<number> {
     }
     // Paced: each endpoint and server once at a fixed request rate (open loop), for latency below saturation
     // (not batches: a batch carries a hundred events, so a request rate says little about them).
-    const paced: Array<{ endpoint: EndpointName; server: Server; result: LoadResult; cpuMicrosPerRequest: number }> = [];
-    if (options.paced > 0) {
+    const paced: Array<{ round: number; endpoint: EndpointName; server: Server; result: LoadResult; cpuMicrosPerRequest: number }> = [];
+    for (let round = 1; options.paced > 0 && round <= options.pacedRounds; round++) {
       for (const endpoint of options.endpoints.filter((e) => !SERVICE_ONLY.includes(e))) {
         for (const server of serversOf(endpoint)) {
           if (options.quietWaitSeconds > 0) await quiet();
           const { result, cpuMicrosPerRequest } = await load(server, endpoint, options.pacedSeconds ?? options.seconds, options.paced);
           failures += result.errors + result.non2xx;
-          paced.push({ endpoint, server, result, cpuMicrosPerRequest });
+          paced.push({ round, endpoint, server, result, cpuMicrosPerRequest });
           out(
-            `paced ${options.paced}/s ${ENDPOINT_LABELS[endpoint].padEnd(23)} ${server.padEnd(7)} ${fixed(result.requestsPerSecond).padStart(6)} req/s` +
+            `paced ${options.paced}/s round ${round} ${ENDPOINT_LABELS[endpoint].padEnd(23)} ${server.padEnd(7)} ${fixed(result.requestsPerSecond).padStart(6)} req/s` +
               `  p50 ${fixed(result.p50, 2)} ms  p99 ${fixed(result.p99, 2)} ms  errors ${result.errors}  non-2xx ${result.non2xx}` +
               `  cpu ${fixed(cpuMicrosPerRequest)} µs/req`,
           );
         }
       }
+    }
+    // How often the service signed a license on the request path (issue 40: rare once licenses are signed ahead)
+    const licenseSignatures = await licenseSignaturesOf(servers.service.baseUrl);
+    if (licenseSignatures) {
+      out(
+        `licenses signed by the service: ${licenseSignatures.request} on the request path (validate, refresh), ${licenseSignatures.ahead} ahead ` +
+          '(svc_license_signatures_total)',
+      );
     }
     const rssPeak = serviceRss.peak;
     const ceilingRssPeak = ceilingRss.peak;
@@ -558,14 +611,15 @@ async function main(): Promise<number> {
     if (paced.length > 0) {
       out();
       out(
-        `paced at ${options.paced} requests/s (open loop: each request sent when due, latency from then; at most ${options.connections} sockets), one measurement each; latency in ms`,
+        `paced at ${options.paced} requests/s (open loop: each request sent when due, latency from then; at most ${options.connections} sockets), ` +
+          `${options.pacedRounds} measurement(s) each, one per round; latency in ms`,
       );
       out();
-      out('| endpoint | server | req/s | p50 | p99 | cpu µs/req |');
-      out('|---|---|---:|---:|---:|---:|');
+      out('| endpoint | server | round | req/s | p50 | p99 | cpu µs/req |');
+      out('|---|---|---:|---:|---:|---:|---:|');
       for (const p of paced) {
         out(
-          `| ${ENDPOINT_LABELS[p.endpoint]} | ${p.server} | ${fixed(p.result.requestsPerSecond)} | ${fixed(p.result.p50, 2)} | ${fixed(p.result.p99, 2)} | ${fixed(p.cpuMicrosPerRequest)} |`,
+          `| ${ENDPOINT_LABELS[p.endpoint]} | ${p.server} | ${p.round} | ${fixed(p.result.requestsPerSecond)} | ${fixed(p.result.p50, 2)} | ${fixed(p.result.p99, 2)} | ${fixed(p.cpuMicrosPerRequest)} |`,
         );
       }
     }
@@ -603,6 +657,7 @@ async function main(): Promise<number> {
       summary,
       measurements,
       paced,
+      license_signatures: licenseSignatures,
       rss_peak_mib: rssPeak,
       bare_rss_peak_mib: bareRssPeak,
       ceiling_rss_peak_mib: ceilingRssPeak,

@@ -77,6 +77,8 @@ export interface HotPathResult extends ResultHeader {
   readonly summary: Readonly<Record<string, EndpointSummary>>;
   readonly measurements: readonly unknown[];
   readonly paced: readonly unknown[];
+  /** The service's licenses signed during the run, on the request path and ahead (issue 40); absent in runs before it. */
+  readonly license_signatures?: { readonly request: number; readonly ahead: number } | null;
   readonly rss_peak_mib: number | null;
   readonly bare_rss_peak_mib: number | null;
   readonly ceiling_rss_peak_mib: number | null;

@@ -4,7 +4,7 @@ import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import type { DatabaseConfig } from '@svc/config';
-import type { IdKind, LicenseType, User } from '@svc/domain';
+import type { ApiKey as DomainApiKey, IdKind, LicenseType, StoredLicense, User } from '@svc/domain';
 import { type Libraries } from './built-service';
 
 /** The plaintext keys the load generator presents, as issuance returned them. */
@@ -150,8 +150,12 @@ export function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: 
  * TypeORM's driver (so the stored form is exactly the adapters'). Only the
  * writes differ: prepared or multi-row INSERTs in large transactions instead
  * of one use-case call per key, and no audit entry per key, so a million keys
- * take seconds rather than minutes. The database's migrations are applied
- * here, as the service would apply them.
+ * take seconds rather than minutes. Each key's license is signed ahead as
+ * issuance signs it (the application's OfflineLicenses.signAhead, with the
+ * generated signing key the service then reads from the database: one
+ * Ed25519 signature per key, about 30-60 s of the seeding at a million keys)
+ * and written with the key. The database's migrations are applied here, as
+ * the service would apply them.
  */
 export async function seedKeys(lib: Libraries, databaseUrl: string, count: number, progress: (line: string) => void): Promise<SeededKeys> {
   const started = Date.now();
@@ -177,6 +181,9 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
   const keyTable = dataSource.getMetadata(lib.infrastructure.ApiKeyRecord);
   const userColumns = writtenColumns(userTable).map((c) => c.databaseName);
   const keyColumns = writtenColumns(keyTable).map((c) => c.databaseName);
+  const licenseTable = dataSource.getMetadata(lib.infrastructure.LicenseTokenRecord);
+  const licenseColumns = writtenColumns(licenseTable).map((c) => c.databaseName);
+  const licenses = await licensesSignedAhead(lib, config, dataSource);
   const all = new Array<string>(count);
   const unlimited: string[] = [];
   const now = new Date();
@@ -185,6 +192,7 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
       const last = Math.min(count, first + KEYS_PER_TRANSACTION);
       const users: unknown[][] = [];
       const keys: unknown[][] = [];
+      const signed: unknown[][] = [];
       for (let i = first; i < last; i++) {
         const licenseType = TIERS[i % TIERS.length];
         const user: User = {
@@ -213,24 +221,81 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
         });
         users.push(rowOf(dataSource, userTable, lib.infrastructure.UserMapper.toRecord(user)));
         keys.push(rowOf(dataSource, keyTable, lib.infrastructure.ApiKeyMapper.toRecord(key)));
+        signed.push(rowOf(dataSource, licenseTable, { keyId: id, device: lib.domain.NO_DEVICE, ...(await licenses.sign(key, now)) }));
         all[i] = secret;
         if (licenseType === 'enterprise') unlimited.push(secret);
       }
       await writer.begin();
       await writer.insert(userTable.tableName, userColumns, users);
       await writer.insert(keyTable.tableName, keyColumns, keys);
+      await writer.insert(licenseTable.tableName, licenseColumns, signed);
       await writer.commit();
       if (count >= 200_000 && (last % 200_000 === 0 || last === count)) {
         progress(`  seeded ${last} of ${count} keys (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       }
     }
     if (config.database.kind === 'postgres') await dataSource.query('ANALYZE');
-    if (config.database.kind === 'mysql') await dataSource.query(`ANALYZE TABLE ${userTable.tableName}, ${keyTable.tableName}`);
+    if (config.database.kind === 'mysql') {
+      await dataSource.query(`ANALYZE TABLE ${userTable.tableName}, ${keyTable.tableName}, ${licenseTable.tableName}`);
+    }
   } finally {
     await writer.close();
     await dataSource.destroy();
   }
   return { all, unlimited, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * Signs keys' licenses as issuance does (OfflineLicenses.signAhead), under the
+ * generated signing key kept in the database (made here when there is none,
+ * as the service makes it), answering each stored license instead of writing it.
+ */
+async function licensesSignedAhead(
+  lib: Libraries,
+  config: ReturnType<Libraries['config']['loadConfig']>,
+  dataSource: DataSource,
+): Promise<{ sign(key: DomainApiKey, now: Date): Promise<StoredLicense> }> {
+  const { domain, infrastructure, application } = lib;
+  const signer = await infrastructure.KeptLicenseSigner.open(
+    new infrastructure.TypeOrmLicenseSigningKeyRepository(
+      dataSource.getRepository(infrastructure.LicenseSigningKeyRecord),
+      infrastructure.SecretsCipher.of(config.secrets),
+    ),
+    new domain.LicenseKeySchedule(config.license.keyPublishSeconds, config.license.tokenTtlSeconds),
+    new infrastructure.SystemClock(),
+    config.license.signingKeyFile,
+    config.license.verifyKeys,
+  );
+  let last: StoredLicense | null = null;
+  const kept = new (class extends domain.StoredLicenseRepository {
+    async put(_keyId: string, next: StoredLicense): Promise<void> {
+      last = next;
+    }
+    find = notUsed;
+    replace = notUsed;
+    forget = notUsed;
+    due = notUsed;
+    signedByOther = notUsed;
+    keysAfter = notUsed;
+    claim = notUsed;
+  })();
+  const licenses = new application.OfflineLicenses(
+    new domain.OfflineLicensePolicy(config.license.tokenTtlSeconds),
+    signer,
+    kept,
+    infrastructure.tierCatalogOf(config),
+  );
+  return {
+    async sign(key, now) {
+      last = null;
+      if (!(await licenses.signAhead(key, now)) || last === null) throw new Error(`the license of ${key.id} could not be signed`);
+      return last;
+    },
+  };
+}
+
+function notUsed(): never {
+  throw new Error('not used by the seeder');
 }
 
 /** The service's own options for the database (the bench is not the service: it may name each kind). */

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { FixedClock } from '@svc/domain';
+import { LicenseRefresher } from '../../apps/api/src/modules/key-lifecycle/license-refresher';
 import { type CliRan, runCli } from '../harness/cli';
 import { TestApp } from '../harness/create-test-app';
 import { type Jwks, fetchJwks, verifyIndependently } from '../harness/license-token';
@@ -33,7 +34,7 @@ describe('Signing-key rotation with generated keys (CONTRACT 19)', () => {
   let cliEnv: Record<string, string>;
 
   beforeAll(async () => {
-    const env = { LICENSE_TOKEN_TTL_SECONDS: String(TTL_S), SAMPLE_MODELS: 'false' };
+    const env = { LICENSE_TOKEN_TTL_SECONDS: String(TTL_S), SAMPLE_MODELS: 'false', LICENSE_REFRESH_PER_SECOND: '0' };
     a = await TestApp.start({ clock, env });
     b = await TestApp.start({ clock, env: { ...env, DATABASE_URL: a.databaseUrl, MODEL_STORE_DIR: a.config.models.storeDir } });
     cliEnv = { DATABASE_URL: a.databaseUrl, MODEL_STORE_DIR: a.config.models.storeDir, LICENSE_TOKEN_TTL_SECONDS: String(TTL_S) };
@@ -98,8 +99,12 @@ describe('Signing-key rotation with generated keys (CONTRACT 19)', () => {
     expect(kidOf(lastOldToken)).toBe(oldKid);
     await expectVerifiedByBoth(lastOldToken);
 
-    // from signs_from on, the new key signs on both (a token of the same terms is not handed out again)
+    // from signs_from on, the new key signs: the stored license of the old key (still published) is handed
+    // out until the refresh job re-signs it (run here by hand; LICENSE_REFRESH_PER_SECOND=0 keeps its timer off)
     clock.set(new Date(signsFrom));
+    expect(kidOf(await tokenOf(b, key.api_key))).toBe(oldKid);
+    const refresher = a.app.get(LicenseRefresher);
+    while ((await refresher.round())?.resigned);
     const newTokens = [await tokenOf(b, key.api_key), await tokenOf(a, key.api_key)];
     for (const token of newTokens) {
       expect(kidOf(token)).toBe(newKid);

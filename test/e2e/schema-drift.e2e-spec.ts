@@ -387,6 +387,7 @@ const servers: Engine[] = [
       'generated_secrets',
       'idempotency_keys',
       'license_signing_keys',
+      'license_tokens',
       'models',
       'operators',
       'usage_counters',

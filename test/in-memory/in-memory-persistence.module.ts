@@ -10,6 +10,7 @@ import {
   ModelRepository,
   OperatorRepository,
   DeviceRepository,
+  StoredLicenseRepository,
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
@@ -23,6 +24,7 @@ import { InMemoryKeyContextRepository } from './in-memory-key-context.repository
 import { InMemoryModelRepository } from './in-memory-model.repository';
 import { InMemoryOperatorRepository } from './in-memory-operator.repository';
 import { InMemoryDeviceRepository } from './in-memory-device.repository';
+import { InMemoryStoredLicenseRepository } from './in-memory-stored-license.repository';
 import { InMemoryUsageRepository } from './in-memory-usage.repository';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 import { InMemoryUserRepository } from './in-memory-user.repository';
@@ -60,6 +62,7 @@ export class InMemoryPersistenceModule {
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
       { provide: OperatorRepository, useValue: new InMemoryOperatorRepository() },
       { provide: DeviceRepository, useValue: new InMemoryDeviceRepository() },
+      { provide: StoredLicenseRepository, useValue: new InMemoryStoredLicenseRepository(keys) },
       { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
       { provide: GeneratedSecretRepository, useValue: new InMemoryGeneratedSecretRepository() },
       { provide: LicenseSigningKeyRepository, useValue: new InMemoryLicenseSigningKeyRepository() },

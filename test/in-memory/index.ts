@@ -13,3 +13,4 @@ export * from './in-memory-operator.repository';
 export * from './in-memory-unit-of-work';
 export * from './in-memory-idempotency-keys';
 export * from './in-memory-device.repository';
+export * from './in-memory-stored-license.repository';

@@ -37,6 +37,7 @@ export * from './models/show-model.use-case';
 export * from './models/publish-model-from-file.use-case';
 export * from './models/sweep-model-store.use-case';
 export * from './license/rotate-license-signing-key.use-case';
+export * from './license/refresh-stored-licenses.use-case';
 export * from './secrets/secrets-at-rest';
 export * from './operators/authenticate-operator.use-case';
 export * from './operators/operator-fields';
@@ -79,6 +80,7 @@ import { ShowModel } from './models/show-model.use-case';
 import { PublishModelFromFile } from './models/publish-model-from-file.use-case';
 import { SweepModelStore } from './models/sweep-model-store.use-case';
 import { RotateLicenseSigningKey } from './license/rotate-license-signing-key.use-case';
+import { RefreshStoredLicenses } from './license/refresh-stored-licenses.use-case';
 import { AuthenticateOperator } from './operators/authenticate-operator.use-case';
 import { CreateOperator } from './operators/create-operator.use-case';
 import { ListOperators } from './operators/list-operators.use-case';
@@ -122,6 +124,7 @@ export const USE_CASES = [
   PublishModelFromFile,
   SweepModelStore,
   RotateLicenseSigningKey,
+  RefreshStoredLicenses,
   AuthenticateOperator,
   CreateOperator,
   ListOperators,

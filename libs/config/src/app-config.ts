@@ -124,6 +124,8 @@ export class AppConfig {
     readonly tokenTtlSeconds: number;
     /** LICENSE_KEY_PUBLISH_SECONDS: how long a rotated generated key is published before it signs (default 3600). */
     readonly keyPublishSeconds: number;
+    /** LICENSE_REFRESH_PER_SECOND: the most stored licenses the refresh job re-signs a second in this instance (default 50; 0: no job). */
+    readonly refreshPerSecond: number;
   };
   /**
    * The secrets the service keeps in the database (generated license signing keys, the generated

@@ -180,6 +180,14 @@ export class EnvSchema {
   @Max(2592000)
   LICENSE_KEY_PUBLISH_SECONDS?: number;
 
+  /** The most stored licenses each instance's refresh job re-signs a second (issue 40); 0 turns the job off. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10000)
+  LICENSE_REFRESH_PER_SECOND?: number;
+
   @IsOptional()
   @IsIn(BOOLEAN_WORDS, { message: 'SAMPLE_MODELS must be true or false' })
   SAMPLE_MODELS?: string;

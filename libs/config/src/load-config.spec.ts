@@ -63,6 +63,7 @@ describe(loadConfig.name, () => {
         verifyKeys: [],
         tokenTtlSeconds: 604800,
         keyPublishSeconds: 3600,
+        refreshPerSecond: 50,
       });
     });
 
@@ -573,6 +574,12 @@ describe(loadConfig.name, () => {
         ]);
       }
       expect(load({ LICENSE_KEY_PUBLISH_SECONDS: '0' }).license.keyPublishSeconds).toBe(0);
+      for (const bad of ['-1', '10001', '1.5', 'fast']) {
+        expect(configErrorOf({ LICENSE_REFRESH_PER_SECOND: bad }).problems).toEqual([
+          expect.stringContaining('LICENSE_REFRESH_PER_SECOND'),
+        ]);
+      }
+      expect(load({ LICENSE_REFRESH_PER_SECOND: '0' }).license.refreshPerSecond).toBe(0);
     });
 
     it('reads old public keys as PEM or a JWKS, and refuses anything else', () => {

@@ -27,6 +27,7 @@ const DEFAULTS = {
   MODEL_URL_TTL_SECONDS: 3600,
   LICENSE_TOKEN_TTL_SECONDS: 604800,
   LICENSE_KEY_PUBLISH_SECONDS: 3600,
+  LICENSE_REFRESH_PER_SECOND: 50,
   KEY_ROTATION_GRACE_SECONDS: 86400,
   KEY_ROTATION_RECOMMENDED_DAYS: 90,
   WEBHOOK_RETENTION_DAYS: 30,
@@ -123,6 +124,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
       verifyKeys,
       tokenTtlSeconds: schema.LICENSE_TOKEN_TTL_SECONDS ?? DEFAULTS.LICENSE_TOKEN_TTL_SECONDS,
       keyPublishSeconds: schema.LICENSE_KEY_PUBLISH_SECONDS ?? DEFAULTS.LICENSE_KEY_PUBLISH_SECONDS,
+      refreshPerSecond: schema.LICENSE_REFRESH_PER_SECOND ?? DEFAULTS.LICENSE_REFRESH_PER_SECOND,
     },
     secrets: { key: schema.SECRETS_KEY ?? null, newKey: schema.NEW_SECRETS_KEY ?? null },
     installer: {

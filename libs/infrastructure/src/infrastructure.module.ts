@@ -180,7 +180,7 @@ async function modelStoreOf(models: AppConfig['models'], signer: ModelLinkSigner
   return store;
 }
 
-function tierCatalogOf(config: AppConfig): TierCatalog {
+export function tierCatalogOf(config: AppConfig): TierCatalog {
   try {
     return TierCatalog.fromSource(config.tiers);
   } catch (error) {

@@ -11,6 +11,7 @@ import { UpdateApiKey } from '../keys/update-api-key.use-case';
 
 /** The actor of the changes these tests make. */
 const BY = { type: 'bootstrap' } as const;
+import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 
 describe(ListAudit.name, () => {
   const hasher = new Sha256SecretHasher(null);
@@ -31,8 +32,9 @@ describe(ListAudit.name, () => {
     clock = new FixedClock(T0);
     const ids = new SequentialIdGenerator();
     const catalog = shippedTierCatalog();
-    issue = new IssueApiKey(format, hasher, new ScriptedRandomSource(), ids, keys, users, clock, catalog);
-    update = new UpdateApiKey(keys, new ShowApiKey(keys, users, usage, catalog, clock), audit, clock, ids, catalog);
+    const { licenses } = offlineLicensesOver(keys);
+    issue = new IssueApiKey(format, hasher, new ScriptedRandomSource(), ids, keys, users, clock, catalog, licenses);
+    update = new UpdateApiKey(keys, new ShowApiKey(keys, users, usage, catalog, clock), audit, clock, ids, catalog, licenses);
     revoke = new RevokeApiKey(new KeyRevocation(keys, clock, ids));
     list = new ListAudit(audit, keys);
   });

@@ -1,4 +1,4 @@
-import { ApiKeyFormat, FixedClock, KeyRotationPolicy, OfflineLicensePolicy, type MonthlyLimitSetting, type LicenseType } from '@svc/domain';
+import { ApiKeyFormat, FixedClock, KeyRotationPolicy, type MonthlyLimitSetting, type LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { Ed25519LicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/ed25519-license-signer';
 import {
@@ -10,15 +10,16 @@ import {
 } from '../../../../test/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog, revokeAlone } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
-import { OfflineLicenses } from '../shared/license-snapshot';
+import { type OfflineLicenses } from '../shared/license-snapshot';
+import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 import { type LicenseSnapshot } from '../shared/license-snapshot';
 import { RefreshApiKey } from './refresh-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
 
 /** The real signer over a fresh key: each answer carries its signed license. */
-async function offlineLicenses(): Promise<OfflineLicenses> {
-  return new OfflineLicenses(new OfflineLicensePolicy(3600), await Ed25519LicenseSigner.create(newLicenseKeyPair().privateKey));
+async function offlineLicenses(keys: InMemoryApiKeyRepository): Promise<OfflineLicenses> {
+  return offlineLicensesOver(keys, await Ed25519LicenseSigner.create(newLicenseKeyPair().privateKey)).licenses;
 }
 const EXPIRES = new Date(T0.getTime() + 30 * DAY_MS);
 
@@ -42,7 +43,7 @@ describe(RefreshApiKey.name, () => {
       new InMemoryKeyContextRepository(keys, users, usage),
       clock,
     );
-    const useCase = new RefreshApiKey(shippedTierCatalog(), clock, await offlineLicenses(), new KeyRotationPolicy());
+    const useCase = new RefreshApiKey(shippedTierCatalog(), clock, await offlineLicenses(keys), new KeyRotationPolicy());
     refresh = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 

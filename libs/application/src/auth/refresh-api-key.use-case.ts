@@ -17,9 +17,9 @@ export class RefreshApiKey {
   ) {}
 
   /** `device`: the SHA-256 of the active device the call named, for the license's `device` claim (CONTRACT 23). */
-  execute({ key, used }: KeyContext, device: string | null = null): Promise<SignedLicenseSnapshot> {
+  execute({ key, used, license }: KeyContext, device: string | null = null): Promise<SignedLicenseSnapshot> {
     const now = this.clock.now();
     const snapshot = licenseSnapshotOf(key, this.catalog, used, BillingPeriod.containing(now), this.rotation.isRecommendedFor(key, now));
-    return this.licenses.sign(key, snapshot, now, device);
+    return this.licenses.handOut(key, snapshot, now, device, license);
   }
 }

@@ -14,6 +14,7 @@ import { KeyRotator } from '../shared/key-rotator';
 import { RotateApiKey } from './rotate-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
+import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 
 describe(RotateApiKey.name, () => {
   let keys: InMemoryApiKeyRepository;
@@ -35,6 +36,7 @@ describe(RotateApiKey.name, () => {
       keys,
       clock,
       new KeyRotationPolicy(3600, 90),
+      offlineLicensesOver(keys).licenses,
     );
     rotate = new RotateApiKey(rotator, keys);
     revocation = new KeyRevocation(keys, clock, ids);

@@ -1,12 +1,4 @@
-import {
-  ApiKeyFormat,
-  FixedClock,
-  KeyRotationPolicy,
-  OfflineLicensePolicy,
-  type MonthlyLimitSetting,
-  QuotaExceededError,
-  type LicenseType,
-} from '@svc/domain';
+import { ApiKeyFormat, FixedClock, KeyRotationPolicy, type MonthlyLimitSetting, QuotaExceededError, type LicenseType } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
 import { Ed25519LicenseSigner, newLicenseKeyPair } from '@svc/infrastructure/crypto/ed25519-license-signer';
 import {
@@ -18,14 +10,15 @@ import {
 } from '../../../../test/in-memory';
 import { DAY_MS, T0, makeApiKey, makeSecret, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { AuthenticateApiKey } from './authenticate-api-key.use-case';
-import { OfflineLicenses } from '../shared/license-snapshot';
+import { type OfflineLicenses } from '../shared/license-snapshot';
+import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 import { ValidateApiKey, type ValidateApiKeyOutput } from './validate-api-key.use-case';
 
 const hasher = new Sha256SecretHasher(null);
 
 /** The real signer over a fresh key: each answer carries its signed license. */
-async function offlineLicenses(): Promise<OfflineLicenses> {
-  return new OfflineLicenses(new OfflineLicensePolicy(3600), await Ed25519LicenseSigner.create(newLicenseKeyPair().privateKey));
+async function offlineLicenses(keys: InMemoryApiKeyRepository): Promise<OfflineLicenses> {
+  return offlineLicensesOver(keys, await Ed25519LicenseSigner.create(newLicenseKeyPair().privateKey)).licenses;
 }
 const MARCH = '2026-03';
 
@@ -50,7 +43,7 @@ describe(ValidateApiKey.name, () => {
       new InMemoryKeyContextRepository(keys, users, usage),
       clock,
     );
-    const useCase = new ValidateApiKey(catalog, clock, await offlineLicenses(), new KeyRotationPolicy());
+    const useCase = new ValidateApiKey(catalog, clock, await offlineLicenses(keys), new KeyRotationPolicy());
     validate = { execute: async (presented) => useCase.execute(await authenticate.withContext(authenticate.present(presented))) };
   });
 

@@ -21,11 +21,11 @@ export class ValidateApiKey {
   ) {}
 
   /** `device`: the SHA-256 of the active device the call named, for the license's `device` claim (CONTRACT 23). */
-  async execute({ key, user, used }: KeyContext, device: string | null = null): Promise<ValidateApiKeyOutput> {
+  async execute({ key, user, used, license }: KeyContext, device: string | null = null): Promise<ValidateApiKeyOutput> {
     const now = this.clock.now();
     const period = BillingPeriod.containing(now);
     const snapshot = licenseSnapshotOf(key, this.catalog, used, period, this.rotation.isRecommendedFor(key, now));
     if (snapshot.quota.isExhausted) throw new QuotaExceededError(period, now);
-    return { ...(await this.licenses.sign(key, snapshot, now, device)), user };
+    return { ...(await this.licenses.handOut(key, snapshot, now, device, license)), user };
   }
 }

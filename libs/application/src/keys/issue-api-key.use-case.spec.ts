@@ -16,6 +16,7 @@ const BY = { type: 'bootstrap' } as const;
 
 const HEX48 = 'c0ffee'.repeat(8);
 const hasher = new Sha256SecretHasher(null);
+import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 
 describe(IssueApiKey.name, () => {
   let keys: InMemoryApiKeyRepository;
@@ -34,6 +35,7 @@ describe(IssueApiKey.name, () => {
       users,
       new FixedClock(T0),
       shippedTierCatalog(),
+      offlineLicensesOver(keys).licenses,
     );
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OfflineLicenses } from '../shared/license-snapshot';
 import {
   type Actor,
   ApiKey,
@@ -60,6 +61,7 @@ export class IssueApiKey {
     private readonly users: UserRepository,
     private readonly clock: Clock,
     private readonly catalog: TierCatalog,
+    private readonly licenses: OfflineLicenses,
   ) {}
 
   async execute(input: IssueApiKeyInput): Promise<IssueApiKeyOutput> {
@@ -111,6 +113,7 @@ export class IssueApiKey {
       ],
       events: [keyIssuedEvent(this.ids.newId('wev'), key, now)],
     });
+    await this.licenses.signAhead(key, now);
     return { key, secret, user, monthlyLimit: key.monthlyLimitUnder(this.catalog) };
   }
 

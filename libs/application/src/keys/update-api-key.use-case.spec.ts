@@ -24,6 +24,7 @@ class RevokedMidwayRepository extends InMemoryApiKeyRepository {
     return key;
   }
 }
+import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 
 describe(UpdateApiKey.name, () => {
   let keys: InMemoryApiKeyRepository;
@@ -36,7 +37,7 @@ describe(UpdateApiKey.name, () => {
   function build(): UpdateApiKey {
     const catalog = shippedTierCatalog();
     const show = new ShowApiKey(keys, users, usage, catalog, clock);
-    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator(), catalog);
+    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator(), catalog, offlineLicensesOver(keys).licenses);
   }
 
   beforeEach(() => {

@@ -19,6 +19,7 @@ import {
   monthlyLimitSettingOf,
   toSecondTimestamp,
 } from '@svc/domain';
+import { OfflineLicenses } from '../shared/license-snapshot';
 import { KeyDetails, ShowApiKey } from './show-api-key.use-case';
 
 export interface UpdateApiKeyInput {
@@ -55,6 +56,7 @@ export class UpdateApiKey {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly catalog: TierCatalog,
+    private readonly licenses: OfflineLicenses,
   ) {}
 
   async execute(input: UpdateApiKeyInput): Promise<KeyDetails> {
@@ -74,6 +76,13 @@ export class UpdateApiKey {
     const updated = key.with(changes);
     if (!(await this.keys.updateTerms(updated))) throw new KeyRevokedError();
     const graceKeys = await this.followedByGraceKeys(updated, changes);
+    // the licenses that now say something else, signed at once (a grace key's too)
+    const signedAt = this.clock.now();
+    await this.licenses.signAhead(updated, signedAt);
+    for (const id of graceKeys) {
+      const followed = await this.keys.findById(id);
+      if (followed) await this.licenses.signAhead(followed, signedAt);
+    }
     await this.audit.append({
       id: this.ids.newId('aud'),
       at: this.clock.now(),

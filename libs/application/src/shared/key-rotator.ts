@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { OfflineLicenses } from './license-snapshot';
 import {
   type Actor,
   ApiKey,
@@ -44,6 +45,7 @@ export class KeyRotator {
     private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
     private readonly policy: KeyRotationPolicy,
+    private readonly licenses: OfflineLicenses,
   ) {}
 
   async rotate(predecessor: ApiKey, graceSeconds: number | undefined, actor: Actor): Promise<RotatedKey | null> {
@@ -90,6 +92,7 @@ export class KeyRotator {
     ];
     const events = [keyRotatedEvent(this.ids.newId('wev'), predecessor, successor, previousKeyExpiresAt, now)];
     if (!(await this.keys.rotate(rotation, { audit, events }))) return null;
+    await this.licenses.signAhead(successor, now);
     return { key: successor, secret, previousKeyExpiresAt, graceSeconds: grace };
   }
 }

@@ -3,12 +3,16 @@ import {
   ApiKey,
   BillingPeriod,
   LicenseSigner,
+  type LicenseToRefresh,
   LicenseType,
+  NO_DEVICE,
+  type OfflineLicense,
   OfflineLicensePolicy,
-  type LicenseTerms,
   Quota,
+  type StoredLicense,
+  StoredLicenseRepository,
   TierCatalog,
-  termsOf,
+  licenseTermsOf,
 } from '@svc/domain';
 
 /** What a key is entitled to right now: the body shared by validate and refresh. */
@@ -42,65 +46,131 @@ export function licenseSnapshotOf(
   };
 }
 
-/** The most keys whose last signed license is kept for reuse (the oldest is forgotten first). */
-export const MAX_KEPT_LICENSES = 10_000;
+/** Why a license was signed on validate's or refresh's path rather than ahead (svc_license_signatures_total's `reason` on `path="request"`). */
+export const ON_REQUEST_REASONS = ['none_stored', 'terms_changed', 'signing_key_retired', 'too_old'] as const;
+export type OnRequestReason = (typeof ON_REQUEST_REASONS)[number];
 
 /**
- * How many of the oldest are forgotten together once the most are kept: one
- * pass over the Map's oldest entries per thousand new licenses. Forgetting one
- * at a time made every signature pay for a walk: the Map's iterator steps over
- * the slots of every entry deleted since its last rehash.
- */
-export const FORGOTTEN_TOGETHER = 1_000;
-
-/** A key's last signed license: its token, and its terms to tell whether it may be handed out again. */
-interface SignedLicense {
-  readonly terms: LicenseTerms;
-  readonly token: string;
-  /** The key that signed it: once another key signs, the license is signed anew. */
-  readonly kid: string;
-}
-
-/**
- * Signs what a snapshot says into an offline license. A key's last signed
- * license is handed out again while it says exactly the same and is younger
- * than the policy's `reuseMs` (a hundredth of its lifetime, at most an hour):
- * any change of what it says (tier, limit, period, expiry) is signed at once, so a token never outlives a change of
- * terms. Nor is it handed out once another signing key has taken over
- * (CONTRACT 19: after a rotation, the new key signs from its publish delay on).
- * One signature costs more CPU than the rest of a validate.
+ * Hands out and signs offline licenses (CONTRACT 15) with each key's license
+ * kept in the database (issue 40). A key's license is signed when its terms
+ * change (`signAhead`: issue, rotation, tier, limit or expiry change) and
+ * re-signed by the refresh job (`refresh`) past half its lifetime, when its
+ * period ends or when another signing key has taken over; validate and
+ * refresh hand the stored one out while the policy finds it usable
+ * (OfflineLicensePolicy.isUsable). Otherwise they sign on the spot and store
+ * it with a compare-and-set, handing out whatever won, so every instance
+ * hands out the same token for the same terms. Nothing per key is kept in
+ * process memory. A call naming a device (CONTRACT 23) gets a license with
+ * the `device` claim, kept the same way beside the key's (signed at the
+ * device's first such call; the job forgets it rather than re-signing it, as
+ * the device may have been deactivated since).
  */
 @Injectable()
 export class OfflineLicenses {
-  private readonly kept = new Map<string, SignedLicense>();
+  /** Licenses signed on validate's and refresh's path since start, by reason (the /metrics counter reads them). */
+  readonly signedOnRequest: Record<OnRequestReason, number> = {
+    none_stored: 0,
+    terms_changed: 0,
+    signing_key_retired: 0,
+    too_old: 0,
+  };
+  /** Licenses signed ahead since start: at changes of terms and by the refresh job. */
+  signedAhead = 0;
 
   constructor(
     private readonly policy: OfflineLicensePolicy,
     private readonly signer: LicenseSigner,
+    private readonly stored: StoredLicenseRepository,
+    private readonly catalog: TierCatalog,
   ) {}
 
-  /** `device`: the SHA-256 of the fingerprint the call named (CONTRACT 23), the `device` claim; kept apart per device. */
-  async sign(key: ApiKey, snapshot: LicenseSnapshot, now: Date, device: string | null = null): Promise<SignedLicenseSnapshot> {
+  /**
+   * The snapshot with the key's license: the stored one when usable, else one signed now (and stored).
+   * `stored`: the key's stored license naming no device as validate's one read found it (undefined: read it here).
+   * `device`: the SHA-256 of the fingerprint the call named (CONTRACT 23), the `device` claim.
+   */
+  async handOut(
+    key: ApiKey,
+    snapshot: LicenseSnapshot,
+    now: Date,
+    device: string | null = null,
+    stored?: StoredLicense | null,
+  ): Promise<SignedLicenseSnapshot> {
     const license = this.policy.licenseOf(key, snapshot.features, snapshot.quota, now, device);
-    const kid = await this.signer.signingKeyAt(now);
-    const keptAs = device === null ? key.id : `${key.id}/${device}`;
-    const kept = this.kept.get(keptAs);
-    if (kept !== undefined && kept.kid === kid && this.policy.isReusable(kept.terms, license))
-      return { ...snapshot, licenseToken: kept.token };
-    const token = await this.signer.sign(license);
-    this.keep(keptAs, { terms: termsOf(license), token, kid });
-    return { ...snapshot, licenseToken: token };
+    const slot = device ?? NO_DEVICE;
+    const current = device === null && stored !== undefined ? stored : await this.stored.find(key.id, slot);
+    const published = current === null ? [] : (await this.signer.publicKeys(now)).map((k) => k.kid);
+    if (current !== null && this.policy.isUsable(current, license, published)) return { ...snapshot, licenseToken: current.token };
+    this.signedOnRequest[reasonFor(current, license, published)] += 1;
+    const next = await this.signed(license, now);
+    if (await this.stored.replace(key.id, current?.token ?? null, next, slot)) return { ...snapshot, licenseToken: next.token };
+    // another instance stored one first: hand that one out when it is usable, so instances agree
+    const winner = await this.stored.find(key.id, slot);
+    const kids = (await this.signer.publicKeys(now)).map((k) => k.kid);
+    return { ...snapshot, licenseToken: winner !== null && this.policy.isUsable(winner, license, kids) ? winner.token : next.token };
   }
 
-  private keep(keyId: string, signed: SignedLicense): void {
-    this.kept.delete(keyId);
-    if (this.kept.size >= MAX_KEPT_LICENSES) {
-      let forgotten = 0;
-      for (const oldest of this.kept.keys()) {
-        this.kept.delete(oldest);
-        if (++forgotten === FORGOTTEN_TOGETHER) break;
-      }
+  /**
+   * Signs and stores `key`'s license as its terms are at `now` (they were
+   * just written), whatever was stored. Never fails the write it follows: a
+   * license it could not store (the database away a moment) is signed by the
+   * next validate instead. Answers whether it was stored.
+   */
+  async signAhead(key: ApiKey, now: Date): Promise<boolean> {
+    try {
+      await this.stored.put(key.id, await this.signed(this.licenseOf(key, now), now));
+      this.signedAhead += 1;
+      return true;
+    } catch {
+      return false;
     }
-    this.kept.set(keyId, signed);
   }
+
+  /**
+   * The refresh job's step for one license: forgets it when its key can no
+   * longer be validated (all the key's licenses) or when it names a device
+   * (the next call naming it signs again, if the device is still active);
+   * otherwise claims it (when one is stored) and re-signs it with the key's
+   * terms at `now`. `claimMs`: how long the claim holds it from other
+   * instances. Answers what it did (`skipped`: another instance claimed or
+   * replaced it first).
+   */
+  async refresh({ key, device, stored }: LicenseToRefresh, now: Date, claimMs: number): Promise<'resigned' | 'forgotten' | 'skipped'> {
+    const keyValid = key.verify(now).ok;
+    if (!keyValid || device !== NO_DEVICE) {
+      await this.stored.forget(key.id, keyValid ? device : undefined);
+      return 'forgotten';
+    }
+    if (stored !== null && !(await this.stored.claim(key.id, device, stored.refreshAt, new Date(now.getTime() + claimMs)))) {
+      return 'skipped';
+    }
+    const next = await this.signed(this.licenseOf(key, now), now);
+    // the claim moved refreshAt: compare on the token, which only a signing changes
+    if (!(await this.stored.replace(key.id, stored?.token ?? null, next))) return 'skipped';
+    this.signedAhead += 1;
+    return 'resigned';
+  }
+
+  /** The `kid` that signs at `now` (the refresh job re-signs licenses signed by any other). */
+  signingKeyAt(now: Date): Promise<string> {
+    return this.signer.signingKeyAt(now);
+  }
+
+  private licenseOf(key: ApiKey, now: Date): OfflineLicense {
+    const quota = new Quota(key.monthlyLimitUnder(this.catalog), 0, BillingPeriod.containing(now));
+    return this.policy.licenseOf(key, this.catalog.featuresOf(key.licenseType), quota, now);
+  }
+
+  /** `license` signed, as it is stored: refreshed from half its lifetime on, a random tenth later (licenses signed together are re-signed apart). */
+  private async signed(license: OfflineLicense, now: Date): Promise<StoredLicense> {
+    const kid = await this.signer.signingKeyAt(now);
+    return this.policy.storedOf(license, await this.signer.sign(license), kid, Math.random());
+  }
+}
+
+function reasonFor(stored: StoredLicense | null, license: OfflineLicense, published: readonly string[]): OnRequestReason {
+  if (stored === null) return 'none_stored';
+  if (stored.terms !== licenseTermsOf(license)) return 'terms_changed';
+  if (!published.includes(stored.kid)) return 'signing_key_retired';
+  return 'too_old';
 }

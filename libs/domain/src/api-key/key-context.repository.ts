@@ -1,4 +1,5 @@
 import { type User } from '../user/user';
+import { type StoredLicense } from '../license/offline-license';
 import { type ApiKey } from './api-key';
 
 /** A key as validate needs it: the key, its holder, and what it used in one billing period. */
@@ -7,6 +8,8 @@ export interface KeyContext {
   readonly user: User;
   /** Units used in the period asked for; 0 when nothing was counted yet. */
   readonly used: number;
+  /** The key's stored signed license (issue 40); null when none is stored, absent where the read does not look. */
+  readonly license?: StoredLicense | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { BillingPeriod } from '../quota/billing-period';
 import { Quota } from '../quota/quota';
 import { DAY_MS, T0, makeApiKey } from '../../../../test/factories/domain.factory';
-import { MAX_OFFLINE_LICENSE_REUSE_MS, MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy, termsOf } from './offline-license';
+import { MAX_OFFLINE_LICENSE_TTL_SECONDS, OfflineLicensePolicy, licenseTermsOf } from './offline-license';
 
 describe(OfflineLicensePolicy.name, () => {
   const quota = new Quota(50000, 1200, BillingPeriod.containing(T0));
@@ -35,41 +35,24 @@ describe(OfflineLicensePolicy.name, () => {
   });
 });
 
-describe('OfflineLicensePolicy.isReusable', () => {
+describe('OfflineLicensePolicy.isUsable', () => {
   const policy = new OfflineLicensePolicy(86_400);
   const key = makeApiKey({ licenseType: 'research' });
   const quota = new Quota(50000, 0, BillingPeriod.containing(T0));
-  const signed = termsOf(policy.licenseOf(key, ['a'], quota, T0));
   const at = (ms: number) => new Date(T0.getTime() + ms);
+  const stored = policy.storedOf(policy.licenseOf(key, ['a'], quota, T0), 'token', 'kid-1', 0);
 
-  it('keeps what the license says and when it was issued, every instant as epoch milliseconds (no Date objects)', () => {
-    const terms = termsOf(policy.licenseOf(key, ['a'], quota, at(5)));
-    expect(terms).toEqual({
-      keyId: key.id,
-      userId: key.userId,
-      licenseType: 'research',
-      features: ['a'],
-      monthlyLimit: 50000,
-      resetsAtMs: quota.period.resetsAt.getTime(),
-      keyExpiresAtMs: key.expiresAt.getTime(),
-      environment: 'live',
-      issuedAtMs: T0.getTime() + 5,
-    });
-    expect(Object.values(terms).some((value) => value instanceof Date)).toBe(false);
+  it('hands a stored license out for three quarters of its lifetime, signed by a published key', () => {
+    expect(policy.isUsable(stored, policy.licenseOf(key, ['a'], quota, at(0)), ['kid-1'])).toBe(true);
+    expect(policy.isUsable(stored, policy.licenseOf(key, ['a'], quota, at(64_800_000 - 1)), ['kid-0', 'kid-1'])).toBe(true);
+    expect(policy.isUsable(stored, policy.licenseOf(key, ['a'], quota, at(64_800_000)), ['kid-1'])).toBe(false);
+    // another instance's clock a little ahead signed it "later"
+    expect(policy.isUsable(stored, policy.licenseOf(key, ['a'], quota, at(-1000)), ['kid-1'])).toBe(true);
+    // its signing key is no longer published
+    expect(policy.isUsable(stored, policy.licenseOf(key, ['a'], quota, at(0)), ['kid-2'])).toBe(false);
   });
 
-  it('reuses a license that says the same for a hundredth of its lifetime after it was signed, at most an hour', () => {
-    expect(policy.reuseMs).toBe(864_000);
-    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], quota, at(0)))).toBe(true);
-    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], quota, at(864_000 - 1)))).toBe(true);
-    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], quota, at(864_000)))).toBe(false);
-    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], quota, at(-1)))).toBe(false);
-    expect(new OfflineLicensePolicy(604_800).reuseMs).toBe(MAX_OFFLINE_LICENSE_REUSE_MS);
-    expect(new OfflineLicensePolicy(MAX_OFFLINE_LICENSE_TTL_SECONDS).reuseMs).toBe(3_600_000);
-    expect(new OfflineLicensePolicy(60).reuseMs).toBe(600);
-  });
-
-  it('never reuses one whose terms changed: tier, features, limit, period, key expiry, environment', () => {
+  it('never hands out one whose terms changed: tier, features, limit, period, key expiry, environment, key, user, device', () => {
     const changed = [
       policy.licenseOf(makeApiKey({ ...key.props, licenseType: 'commercial' }), ['a'], quota, T0),
       policy.licenseOf(key, ['a', 'b'], quota, T0),
@@ -82,9 +65,38 @@ describe('OfflineLicensePolicy.isReusable', () => {
       policy.licenseOf(makeApiKey({ ...key.props, environment: 'test' }), ['a'], quota, T0),
       policy.licenseOf(makeApiKey({ ...key.props, id: 'key_other' }), ['a'], quota, T0),
       policy.licenseOf(makeApiKey({ ...key.props, userId: 'usr_other' }), ['a'], quota, T0),
+      policy.licenseOf(key, ['a'], quota, T0, 'f'.repeat(64)),
     ];
-    for (const license of changed) expect(policy.isReusable(signed, license)).toBe(false);
+    for (const license of changed) expect(policy.isUsable(stored, license, ['kid-1'])).toBe(false);
     // what was used is not a term: the license does not carry it
-    expect(policy.isReusable(signed, policy.licenseOf(key, ['a'], new Quota(50000, 999, quota.period), T0))).toBe(true);
+    expect(policy.isUsable(stored, policy.licenseOf(key, ['a'], new Quota(50000, 999, quota.period), T0), ['kid-1'])).toBe(true);
+  });
+
+  it('writes the terms alone: the same whenever signed, others for other terms', () => {
+    const license = policy.licenseOf(key, ['a'], quota, T0);
+    expect(JSON.parse(licenseTermsOf(license))).toEqual([
+      key.id,
+      key.userId,
+      'research',
+      ['a'],
+      50000,
+      quota.period.resetsAt.getTime(),
+      key.expiresAt.getTime(),
+      'live',
+      null,
+    ]);
+    expect(licenseTermsOf(policy.licenseOf(key, ['a'], quota, at(5000)))).toBe(licenseTermsOf(license));
+    expect(licenseTermsOf(policy.licenseOf(key, ['a'], new Quota(1, 0, quota.period), T0))).not.toBe(licenseTermsOf(license));
+  });
+
+  it('is re-signed from half its lifetime on, a tenth later at most, never after its period ends or its key expires', () => {
+    const license = policy.licenseOf(makeApiKey({ ...key.props, expiresAt: at(365 * DAY_MS) }), ['a'], quota, T0);
+    expect(policy.refreshAtOf(license, 0)).toEqual(at(43_200_000));
+    expect(policy.refreshAtOf(license, 1)).toEqual(at(43_200_000 + 8_640_000));
+    expect(policy.refreshAtOf(license, 2)).toEqual(at(43_200_000 + 8_640_000));
+    const lastDay = policy.licenseOf(key, ['a'], quota, new Date(quota.period.resetsAt.getTime() - 3_600_000));
+    expect(policy.refreshAtOf(lastDay, 0.5)).toEqual(quota.period.resetsAt);
+    const expiring = policy.licenseOf(makeApiKey({ ...key.props, expiresAt: at(60_000) }), ['a'], quota, T0);
+    expect(policy.refreshAtOf(expiring, 0)).toEqual(at(60_000));
   });
 });

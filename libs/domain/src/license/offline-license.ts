@@ -1,7 +1,7 @@
 import { type ApiKey } from '../api-key/api-key';
-import { KEY_ENVIRONMENTS, type KeyEnvironment } from '../api-key/api-key-format';
+import { type KeyEnvironment } from '../api-key/api-key-format';
 import { type Quota } from '../quota/quota';
-import { LICENSE_TYPES, type LicenseType, rankOf } from './license-type';
+import { type LicenseType } from './license-type';
 
 /**
  * What a signed offline license says (CONTRACT 15): the SDK keeps it and trusts
@@ -25,50 +25,8 @@ export interface OfflineLicense {
   readonly device?: string;
 }
 
-/**
- * What is kept of a signed license to decide whether it may be handed out
- * again: what it says and when it was issued, every instant as epoch
- * milliseconds. A service keeps one per recently validated key (ten thousand
- * at most), so no Date objects: four of them per license were a large share
- * of what the kept licenses held in memory.
- */
-export interface LicenseTerms {
-  readonly keyId: string;
-  readonly userId: string;
-  readonly licenseType: LicenseType;
-  readonly features: readonly string[];
-  readonly monthlyLimit: number | null;
-  readonly resetsAtMs: number;
-  readonly keyExpiresAtMs: number;
-  readonly environment: KeyEnvironment;
-  readonly issuedAtMs: number;
-  readonly device?: string;
-}
-
-/** The terms of `license`; the tier and environment as the domain's own constants, not the stored row's copies. */
-export function termsOf(license: OfflineLicense): LicenseTerms {
-  return {
-    keyId: license.keyId,
-    userId: license.userId,
-    licenseType: LICENSE_TYPES[rankOf(license.licenseType)],
-    features: license.features,
-    monthlyLimit: license.monthlyLimit,
-    resetsAtMs: license.resetsAt.getTime(),
-    keyExpiresAtMs: license.keyExpiresAt.getTime(),
-    environment: KEY_ENVIRONMENTS[KEY_ENVIRONMENTS.indexOf(license.environment)],
-    issuedAtMs: license.issuedAt.getTime(),
-    ...(license.device === undefined ? {} : { device: license.device }),
-  };
-}
-
 /** The longest a license may be trusted offline: a year (a signed license cannot be recalled). */
 export const MAX_OFFLINE_LICENSE_TTL_SECONDS = 31_536_000;
-
-/**
- * The longest a signed license is handed out again while it says the same: an
- * hour (see `OfflineLicensePolicy.reuseMs`).
- */
-export const MAX_OFFLINE_LICENSE_REUSE_MS = 3_600_000;
 
 /**
  * How long an offline license is trusted: a revoked key's license lives until
@@ -76,26 +34,45 @@ export const MAX_OFFLINE_LICENSE_REUSE_MS = 3_600_000;
  * an SDK that stays offline. Bound once from configuration.
  */
 export class OfflineLicensePolicy {
-  /**
-   * How long a signed license may be handed out again while it says the same:
-   * a hundredth of its lifetime, at most an hour (7 days: an hour). An SDK
-   * validating often then costs one signature an hour, the license it gets
-   * has at least 99 % of its lifetime left, and a license that says anything
-   * else (a tier or limit change, a new period) is signed at once.
-   */
-  readonly reuseMs: number;
-
   constructor(readonly ttlSeconds: number) {
     if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_OFFLINE_LICENSE_TTL_SECONDS) {
       throw new RangeError(`an offline license lives 1 to ${MAX_OFFLINE_LICENSE_TTL_SECONDS} seconds`);
     }
-    this.reuseMs = Math.min(MAX_OFFLINE_LICENSE_REUSE_MS, ttlSeconds * 10);
   }
 
-  /** Whether the license signed with `signed`'s terms may be handed out again in place of `license`: the same terms, signed less than `reuseMs` before. */
-  isReusable(signed: LicenseTerms, license: OfflineLicense): boolean {
-    const age = license.issuedAt.getTime() - signed.issuedAtMs;
-    return age >= 0 && age < this.reuseMs && sameTerms(signed, license);
+  /**
+   * Whether the license stored for a key may be handed out in place of
+   * `license` (what the key is entitled to now): it was signed for the same
+   * terms (licenseTermsOf), by a key the JWKS still publishes, less than three
+   * quarters of a lifetime ago (the refresh job re-signs it from half its
+   * lifetime on, so a validate meets an older one only when the job is far
+   * behind). A stored license signed after `license`'s moment (another
+   * instance's clock a little ahead) is usable too.
+   */
+  isUsable(stored: StoredLicense, license: OfflineLicense, publishedKids: readonly string[]): boolean {
+    return (
+      license.issuedAt.getTime() - stored.signedAt.getTime() < this.ttlSeconds * 750 &&
+      publishedKids.includes(stored.kid) &&
+      stored.terms === licenseTermsOf(license)
+    );
+  }
+
+  /**
+   * When the refresh job re-signs a license signed as `license`: past half its
+   * lifetime, plus `jitter` (0 to 1) of another tenth, so licenses signed
+   * together are re-signed apart; never after its period ends (`resets_at`
+   * changes: the new period's license is signed then) or its key expires
+   * (the job then forgets it).
+   */
+  refreshAtOf(license: OfflineLicense, jitter: number): Date {
+    const lifetime = this.ttlSeconds * 1000;
+    const halfLife = license.issuedAt.getTime() + Math.floor(lifetime * (0.5 + 0.1 * Math.min(Math.max(jitter, 0), 1)));
+    return new Date(Math.min(halfLife, license.resetsAt.getTime(), license.keyExpiresAt.getTime()));
+  }
+
+  /** The license stored for `license` once signed as `token` by `kid`. */
+  storedOf(license: OfflineLicense, token: string, kid: string, jitter: number): StoredLicense {
+    return { token, kid, terms: licenseTermsOf(license), signedAt: license.issuedAt, refreshAt: this.refreshAtOf(license, jitter) };
   }
 
   /** The license for `key` with the entitlement it has at `issuedAt`; never outliving the key. */
@@ -117,23 +94,89 @@ export class OfflineLicensePolicy {
   }
 }
 
-/** Whether a license says what `a` says (tier, features, limit, period, expiries, environment), whenever each was issued. */
-function sameTerms(a: LicenseTerms, b: OfflineLicense): boolean {
-  if (
-    a.keyId !== b.keyId ||
-    a.userId !== b.userId ||
-    a.licenseType !== b.licenseType ||
-    a.monthlyLimit !== b.monthlyLimit ||
-    a.resetsAtMs !== b.resetsAt.getTime() ||
-    a.keyExpiresAtMs !== b.keyExpiresAt.getTime() ||
-    a.environment !== b.environment ||
-    a.device !== b.device ||
-    a.features.length !== b.features.length
-  ) {
-    return false;
-  }
-  for (let i = 0; i < a.features.length; i++) if (a.features[i] !== b.features[i]) return false;
-  return true;
+/**
+ * What a license says apart from when it was signed, as one JSON text: its
+ * key and user, tier, features, limit, period, key expiry, environment and
+ * device (the claims it carries, nothing secret). Two licenses with the same
+ * terms differ only in `iat` and `exp`; a stored license is handed out only
+ * while its terms are those of what the key is entitled to now.
+ */
+export function licenseTermsOf(license: OfflineLicense): string {
+  return JSON.stringify([
+    license.keyId,
+    license.userId,
+    license.licenseType,
+    license.features,
+    license.monthlyLimit,
+    license.resetsAt.getTime(),
+    license.keyExpiresAt.getTime(),
+    license.environment,
+    license.device ?? null,
+  ]);
+}
+
+/**
+ * A key's signed license as the database keeps it (issue 40): signed when the
+ * key's terms change and re-signed ahead of need by the refresh job, so that
+ * validate and refresh hand it out without signing and every instance hands
+ * out the same token for the same terms.
+ */
+export interface StoredLicense {
+  /** The compact JWS handed out. */
+  readonly token: string;
+  /** The `kid` of the signing key that signed it. */
+  readonly kid: string;
+  /** licenseTermsOf the license it is (JSON text). */
+  readonly terms: string;
+  /** Its `iat`. */
+  readonly signedAt: Date;
+  /** When the refresh job re-signs it (OfflineLicensePolicy.refreshAtOf). */
+  readonly refreshAt: Date;
+}
+
+/** A stored license the refresh job may re-sign, with its key as stored now (null: none is stored yet). */
+export interface LicenseToRefresh {
+  readonly key: ApiKey;
+  /** The device the license names (NO_DEVICE: none). */
+  readonly device: string;
+  readonly stored: StoredLicense | null;
+}
+
+/** The `device` of a stored license that names no device (the SHA-256 of a named one is 64 hex digits). */
+export const NO_DEVICE = '';
+
+/**
+ * Where each key's signed licenses are kept, shared by every instance: one
+ * naming no device (`device` NO_DEVICE), and one per device a call named
+ * (CONTRACT 23's `device` claim). Writes that race are settled by `replace`'s
+ * compare-and-set, so instances that sign at once all hand out the one that
+ * was stored.
+ */
+export abstract class StoredLicenseRepository {
+  abstract find(keyId: string, device?: string): Promise<StoredLicense | null>;
+  /** Stores `next` for the key (and device) while its stored token is still `expected` (null: none stored); true when stored. */
+  abstract replace(keyId: string, expected: string | null, next: StoredLicense, device?: string): Promise<boolean>;
+  /** Stores `next` as the key's license naming no device, whatever was stored (its terms just changed). */
+  abstract put(keyId: string, next: StoredLicense): Promise<void>;
+  /** Forgets the key's license naming `device`, or all its licenses when `device` is undefined. */
+  abstract forget(keyId: string, device?: string): Promise<void>;
+  /** Up to `limit` stored licenses whose `refreshAt` has come at `at`, the earliest first, with their keys. */
+  abstract due(at: Date, limit: number): Promise<LicenseToRefresh[]>;
+  /** Up to `limit` stored licenses signed by a key other than `kid`, with their keys. */
+  abstract signedByOther(kid: string, limit: number): Promise<LicenseToRefresh[]>;
+  /**
+   * Up to `limit` keys with ids after `afterKeyId` (any state), in id order,
+   * each with whether a license naming no device is stored for it: the refresh
+   * job walks every key this way, a window a round, for the keys with none
+   * (installs from before issue 40).
+   */
+  abstract keysAfter(afterKeyId: string, limit: number): Promise<Array<{ key: ApiKey; hasLicense: boolean }>>;
+  /**
+   * Claims a stored license for one refresh by moving its `refreshAt` from
+   * `seen` (as read) to `until`: true for the one caller that moved it, so
+   * instances running the job together never re-sign the same license.
+   */
+  abstract claim(keyId: string, device: string, seen: Date, until: Date): Promise<boolean>;
 }
 
 /** An Ed25519 public key as a JWK (RFC 8037), with the id tokens name it by. */

@@ -11,6 +11,7 @@ import {
   ModelRepository,
   OperatorRepository,
   DeviceRepository,
+  StoredLicenseRepository,
   UsageRepository,
   UserRepository,
   WebhookDeliveryQueue,
@@ -31,6 +32,7 @@ import { TypeOrmKeyContextRepository } from './repositories/typeorm-key-context.
 import { TypeOrmLicenseSigningKeyRepository } from './repositories/typeorm-license-signing-key.repository';
 import { TypeOrmUserRepository } from './repositories/typeorm-user.repository';
 import { SqlKeyDirectory } from './repositories/sql-key-directory';
+import { SqlStoredLicenseRepository } from './repositories/sql-stored-license.repository';
 import { SqlUsageRepository } from './repositories/sql-usage.repository';
 import { SqlDatabasePing } from './sql-database-ping';
 import { SqlSecretsAtRest } from './sql-secrets-at-rest';
@@ -77,6 +79,7 @@ export const PERSISTENCE_PORTS = [
   ModelRepository,
   OperatorRepository,
   DeviceRepository,
+  StoredLicenseRepository,
   DatabasePing,
   KeyDirectory,
   GeneratedSecretRepository,
@@ -148,6 +151,7 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     { provide: OperatorRepository, useClass: TypeOrmOperatorRepository },
     { provide: DeviceRepository, useClass: TypeOrmDeviceRepository },
+    { provide: StoredLicenseRepository, useClass: SqlStoredLicenseRepository },
     {
       provide: AuditLog,
       inject: [TypeOrmAuditLog, AuditLines],

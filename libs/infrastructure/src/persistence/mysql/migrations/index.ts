@@ -13,6 +13,7 @@ import { KeyExpiryIndexMySql1764900000000 } from './1764900000000-key-expiry-ind
 import { SealedSecretsMySql1765100000000 } from './1765100000000-sealed-secrets';
 import { DevicesMySql1765200000000 } from './1765200000000-devices';
 import { FieldEventsMySql1765400000000 } from './1765400000000-field-events';
+import { LicenseTokensMySql1765500000000 } from './1765500000000-license-tokens';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MYSQL_MIGRATIONS = [
   SealedSecretsMySql1765100000000,
   DevicesMySql1765200000000,
   FieldEventsMySql1765400000000,
+  LicenseTokensMySql1765500000000,
 ];

@@ -13,6 +13,7 @@ import { KeyExpiryIndexPostgres1764900000000 } from './1764900000000-key-expiry-
 import { SealedSecretsPostgres1765100000000 } from './1765100000000-sealed-secrets';
 import { DevicesPostgres1765200000000 } from './1765200000000-devices';
 import { FieldEventsPostgres1765400000000 } from './1765400000000-field-events';
+import { LicenseTokensPostgres1765500000000 } from './1765500000000-license-tokens';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const POSTGRES_MIGRATIONS = [
   SealedSecretsPostgres1765100000000,
   DevicesPostgres1765200000000,
   FieldEventsPostgres1765400000000,
+  LicenseTokensPostgres1765500000000,
 ];

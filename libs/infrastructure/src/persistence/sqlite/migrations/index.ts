@@ -13,6 +13,7 @@ import { KeyExpiryIndexSqlite1764900000000 } from './1764900000000-key-expiry-in
 import { SealedSecretsSqlite1765100000000 } from './1765100000000-sealed-secrets';
 import { DevicesSqlite1765200000000 } from './1765200000000-devices';
 import { FieldEventsSqlite1765400000000 } from './1765400000000-field-events';
+import { LicenseTokensSqlite1765500000000 } from './1765500000000-license-tokens';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const SQLITE_MIGRATIONS = [
   SealedSecretsSqlite1765100000000,
   DevicesSqlite1765200000000,
   FieldEventsSqlite1765400000000,
+  LicenseTokensSqlite1765500000000,
 ];

@@ -3,6 +3,7 @@ import { AuditEntryRecord } from './audit-entry.record';
 import { DeviceRecord } from './device.record';
 import { GeneratedSecretRecord } from './generated-secret.record';
 import { LicenseSigningKeyRecord } from './license-signing-key.record';
+import { LicenseTokenRecord } from './license-token.record';
 import { ModelRecord } from './model.record';
 import { OperatorRecord } from './operator.record';
 import { UsageCounterRecord } from './usage-counter.record';
@@ -15,6 +16,7 @@ export {
   DeviceRecord,
   GeneratedSecretRecord,
   LicenseSigningKeyRecord,
+  LicenseTokenRecord,
   ModelRecord,
   OperatorRecord,
   UsageCounterRecord,
@@ -37,4 +39,5 @@ export const RECORDS = [
   WebhookEventRecord,
   WebhookDeliveryRecord,
   DeviceRecord,
+  LicenseTokenRecord,
 ];

@@ -1,0 +1,71 @@
+import {
+  type ApiKey,
+  type ApiKeyRepository,
+  type LicenseToRefresh,
+  NO_DEVICE,
+  type StoredLicense,
+  StoredLicenseRepository,
+} from '@svc/domain';
+
+/** Each key's stored licenses in a Map (by key id and device), with the SQL adapter's compare-and-set; for use-case tests only. */
+export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
+  /** By `<key id>/<device>`. */
+  readonly byKey = new Map<string, StoredLicense>();
+
+  /** `keys`: where the refresh job's reads find each license's key (the SQL join). */
+  constructor(private readonly keys: ApiKeyRepository) {
+    super();
+  }
+
+  async find(keyId: string, device = NO_DEVICE): Promise<StoredLicense | null> {
+    return this.byKey.get(`${keyId}/${device}`) ?? null;
+  }
+
+  async replace(keyId: string, expected: string | null, next: StoredLicense, device = NO_DEVICE): Promise<boolean> {
+    if ((this.byKey.get(`${keyId}/${device}`)?.token ?? null) !== expected) return false;
+    this.byKey.set(`${keyId}/${device}`, next);
+    return true;
+  }
+
+  async put(keyId: string, next: StoredLicense): Promise<void> {
+    this.byKey.set(`${keyId}/${NO_DEVICE}`, next);
+  }
+
+  async forget(keyId: string, device?: string): Promise<void> {
+    for (const slot of [...this.byKey.keys()]) {
+      if (slot === `${keyId}/${device}` || (device === undefined && slot.startsWith(`${keyId}/`))) this.byKey.delete(slot);
+    }
+  }
+
+  async due(at: Date, limit: number): Promise<LicenseToRefresh[]> {
+    const due = [...this.byKey].filter(([, s]) => s.refreshAt.getTime() <= at.getTime());
+    due.sort(([, a], [, b]) => a.refreshAt.getTime() - b.refreshAt.getTime());
+    return this.withKeys(due.slice(0, limit));
+  }
+
+  async signedByOther(kid: string, limit: number): Promise<LicenseToRefresh[]> {
+    return this.withKeys([...this.byKey].filter(([, s]) => s.kid !== kid).slice(0, limit));
+  }
+
+  /** In memory the keys cannot be listed: none is found. */
+  async keysAfter(): Promise<Array<{ key: ApiKey; hasLicense: boolean }>> {
+    return [];
+  }
+
+  async claim(keyId: string, device: string, seen: Date, until: Date): Promise<boolean> {
+    const stored = this.byKey.get(`${keyId}/${device}`);
+    if (stored?.refreshAt.getTime() !== seen.getTime()) return false;
+    this.byKey.set(`${keyId}/${device}`, { ...stored, refreshAt: until });
+    return true;
+  }
+
+  private async withKeys(entries: Array<[string, StoredLicense]>): Promise<LicenseToRefresh[]> {
+    const found: LicenseToRefresh[] = [];
+    for (const [slot, stored] of entries) {
+      const [keyId, device] = slot.split('/');
+      const key = await this.keys.findById(keyId);
+      if (key) found.push({ key, device, stored });
+    }
+    return found;
+  }
+}
