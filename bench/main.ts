@@ -42,8 +42,9 @@
  *   --retries N          measure a pair again when other work used > 0.25 cores during it (default 2)
  *   --json FILE          also write the results as JSON into FILE (a smoke run writes only there)
  *   --keep               keep the run's folder (database, logs)
- *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 0.5 s, 10 connections, SQLite,
- *                        paced at 100/s for 0.5 s; nothing written into bench/results/
+ *   --smoke              a few seconds: 100 keys, no warm-up, 1 round of 200 requests (at most 5 s, so a
+ *                        busy machine still answers some), 10 connections, SQLite, paced at 100/s for
+ *                        0.5 s; nothing written into bench/results/
  *   --admin-scale        instead: the console's admin reads at 100k keys / 1M events (options in
  *                        bench/admin-scale.ts: --pg, --mysql, --keys, --events, --requests, --keep, --smoke)
  *   --help               this text
@@ -122,6 +123,9 @@ interface Measurement {
 /** Other work above this many cores makes a measurement suspect: it is taken again (--retries). */
 const BUSY_CORES = 0.25;
 
+/** A smoke round's requests: enough for each figure to be a number, few enough to take a fraction of a second. */
+const SMOKE_REQUESTS = 200;
+
 /** The service's svc_license_signatures_total summed by path, from /metrics; null when it does not answer. */
 async function licenseSignaturesOf(baseUrl: string): Promise<{ request: number; ahead: number } | null> {
   try {
@@ -149,7 +153,7 @@ function parseOptions(argv: readonly string[]): Options {
     objectStore: argv.includes('--object-store'),
     keys: smoke ? 100 : 10_000,
     rounds: smoke ? 1 : 3,
-    seconds: smoke ? 0.5 : 10,
+    seconds: smoke ? 5 : 10,
     warmupSeconds: smoke ? 0 : 3,
     connections: smoke ? 10 : 50,
     paced: smoke ? 100 : 500,
@@ -418,7 +422,8 @@ async function main(): Promise<number> {
     };
     const serviceRss = rssSamplers.service;
     const ceilingRss = rssSamplers.ceiling;
-    const maxRequests = Math.ceil(options.seconds * 100_000);
+    // A smoke round ends after a few requests (within its 5 s on a busy machine), a measured one on its time.
+    const maxRequests = options.smoke ? SMOKE_REQUESTS : Math.ceil(options.seconds * 100_000);
     const monitor = new CpuMonitor(() => [servers.service.pid, servers.ceiling.pid, ...(bare ? [bare.pid] : [])], database.serverProcess);
     const load = async (
       server: Server,
