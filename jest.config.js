@@ -23,7 +23,13 @@ const moduleNameMapper = {
   '^@svc/(domain|application|infrastructure|config|presentation)$': '<rootDir>/libs/$1/src',
   '^@svc/(domain|application|infrastructure|config|presentation)/(.*)$': '<rootDir>/libs/$1/src/$2',
 };
-const common = { rootDir: __dirname, transform: { '^.+\\.ts$': swcJest }, moduleNameMapper, testEnvironment: 'node' };
+const common = {
+  rootDir: __dirname,
+  transform: { '^.+\\.ts$': swcJest },
+  moduleNameMapper,
+  // Jest's Node environment; its worker processes end without tearing their heaps down (see the file)
+  testEnvironment: '<rootDir>/test/harness/node-environment.ts',
+};
 
 /**
  * The e2e suite runs three times: on SQLite files, on PostgreSQL (127.0.0.1:5432) and on MySQL /
