@@ -1,5 +1,11 @@
 import { type ApiKey, FixedClock, KeyNotFoundError, KeyRevokedError, KeyRotationPolicy } from '@svc/domain';
-import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUsageRepository, InMemoryUserRepository } from '../../../../test/in-memory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryAuditLog,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+  InMemoryDeviceRepository,
+} from '../../../../test/in-memory';
 import {
   DAY_MS,
   SequentialIdGenerator,
@@ -36,8 +42,9 @@ describe(UpdateApiKey.name, () => {
 
   function build(): UpdateApiKey {
     const catalog = shippedTierCatalog();
-    const show = new ShowApiKey(keys, users, usage, catalog, clock);
-    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator(), catalog, offlineLicensesOver(keys).licenses);
+    const devices = new InMemoryDeviceRepository();
+    const show = new ShowApiKey(keys, users, usage, catalog, clock, devices);
+    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator(), catalog, offlineLicensesOver(keys).licenses, devices);
   }
 
   beforeEach(() => {
