@@ -216,12 +216,14 @@ describe('Admin API: keys and audit (/admin/v1)', () => {
           revoked_at: null,
           monthly_limit: 10000,
           monthly_limit_source: 'tier',
+          max_devices: 1,
+          max_devices_source: 'tier',
           quota: { monthly_limit: 10000, used: 0, remaining: 10000, resets_at: RESETS_AT },
           license_id: issued.key_id,
           rotated_from: null,
           rotated_to: null,
           // how far support (keys.update alone) may move the terms: the tier's limit, a year past the expiry
-          update_bounds: { monthly_limit_max: 10000, expires_at_max: '2028-05-09T08:00:00Z' },
+          update_bounds: { monthly_limit_max: 10000, max_devices_max: 1, expires_at_max: '2028-05-09T08:00:00Z' },
         });
         expect(res.body.prefix).toBe('svc_live_' + issued.api_key.slice(9, 12));
         expect(res.text).not.toContain(issued.api_key);

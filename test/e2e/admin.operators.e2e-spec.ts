@@ -90,6 +90,13 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
     const test = await t.admin('POST', `/admin/v1/webhooks/${id}/test`);
     return `${id}/deliveries/${test.body.id}`;
   }
+  /** A key of a research license (3 seats) with one device activated: `key_id/devices/device_id`. */
+  async function freshDevice(): Promise<string> {
+    const { key_id, api_key } = await t.issueKey({ email: `${unique('d')}@example.org` });
+    const activated = await t.post('/v1/devices/activate', { api_key, fingerprint: `${unique('fingerprint')}-0123456789` });
+    expect(activated.status).toBe(201);
+    return `${key_id}/devices/${activated.body.device_id}`;
+  }
   async function freshOperator(): Promise<string> {
     return (await t.admin('POST', '/admin/v1/operators', { name: unique('op'), role: 'viewer' })).body.operator_id;
   }
@@ -115,12 +122,20 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
         { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { monthly_limit: null }, needs: 'keys.raise_limit' },
         { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { monthly_limit: 50_001 }, needs: 'keys.raise_limit' },
         { method: 'PATCH', path: `/admin/v1/keys/${id}`, json: { expires_at: later(5 * 365) }, needs: 'keys.extend_expiry' },
+        // a research license's 3 seats: lowering or going back to the tier's is keys.update, above the tier keys.raise_limit
+        { method: 'PATCH', path: `/admin/v1/keys/${id}`, json: { max_devices: 1 } },
+        { method: 'PATCH', path: `/admin/v1/keys/${id}`, json: { max_devices: null } },
+        { method: 'PATCH', path: `/admin/v1/keys/${await freshKey()}`, json: { max_devices: 4 }, needs: 'keys.raise_limit' },
       ];
     },
     'POST /admin/v1/keys/:key_id/revoke': async () => [
       { method: 'POST', path: `/admin/v1/keys/${await freshKey()}/revoke`, json: { reason: 'roles' } },
     ],
     'POST /admin/v1/keys/:key_id/rotate': async () => [{ method: 'POST', path: `/admin/v1/keys/${await freshKey()}/rotate`, json: {} }],
+    'GET /admin/v1/keys/:key_id/devices': async () => [{ method: 'GET', path: `/admin/v1/keys/${await freshKey()}/devices` }],
+    'POST /admin/v1/keys/:key_id/devices/:device_id/deactivate': async () => [
+      { method: 'POST', path: `/admin/v1/keys/${await freshDevice()}/deactivate` },
+    ],
     'GET /admin/v1/audit': async () => [{ method: 'GET', path: '/admin/v1/audit' }],
     'GET /admin/v1/usage': async () => [{ method: 'GET', path: `/admin/v1/usage?key_id=${await freshKey()}` }],
     'GET /admin/v1/usage/daily': async () => [{ method: 'GET', path: `/admin/v1/usage/daily?key_id=${await freshKey()}` }],
@@ -248,7 +263,11 @@ describe('Operators, roles and who did what (CONTRACT 21)', () => {
     it('support: lowering a limit 200, above the tier 403, unlimited 403, a short extension 200, a long one 403', async () => {
       const key = await researchKey();
       const shown = await t.admin('GET', `/admin/v1/keys/${key.id}`);
-      expect(shown.body.update_bounds).toEqual({ monthly_limit_max: 50_000, expires_at_max: iso(key.expiresAt + 365 * DAY) });
+      expect(shown.body.update_bounds).toEqual({
+        monthly_limit_max: 50_000,
+        max_devices_max: 3,
+        expires_at_max: iso(key.expiresAt + 365 * DAY),
+      });
 
       const lowered = await patch('support', key.id, { monthly_limit: 1000 });
       expect({ status: lowered.status, limit: lowered.body.monthly_limit }).toEqual({ status: 200, limit: 1000 });

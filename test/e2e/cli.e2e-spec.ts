@@ -262,12 +262,15 @@ describe('operator CLI (built), on the database the API serves', () => {
       revoked_at: null,
       monthly_limit: 50000,
       monthly_limit_source: 'tier',
+      max_devices: 3,
+      max_devices_source: 'tier',
       quota: { monthly_limit: 50000, used: 0, remaining: 50000, resets_at: expect.stringMatching(ISO_SECOND) },
       license_id: id,
       rotated_from: null,
       rotated_to: null,
       update_bounds: {
         monthly_limit_max: 50000,
+        max_devices_max: 3,
         expires_at_max: new Date(Date.parse(issued.expires_at) + 365 * 86_400_000).toISOString().replace('.000Z', 'Z'),
       },
     });

@@ -889,6 +889,67 @@ if (!runs) console.warn(`${CHROMIUM} is missing: the console browser test is ski
     }
   });
 
+  it("lists the license's devices on the key page, deactivates one after a confirmation, counts active devices on the overview; a viewer sees Deactivate disabled with the reason (CONTRACT 23)", async () => {
+    const key = await adminCall('POST', '/admin/v1/keys', { email: `devices.${Date.now()}@example.org`, license_type: 'research' });
+    const activate = async (fingerprint: string, name: string) => {
+      const res = await fetch(`${service.baseUrl}/v1/devices/activate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ api_key: key.api_key, fingerprint, name, platform: 'windows-x64' }),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as { device_id: string };
+    };
+    const labA = await activate(`console-device-a-${Date.now()}`, 'Lab PC A');
+    await activate(`console-device-b-${Date.now()}`, 'Lab PC B');
+
+    await page.goto(`${service.baseUrl}/console/keys/${key.key_id}`);
+    const panel = page.getByTestId('devices');
+    await panel.getByRole('heading', { name: 'Devices' }).waitFor();
+    await web(panel.getByTestId('devices-count')).toHaveText("2 of 3 seats held (the license's, every key's devices)");
+    await web(page.getByTestId('key-max-devices')).toContainText('3');
+    await panel.getByRole('cell', { name: 'Lab PC A', exact: true }).waitFor();
+    await panel.getByRole('cell', { name: 'Lab PC B', exact: true }).waitFor();
+    await axeCheck('key-devices');
+
+    await panel.getByRole('button', { name: 'Deactivate Lab PC A' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Its seat is freed at once').waitFor();
+    await dialog.getByRole('button', { name: 'Deactivate' }).click();
+    await web(panel.getByTestId('devices-count')).toHaveText("1 of 3 seats held (the license's, every key's devices)");
+    await web(panel.locator('[data-device-status="deactivated"]')).toHaveText('deactivated (by operator)');
+    expect(await panel.getByRole('button', { name: 'Deactivate Lab PC A' }).count()).toBe(0);
+    const listed = await adminCall('GET', `/admin/v1/keys/${key.key_id}/devices`);
+    expect(listed.devices.find((d: { device_id: string }) => d.device_id === labA.device_id)).toMatchObject({
+      status: 'deactivated',
+      deactivation_reason: 'operator',
+    });
+    await page.locator('table.audit').getByText('device.deactivated').first().waitFor();
+    await shot('key-devices');
+
+    await nav('Overview', 'Overview');
+    const overview = await adminCall('GET', '/admin/v1/overview');
+    expect(overview.active_devices).toBeGreaterThanOrEqual(1);
+    await web(page.getByTestId('active-devices')).toHaveText(String(overview.active_devices));
+
+    const viewer = await adminCall('POST', '/admin/v1/operators', { name: 'Devices Viewer', role: 'viewer' });
+    const tab = await page.context().newPage();
+    try {
+      await tab.goto(`${service.baseUrl}/console/keys/${key.key_id}`);
+      await tab.getByLabel('Admin token').fill(viewer.token);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      const button = tab.getByTestId('devices').getByRole('button', { name: 'Deactivate Lab PC B' });
+      await button.waitFor();
+      expect(await button.isDisabled()).toBe(true);
+      const ids = ((await button.getAttribute('aria-describedby')) ?? '').split(' ').filter(Boolean);
+      const texts = await Promise.all(ids.map((id) => tab.locator(`[id="${id}"]`).textContent()));
+      expect(texts).toContain('Needs the support role (you are viewer).');
+      await axeCheckOn(tab, 'key-devices-as-viewer');
+    } finally {
+      await tab.close();
+    }
+  });
+
   it('has no serious accessibility violation on any page (axe-core)', async () => {
     const pages: Array<[string, string, string]> = [
       ['overview', '/console', 'Overview'],

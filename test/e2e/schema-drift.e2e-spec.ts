@@ -386,6 +386,7 @@ const servers: Engine[] = [
       'devices',
       'generated_secrets',
       'idempotency_keys',
+      'license_device_limits',
       'license_signing_keys',
       'license_tokens',
       'models',

@@ -4,6 +4,7 @@ import {
   type DeviceActivationOutcome,
   type DeviceDeactivationReason,
   DeviceRepository,
+  type MaxDevicesOverride,
   hasFreeSeat,
 } from '@svc/domain';
 
@@ -15,6 +16,7 @@ interface Row {
 /** Devices in memory, for unit tests: each call runs to its end before another, so activation is exact here by construction. */
 export class InMemoryDeviceRepository extends DeviceRepository {
   private readonly rows: Row[] = [];
+  private readonly overrides = new Map<string, number>();
 
   private holds(row: Row, licenseId: string, heldSince: Date | null): boolean {
     return (
@@ -64,5 +66,26 @@ export class InMemoryDeviceRepository extends DeviceRepository {
     const row = this.rows.find((r) => r.device.id === deviceId && r.device.deactivatedAt === null);
     if (row) row.device = { ...row.device, deactivatedAt: at, deactivationReason: reason };
     return row !== undefined;
+  }
+
+  async listByLicense(licenseId: string): Promise<Device[]> {
+    return this.rows.filter((r) => r.device.licenseId === licenseId).map((r) => r.device);
+  }
+
+  async findById(deviceId: string): Promise<Device | null> {
+    return this.rows.find((r) => r.device.id === deviceId)?.device ?? null;
+  }
+
+  async countNotDeactivated(): Promise<number> {
+    return this.rows.filter((r) => r.device.deactivatedAt === null).length;
+  }
+
+  async maxDevicesOverrideOf(licenseId: string): Promise<MaxDevicesOverride> {
+    return this.overrides.get(licenseId) ?? null;
+  }
+
+  async setMaxDevicesOverride(licenseId: string, maxDevices: MaxDevicesOverride): Promise<void> {
+    if (maxDevices === null) this.overrides.delete(licenseId);
+    else this.overrides.set(licenseId, maxDevices);
   }
 }

@@ -4,6 +4,9 @@ import { AppConfig, AppConfigModule } from '@svc/config';
 import { InfrastructureModule } from '@svc/infrastructure';
 import { AuditCommand } from './commands/audit.command';
 import { CreateKeyCommand } from './commands/create-key.command';
+import { DevicesCommand } from './commands/devices.command';
+import { DevicesDeactivateCommand } from './commands/devices-deactivate.command';
+import { DevicesListCommand } from './commands/devices-list.command';
 import { KeysCommand } from './commands/keys.command';
 import { ListKeysCommand } from './commands/list-keys.command';
 import { LicenseCommand } from './commands/license.command';
@@ -60,6 +63,9 @@ export const COMMANDS = [
   ListOperatorsCommand,
   DisableOperatorCommand,
   ReplaceOperatorTokenCommand,
+  DevicesCommand,
+  DevicesListCommand,
+  DevicesDeactivateCommand,
 ] as const;
 
 /** The composition root of the operator CLI: the same adapters and use cases as the API, no HTTP. */

@@ -66,10 +66,50 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a key's tier, expiry or monthly limit
-         * @description Expiry and monthly limit need keys.update (support) within the bounds the key shows (update_bounds): lowering a limit, raising it up to the tier's, going back to the tier's, or an expiry at most the default lifetime (365 days) past the current one. Beyond them: a limit above the bounds or unlimited needs keys.raise_limit, a later expiry keys.extend_expiry, and a tier change keys.change_tier (all admin); refused with 403 FORBIDDEN saying why. An audit event (key.updated) records the change. A key already rotated answers 409 KEY_ROTATED; a tier or limit change of the current key reaches its predecessors still in their grace (CONTRACT 16).
+         * Change a key's tier, expiry, monthly limit or its license's max_devices
+         * @description Expiry and monthly limit need keys.update (support) within the bounds the key shows (update_bounds): lowering a limit, raising it up to the tier's, going back to the tier's, or an expiry at most the default lifetime (365 days) past the current one. Beyond them: a limit above the bounds or unlimited needs keys.raise_limit, a later expiry keys.extend_expiry, and a tier change keys.change_tier (all admin); refused with 403 FORBIDDEN saying why. An audit event (key.updated) records the change. A key already rotated answers 409 KEY_ROTATED; a tier or limit change of the current key reaches its predecessors still in their grace (CONTRACT 16). max_devices is the license's (CONTRACT 23), seen by all its keys: keys.update within update_bounds.max_devices_max (the higher of the tier's and the current), above it keys.raise_limit; null goes back to the tier's. Lowering it below the active count is allowed: no device is activated until fewer are active.
          */
         patch: operations["AdminKeys_update"];
+        trace?: never;
+    };
+    "/admin/v1/keys/{key_id}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A key's license's devices
+         * @description Every device of the license (all its keys, rotated ones too): active first, then lapsed leases, then deactivated, each newest activation first. Never a fingerprint nor its digest.
+         */
+        get: operations["AdminDevices_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/keys/{key_id}/devices/{device_id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a device
+         * @description Frees the device's seat (reason operator), the same deactivation as the SDK's: an audit event (device.deactivated) with the operator as actor. A device of another license, or none, is DEVICE_NOT_FOUND. Idempotent: a device deactivated already is answered 200 as it stands (its first deactivation and reason kept), and nothing is written.
+         */
+        post: operations["AdminDevices_deactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/v1/keys/{key_id}/revoke": {
@@ -980,7 +1020,7 @@ export interface components {
         };
         AuditEntryResponse: {
             /** @enum {string} */
-            action: "key.issued" | "key.updated" | "key.revoked" | "key.rotated" | "installer.token_issued" | "model.created" | "model.uploaded" | "model.replaced" | "model.deleted" | "operator.created" | "operator.updated" | "operator.token_replaced" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_replaced" | "webhook.disabled" | "webhook.tested" | "webhook.delivery_retried";
+            action: "key.issued" | "key.updated" | "key.revoked" | "key.rotated" | "installer.token_issued" | "model.created" | "model.uploaded" | "model.replaced" | "model.deleted" | "operator.created" | "operator.updated" | "operator.token_replaced" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_replaced" | "webhook.disabled" | "webhook.tested" | "webhook.delivery_retried" | "device.activated" | "device.deactivated";
             /** @description Who made the change (CONTRACT 21); never a token */
             actor: components["schemas"]["ActorResponse"];
             /** Format: date-time */
@@ -1357,6 +1397,13 @@ export interface components {
             license_id: string;
             /** @enum {string} */
             license_type: "free" | "research" | "commercial" | "enterprise";
+            /** @description How many devices its license may have active (CONTRACT 23), shared by the keys a rotation chains: the license's override, else the tier's. null: unlimited */
+            max_devices: number | null;
+            /**
+             * @description Whether max_devices is the tier's or the license's override
+             * @enum {string}
+             */
+            max_devices_source: "tier" | "override";
             /** @description null: unlimited */
             monthly_limit: number | null;
             /** @enum {string} */
@@ -1386,8 +1433,55 @@ export interface components {
              * @description The latest expiry: the current one plus the default lifetime (365 days)
              */
             expires_at_max: string;
+            /** @description The highest max_devices: the higher of the tier's and the license's current. null: no ceiling (the tier or the license is unlimited) */
+            max_devices_max: number | null;
             /** @description The highest monthly limit: the higher of the tier's and the key's own. null: no ceiling (the tier or the key is unlimited already) */
             monthly_limit_max: number | null;
+        };
+        LicenseDeviceListResponse: {
+            /** @description How many hold a seat */
+            active: number;
+            /** @description Active first, then lapsed, then deactivated; each newest activation first */
+            devices: components["schemas"]["LicenseDeviceResponse"][];
+            /** @description The key asked for */
+            key_id: string;
+            /** @description Its license (the first key of the rotation chain): the devices are the license’s */
+            license_id: string;
+        };
+        LicenseDeviceResponse: {
+            /**
+             * Format: date-time
+             * @example 2026-11-28T15:04:05Z
+             */
+            activated_at: string;
+            /** Format: date-time */
+            deactivated_at: string | null;
+            /**
+             * @description Why: sdk (its SDK deactivated it), operator (an operator or the CLI), lease_expired; null while not deactivated
+             * @enum {string|null}
+             */
+            deactivation_reason: "sdk" | "operator" | "lease_expired" | null;
+            /** @example dev_5f2c0a9e1b7d3c4e8f6a2b1c */
+            device_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-28T15:04:05Z
+             */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description When an active device loses its seat unless seen again; null: the tier gives no lease, or the device is not active
+             */
+            lease_expires_at: string | null;
+            /** @example EEG lab PC 2 */
+            name: string | null;
+            /** @example windows-x64 */
+            platform: string | null;
+            /**
+             * @description active: holds a seat; lapsed: its lease ran out (its seat is free) and it is not marked yet; deactivated: see deactivation_reason
+             * @enum {string}
+             */
+            status: "active" | "lapsed" | "deactivated";
         };
         LicenseKeyResponse: {
             /** Format: date-time */
@@ -1757,6 +1851,8 @@ export interface components {
             token: string;
         };
         OverviewResponse: {
+            /** @description Devices of every license not deactivated (CONTRACT 23); a lapsed lease counts until it is marked lease_expired */
+            active_devices: number;
             /** @description The last 30 UTC days, today included, oldest first, 0 where none */
             events_per_day: components["schemas"]["DailyEventsResponse"][];
             /** @description Keys by status now: active, expired, revoked */
@@ -1935,7 +2031,7 @@ export interface components {
             /** @description null for ADMIN_TOKEN (the bootstrap owner) */
             operator_id: string | null;
             /** @description What the role may do */
-            permissions: ("session.read" | "keys.read" | "usage.read" | "audit.read" | "models.read" | "webhooks.read" | "keys.revoke" | "keys.rotate" | "keys.update" | "webhooks.test" | "webhooks.retry" | "keys.issue" | "keys.change_tier" | "keys.raise_limit" | "keys.extend_expiry" | "models.write" | "webhooks.write" | "operators.manage")[];
+            permissions: ("session.read" | "keys.read" | "usage.read" | "audit.read" | "models.read" | "webhooks.read" | "keys.revoke" | "keys.rotate" | "keys.update" | "devices.deactivate" | "webhooks.test" | "webhooks.retry" | "keys.issue" | "keys.change_tier" | "keys.raise_limit" | "keys.extend_expiry" | "models.write" | "webhooks.write" | "operators.manage")[];
             /** @enum {string} */
             role: "viewer" | "support" | "admin" | "owner";
         };
@@ -1954,6 +2050,8 @@ export interface components {
             expires_at?: string;
             /** @enum {string} */
             license_type?: "free" | "research" | "commercial" | "enterprise";
+            /** @description How many devices the key's license may have active, for all its keys (rotated ones too); null goes back to the tier's. Lower than the active count is allowed: the devices keep their seats and no device is activated until fewer are active. */
+            max_devices?: number | null;
             /** @description An integer >= 0 overrides the limit, null makes the key unlimited, "tier" returns it to its tier's limit */
             monthly_limit?: (number | "tier") | null;
         };
@@ -2158,7 +2256,7 @@ export interface operations {
             query?: {
                 /** @description Only this key's entries */
                 key_id?: string;
-                action?: "key.issued" | "key.updated" | "key.revoked" | "key.rotated" | "installer.token_issued" | "model.created" | "model.uploaded" | "model.replaced" | "model.deleted" | "operator.created" | "operator.updated" | "operator.token_replaced" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_replaced" | "webhook.disabled" | "webhook.tested" | "webhook.delivery_retried";
+                action?: "key.issued" | "key.updated" | "key.revoked" | "key.rotated" | "installer.token_issued" | "model.created" | "model.uploaded" | "model.replaced" | "model.deleted" | "operator.created" | "operator.updated" | "operator.token_replaced" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_replaced" | "webhook.disabled" | "webhook.tested" | "webhook.delivery_retried" | "device.activated" | "device.deactivated";
                 /** @description Only this actor's entries: an operator_id (or a key_id, for a key's own calls) */
                 actor?: string;
                 limit?: number;
@@ -2801,6 +2899,255 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
                         /** @enum {string} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: too many requests in the window (or too many failed key checks from the address); `Retry-After` in seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `SERVER_ERROR`: an unexpected failure (logged with the request id, never detailed here) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVER_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database does not answer (downloads and uploads: nor the model store); `Retry-After` in seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    AdminDevices_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The license's devices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseDeviceListResponse"];
+                };
+            };
+            /** @description `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: `Authorization: Bearer <ADMIN_TOKEN or operator token>` missing or wrong, a replaced token, or a disabled operator */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: a valid admin token whose operator's role lacks the route's permission; `message` names the role needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `KEY_NOT_FOUND`: no such key, or (revoke) already revoked */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "KEY_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
+            405: {
+                headers: {
+                    /** @description The methods the path answers to */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "METHOD_NOT_ALLOWED";
+                    };
+                };
+            };
+            /** @description `RATE_LIMIT_EXCEEDED`: too many requests in the window (or too many failed key checks from the address); `Retry-After` in seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+            /** @description `SERVER_ERROR`: an unexpected failure (logged with the request id, never detailed here) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVER_ERROR";
+                    };
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`: the database does not answer (downloads and uploads: nor the model store); `Retry-After` in seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
+    AdminDevices_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The device, deactivated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseDeviceResponse"];
+                };
+            };
+            /** @description `INVALID_REQUEST`: the body is not a JSON object, is nested deeper than 32 levels (the body itself is level 1), or a field has the wrong type or is out of range, or a text field holds a control or bidirectional formatting character, or a path parameter holds NUL (`message` names it) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    };
+                };
+            };
+            /** @description `UNAUTHORIZED`: `Authorization: Bearer <ADMIN_TOKEN or operator token>` missing or wrong, a replaced token, or a disabled operator */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description `FORBIDDEN`: a valid admin token whose operator's role lacks the route's permission; `message` names the role needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description `KEY_NOT_FOUND`: no such key, or (revoke) already revoked. `DEVICE_NOT_FOUND`: the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed); on the admin routes: the key's license has no device of that id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "KEY_NOT_FOUND" | "DEVICE_NOT_FOUND";
+                    };
+                };
+            };
+            /** @description `METHOD_NOT_ALLOWED`: another method on this path; the `Allow` header lists the methods */
+            405: {
+                headers: {
+                    /** @description The methods the path answers to */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeResponse"] & {
+                        /** @enum {string} */
+                        code?: "METHOD_NOT_ALLOWED";
                     };
                 };
             };
@@ -7756,7 +8103,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `DEVICE_NOT_FOUND`: the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed) */
+            /** @description `DEVICE_NOT_FOUND`: the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed); on the admin routes: the key's license has no device of that id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7900,7 +8247,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `DEVICE_NOT_FOUND`: the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed) */
+            /** @description `DEVICE_NOT_FOUND`: the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed); on the admin routes: the key's license has no device of that id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8712,7 +9059,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsAdminV1AuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/audit"]["get"]["parameters"]["query"]["action"]> = ["key.issued", "key.updated", "key.revoked", "key.rotated", "installer.token_issued", "model.created", "model.uploaded", "model.replaced", "model.deleted", "operator.created", "operator.updated", "operator.token_replaced", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_replaced", "webhook.disabled", "webhook.tested", "webhook.delivery_retried"];
+export const pathsAdminV1AuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/audit"]["get"]["parameters"]["query"]["action"]> = ["key.issued", "key.updated", "key.revoked", "key.rotated", "installer.token_issued", "model.created", "model.uploaded", "model.replaced", "model.deleted", "operator.created", "operator.updated", "operator.token_replaced", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_replaced", "webhook.disabled", "webhook.tested", "webhook.delivery_retried", "device.activated", "device.deactivated"];
 export const pathsAdminV1AuditGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/audit"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST"];
 export const pathsAdminV1AuditGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/audit"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["UNAUTHORIZED"];
 export const pathsAdminV1AuditGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/audit"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["FORBIDDEN"];
@@ -8759,6 +9106,22 @@ export const pathsAdminV1KeysKey_idPatchResponses415ContentApplicationJsonCodeVa
 export const pathsAdminV1KeysKey_idPatchResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}"]["patch"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
 export const pathsAdminV1KeysKey_idPatchResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}"]["patch"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
 export const pathsAdminV1KeysKey_idPatchResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}"]["patch"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsAdminV1KeysKey_idDevicesGetResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices"]["get"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST"];
+export const pathsAdminV1KeysKey_idDevicesGetResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices"]["get"]["responses"]["401"]["content"]["application/json"]["code"]> = ["UNAUTHORIZED"];
+export const pathsAdminV1KeysKey_idDevicesGetResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices"]["get"]["responses"]["403"]["content"]["application/json"]["code"]> = ["FORBIDDEN"];
+export const pathsAdminV1KeysKey_idDevicesGetResponses404ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices"]["get"]["responses"]["404"]["content"]["application/json"]["code"]> = ["KEY_NOT_FOUND"];
+export const pathsAdminV1KeysKey_idDevicesGetResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices"]["get"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
+export const pathsAdminV1KeysKey_idDevicesGetResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices"]["get"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
+export const pathsAdminV1KeysKey_idDevicesGetResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices"]["get"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
+export const pathsAdminV1KeysKey_idDevicesGetResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices"]["get"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
+export const pathsAdminV1KeysKey_idDevicesDevice_idDeactivatePostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices/{device_id}/deactivate"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST"];
+export const pathsAdminV1KeysKey_idDevicesDevice_idDeactivatePostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices/{device_id}/deactivate"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["UNAUTHORIZED"];
+export const pathsAdminV1KeysKey_idDevicesDevice_idDeactivatePostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices/{device_id}/deactivate"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["FORBIDDEN"];
+export const pathsAdminV1KeysKey_idDevicesDevice_idDeactivatePostResponses404ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices/{device_id}/deactivate"]["post"]["responses"]["404"]["content"]["application/json"]["code"]> = ["KEY_NOT_FOUND", "DEVICE_NOT_FOUND"];
+export const pathsAdminV1KeysKey_idDevicesDevice_idDeactivatePostResponses405ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices/{device_id}/deactivate"]["post"]["responses"]["405"]["content"]["application/json"]["code"]> = ["METHOD_NOT_ALLOWED"];
+export const pathsAdminV1KeysKey_idDevicesDevice_idDeactivatePostResponses429ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices/{device_id}/deactivate"]["post"]["responses"]["429"]["content"]["application/json"]["code"]> = ["RATE_LIMIT_EXCEEDED"];
+export const pathsAdminV1KeysKey_idDevicesDevice_idDeactivatePostResponses500ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices/{device_id}/deactivate"]["post"]["responses"]["500"]["content"]["application/json"]["code"]> = ["SERVER_ERROR"];
+export const pathsAdminV1KeysKey_idDevicesDevice_idDeactivatePostResponses503ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/devices/{device_id}/deactivate"]["post"]["responses"]["503"]["content"]["application/json"]["code"]> = ["SERVICE_UNAVAILABLE"];
 export const pathsAdminV1KeysKey_idRevokePostResponses400ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/revoke"]["post"]["responses"]["400"]["content"]["application/json"]["code"]> = ["INVALID_REQUEST"];
 export const pathsAdminV1KeysKey_idRevokePostResponses401ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/revoke"]["post"]["responses"]["401"]["content"]["application/json"]["code"]> = ["UNAUTHORIZED"];
 export const pathsAdminV1KeysKey_idRevokePostResponses403ContentApplicationJsonCodeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/admin/v1/keys/{key_id}/revoke"]["post"]["responses"]["403"]["content"]["application/json"]["code"]> = ["FORBIDDEN"];
@@ -9128,7 +9491,7 @@ export const pathsV1ModelsNameDownloadGetResponses503ContentApplicationJsonCodeV
 export const actorResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ActorResponse"]["type"]> = ["operator", "bootstrap", "key", "cli", "system"];
 export const adminModelResponseRequires_licenseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminModelResponse"]["requires_license"]> = ["free", "research", "commercial", "enterprise"];
 export const adminModelResponseTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminModelResponse"]["type"]> = ["SvcLDA", "SvcQDA", "SvcProbit"];
-export const auditEntryResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEntryResponse"]["action"]> = ["key.issued", "key.updated", "key.revoked", "key.rotated", "installer.token_issued", "model.created", "model.uploaded", "model.replaced", "model.deleted", "operator.created", "operator.updated", "operator.token_replaced", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_replaced", "webhook.disabled", "webhook.tested", "webhook.delivery_retried"];
+export const auditEntryResponseActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEntryResponse"]["action"]> = ["key.issued", "key.updated", "key.revoked", "key.rotated", "installer.token_issued", "model.created", "model.uploaded", "model.replaced", "model.deleted", "operator.created", "operator.updated", "operator.token_replaced", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_replaced", "webhook.disabled", "webhook.tested", "webhook.delivery_retried", "device.activated", "device.deactivated"];
 export const batchEventResultResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchEventResultResponse"]["code"]> = ["INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "IDEMPOTENCY_KEY_REUSED", "QUOTA_EXCEEDED"];
 export const batchEventResultResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BatchEventResultResponse"]["status"]> = [202, 400, 409, 429];
 export const createKeyRequestEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateKeyRequest"]["environment"]> = ["live", "test"];
@@ -9145,8 +9508,11 @@ export const issuedKeyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequ
 export const issuedKeyResponseLicense_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["IssuedKeyResponse"]["license_type"]> = ["free", "research", "commercial", "enterprise"];
 export const keyResponseEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KeyResponse"]["environment"]> = ["live", "test"];
 export const keyResponseLicense_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KeyResponse"]["license_type"]> = ["free", "research", "commercial", "enterprise"];
+export const keyResponseMax_devices_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KeyResponse"]["max_devices_source"]> = ["tier", "override"];
 export const keyResponseMonthly_limit_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KeyResponse"]["monthly_limit_source"]> = ["tier", "override"];
 export const keyResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["KeyResponse"]["status"]> = ["active", "expired", "revoked"];
+export const licenseDeviceResponseDeactivation_reasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LicenseDeviceResponse"]["deactivation_reason"]> = ["sdk", "operator", "lease_expired"];
+export const licenseDeviceResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LicenseDeviceResponse"]["status"]> = ["active", "lapsed", "deactivated"];
 export const licenseKeyResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LicenseKeyResponse"]["status"]> = ["active", "expired", "revoked"];
 export const licensePublicKeyResponseAlgValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LicensePublicKeyResponse"]["alg"]> = ["EdDSA"];
 export const licensePublicKeyResponseCrvValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LicensePublicKeyResponse"]["crv"]> = ["Ed25519"];
@@ -9173,7 +9539,7 @@ export const redisIndicatorStatusConnectionValues: ReadonlyArray<FlattenedDeepRe
 export const redisIndicatorStatusRate_limitsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedisIndicatorStatus"]["rate_limits"]> = ["shared", "per-instance"];
 export const redisIndicatorStatusStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RedisIndicatorStatus"]["status"]> = ["up"];
 export const sessionResponseDeniedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionResponse"]["denied"][string]> = ["viewer", "support", "admin", "owner"];
-export const sessionResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionResponse"]["permissions"]> = ["session.read", "keys.read", "usage.read", "audit.read", "models.read", "webhooks.read", "keys.revoke", "keys.rotate", "keys.update", "webhooks.test", "webhooks.retry", "keys.issue", "keys.change_tier", "keys.raise_limit", "keys.extend_expiry", "models.write", "webhooks.write", "operators.manage"];
+export const sessionResponsePermissionsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionResponse"]["permissions"]> = ["session.read", "keys.read", "usage.read", "audit.read", "models.read", "webhooks.read", "keys.revoke", "keys.rotate", "keys.update", "devices.deactivate", "webhooks.test", "webhooks.retry", "keys.issue", "keys.change_tier", "keys.raise_limit", "keys.extend_expiry", "models.write", "webhooks.write", "operators.manage"];
 export const sessionResponseRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionResponse"]["role"]> = ["viewer", "support", "admin", "owner"];
 export const unhealthyResponseDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnhealthyResponse"]["database"]> = ["disconnected"];
 export const unhealthyResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UnhealthyResponse"]["status"]> = ["unhealthy"];

@@ -52,6 +52,7 @@ import { RefreshApiKey } from './auth/refresh-api-key.use-case';
 import { RevokeApiKey } from './auth/revoke-api-key.use-case';
 import { IssueApiKey } from './keys/issue-api-key.use-case';
 import { ShowApiKey } from './keys/show-api-key.use-case';
+import { DeactivateDevice, ListLicenseDevices } from './devices/device-seats';
 import { UpdateApiKey } from './keys/update-api-key.use-case';
 import { RevokeKeyById } from './keys/revoke-key-by-id.use-case';
 import { ListAudit } from './audit/list-audit.use-case';
@@ -131,6 +132,8 @@ export const USE_CASES = [
   ShowOperator,
   UpdateOperator,
   ReplaceOperatorToken,
+  ListLicenseDevices,
+  DeactivateDevice,
 ] as const;
 export * from './rate-limit/rate-counter';
 export * from './health/database-ping';

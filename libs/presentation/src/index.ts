@@ -23,3 +23,5 @@ export * from './operators/operator.response';
 export * from './operators/operator-views';
 export * from './webhooks/webhook.response';
 export * from './webhooks/webhook-views';
+export * from './devices/license-device.response';
+export * from './devices/license-device-views';

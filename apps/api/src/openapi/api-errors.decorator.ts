@@ -102,7 +102,9 @@ const ERROR_DOCS: Readonly<Record<HttpErrorCode, ErrorDoc>> = {
   WEBHOOK_NOT_FOUND: { when: 'no webhook endpoint has that id', example: new WebhookNotFoundError() },
   DELIVERY_NOT_FOUND: { when: 'the endpoint has no delivery with that id', example: new DeliveryNotFoundError() },
   DEVICE_NOT_FOUND: {
-    when: 'the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed)',
+    when:
+      'the license has no active device with that fingerprint (never activated, deactivated, or its lease lapsed); ' +
+      "on the admin routes: the key's license has no device of that id",
     example: new DeviceNotFoundError(),
   },
   DEVICE_NOT_ACTIVATED: {

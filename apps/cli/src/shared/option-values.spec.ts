@@ -4,10 +4,27 @@ import {
   expiresAtOption,
   keyStatusOption,
   licenseTypeOption,
+  maxDevicesOption,
   monthlyLimitOption,
   pageLimitOption,
   tierOption,
 } from './option-values';
+
+describe('maxDevicesOption', () => {
+  it.each([
+    ['0', 0],
+    ['5', 5],
+    ['1000000', 1_000_000],
+    ['tier', null],
+    [' Tier ', null],
+  ])('reads %j as %j', (text, value) => {
+    expect(maxDevicesOption(text)).toBe(value);
+  });
+
+  it.each(['', '-1', '1.5', 'unlimited', '1000001'])('refuses %j with INVALID_REQUEST naming the option', (text) => {
+    expect(() => maxDevicesOption(text)).toThrow(InvalidRequestError);
+  });
+});
 
 describe('monthlyLimitOption', () => {
   it.each([

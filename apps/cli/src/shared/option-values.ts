@@ -5,6 +5,9 @@ import {
   LICENSE_TYPES,
   type LicenseType,
   type MonthlyLimitChoice,
+  type MaxDevicesOverride,
+  isMaxDevices,
+  MAX_DEVICES_BOUND,
   isLicenseType,
   ROTATION_GRACE_BOUNDS,
   isMonthlyLimit,
@@ -48,6 +51,14 @@ export function monthlyLimitOption(text: string): MonthlyLimitChoice {
   if (word === 'unlimited' || word === 'null') return null;
   if (/^\d+$/.test(word) && isMonthlyLimit(Number(word))) return Number(word);
   throw new InvalidRequestError('--monthly-limit must be an integer >= 0, "unlimited" or "tier"');
+}
+
+/** `--max-devices`: an integer >= 0 (the license's override, CONTRACT 23) or `tier` (null: back to the tier's). */
+export function maxDevicesOption(text: string): MaxDevicesOverride {
+  const word = text.trim().toLowerCase();
+  if (word === 'tier' || word === 'null') return null;
+  if (/^\d+$/.test(word) && isMaxDevices(Number(word))) return Number(word);
+  throw new InvalidRequestError(`--max-devices must be an integer from 0 to ${MAX_DEVICES_BOUND}, or "tier"`);
 }
 
 /** `--expires-at`: an RFC 3339 time with an explicit offset. */

@@ -3,6 +3,8 @@ import {
   type IssuedKeyResponse,
   type KeyListResponse,
   type KeyResponse,
+  type LicenseDeviceListResponse,
+  type LicenseDeviceResponse,
   type OperatorResponse,
   type RotatedKeyResponse,
   type UsageReportResponse,
@@ -35,6 +37,7 @@ export function keySummary(view: KeyResponse): string {
     `  expires_at     ${view.expires_at}`,
     `  revoked_at     ${view.revoked_at ?? '-'}`,
     `  monthly_limit  ${limitText(view.monthly_limit)} (${view.monthly_limit_source})`,
+    `  max_devices    ${limitText(view.max_devices)} (${view.max_devices_source}, the license's)`,
     `  quota          ${q.used} used, ${q.remaining === null ? 'no limit' : `${q.remaining} remaining`}, resets ${q.resets_at} (license ${view.license_id})`,
     `  rotated_from   ${view.rotated_from ?? '-'}`,
     `  rotated_to     ${view.rotated_to ?? '-'}`,
@@ -152,4 +155,24 @@ export function operatorSummary(view: OperatorResponse): string {
 /** The token of a new operator or a replaced token: printed this once. */
 export function tokenNotice(token: string): string {
   return `Token (shown this once, keep it secret): ${token}`;
+}
+
+/** A license's devices as a table, one device a line (never a fingerprint). */
+export function deviceListSummary(view: LicenseDeviceListResponse): string {
+  const head = `License ${view.license_id} (key ${view.key_id}): ${view.active} active device${view.active === 1 ? '' : 's'}`;
+  if (view.devices.length === 0) return [head, 'No devices.'].join('\n');
+  const rows = view.devices.map((d) => [
+    d.device_id,
+    d.name ?? '-',
+    d.platform ?? '-',
+    d.deactivation_reason === null ? d.status : `${d.status} (${d.deactivation_reason})`,
+    d.activated_at,
+    d.last_seen_at,
+    d.lease_expires_at ?? '-',
+  ]);
+  return [head, ...textTable(['DEVICE_ID', 'NAME', 'PLATFORM', 'STATUS', 'ACTIVATED', 'LAST_SEEN', 'LEASE_EXPIRES'], rows)].join('\n');
+}
+
+export function deactivatedDeviceSummary(view: LicenseDeviceResponse): string {
+  return `Device ${view.device_id} (${view.name ?? 'unnamed'}) deactivated at ${view.deactivated_at ?? '-'} (${view.deactivation_reason ?? '-'})`;
 }

@@ -23,6 +23,107 @@ const AUDIT_PAGE = 20;
 
 type KeyDetails = Schema<'KeyResponse'>;
 type RecentEvent = Schema<'RecentEventResponse'>;
+type LicenseDevice = Schema<'LicenseDeviceResponse'>;
+
+/** The key status whose badge style a device's state borrows. */
+const DEVICE_BADGE: Record<LicenseDevice['status'], string> = { active: 'active', lapsed: 'expired', deactivated: 'revoked' };
+
+/** A device's state in words: active, its lease lapsed, or deactivated and why (CONTRACT 23). */
+function deviceStatusText(d: LicenseDevice): string {
+  if (d.status === 'deactivated')
+    return `deactivated (${d.deactivation_reason === 'lease_expired' ? 'lease expired' : `by ${d.deactivation_reason}`})`;
+  return d.status === 'lapsed' ? 'lease lapsed' : 'active';
+}
+
+/**
+ * The license's devices (CONTRACT 23), every key's: name, platform, activated, last seen, status and
+ * reason, active first; Deactivate frees an active device's seat (asks first; disabled with the reason
+ * for a role without devices.deactivate). Never a fingerprint: the API has none to give.
+ */
+function DevicesPanel(props: { keyId: string; maxDevices: number | null; round: number; onChanged: () => void }) {
+  const api = useApi();
+  const { dialog, ask } = useConfirm();
+  const devices = useLoad(
+    (signal) => ok(api.client.GET('/admin/v1/keys/{key_id}/devices', { params: { path: { key_id: props.keyId } }, signal })),
+    [props.keyId, props.round],
+  );
+  const mayDeactivate = useAllowance('devices.deactivate', 'refused-deactivate');
+  const deactivate = useAction(
+    async (device: LicenseDevice) => {
+      await ok(
+        api.client.POST('/admin/v1/keys/{key_id}/devices/{device_id}/deactivate', {
+          params: { path: { key_id: props.keyId, device_id: device.device_id } },
+        }),
+      );
+      props.onChanged();
+      return `Deactivated ${device.name ?? device.device_id}.`;
+    },
+    (device) =>
+      ask(
+        'Deactivate the device',
+        `Deactivate ${device.name ?? device.device_id}? Its seat is freed at once; the SDK on it must activate again to work.`,
+        'Deactivate',
+        true,
+      ),
+  );
+  return (
+    <section class="card" aria-labelledby="devices-title" data-testid="devices">
+      <h2 id="devices-title">Devices</h2>
+      <LoadState load={devices} what="the devices">
+        {(data) => (
+          <>
+            <p data-testid="devices-count">
+              {data.active} of {props.maxDevices === null ? 'unlimited' : props.maxDevices} seats held (the license's, every key's devices)
+            </p>
+            {mayDeactivate.note}
+            <DataTable
+              rows={data.devices}
+              rowKey={(d) => d.device_id}
+              caption="The license's devices, active first"
+              empty="No devices activated."
+              columns={[
+                { header: 'Name', cell: (d) => d.name ?? '–' },
+                { header: 'Platform', cell: (d) => d.platform ?? '–' },
+                { header: 'Activated', cell: (d) => <Time iso={d.activated_at} /> },
+                { header: 'Last seen', cell: (d) => <Time iso={d.last_seen_at} /> },
+                {
+                  header: 'Status',
+                  cell: (d) => (
+                    <span class={`badge status-${DEVICE_BADGE[d.status]}`} data-device-status={d.status}>
+                      {deviceStatusText(d)}
+                    </span>
+                  ),
+                },
+                {
+                  header: 'Action',
+                  cell: (d) =>
+                    d.status === 'deactivated' ? (
+                      '–'
+                    ) : (
+                      <ActionButton
+                        busy={deactivate.busy}
+                        busyText="Working…"
+                        class="danger"
+                        disabled={mayDeactivate.off}
+                        describedBy={mayDeactivate.describedBy}
+                        label={`Deactivate ${d.name ?? d.device_id}`}
+                        onClick={() => void deactivate.run(d)}
+                      >
+                        Deactivate
+                      </ActionButton>
+                    ),
+                },
+              ]}
+            />
+          </>
+        )}
+      </LoadState>
+      <ErrorNote error={deactivate.error} />
+      {deactivate.done && <p role="status">{deactivate.done}</p>}
+      {dialog}
+    </section>
+  );
+}
 
 /** The license's latest events (CONTRACT 22): when received, when the SDK says they happened, and how they came. */
 function RecentEvents(props: { events: readonly RecentEvent[] }) {
@@ -91,6 +192,7 @@ export function KeyPage(props: { keyId: string }) {
               </section>
             </div>
             <LicenseCard details={data} chain={usage.data?.keys ?? null} />
+            <DevicesPanel keyId={data.key_id} maxDevices={data.max_devices} round={round} onChanged={refresh} />
             <KeyActions key={`${data.key_id}-${round}`} details={data} onChanged={refresh} />
           </>
         )}
@@ -167,6 +269,11 @@ function KeyDetailsCard(props: { details: KeyDetails }) {
         <dd>
           {formatLimit(data.monthly_limit)}{' '}
           <span class="muted">({data.monthly_limit_source === 'tier' ? "the tier's" : 'set for this key'})</span>
+        </dd>
+        <dt>Devices</dt>
+        <dd data-testid="key-max-devices">
+          {data.max_devices === null ? 'unlimited' : data.max_devices}{' '}
+          <span class="muted">({data.max_devices_source === 'tier' ? "the tier's" : 'set for the license'})</span>
         </dd>
         <dt>Expires</dt>
         <dd>

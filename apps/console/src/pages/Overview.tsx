@@ -32,6 +32,15 @@ export function Overview() {
                 </dl>
               </section>
               <CountsTable title="Keys by tier" counts={data.keys_by_tier} name="Tier" />
+              <section class="card">
+                <h2>Devices</h2>
+                <dl class="stats">
+                  <div class="stat">
+                    <dt>active</dt>
+                    <dd data-testid="active-devices">{formatCount(data.active_devices)}</dd>
+                  </div>
+                </dl>
+              </section>
             </div>
             <section class="card">
               <BarChart

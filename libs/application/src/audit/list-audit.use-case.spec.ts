@@ -1,6 +1,12 @@
 import { ApiKeyFormat, FixedClock, KeyNotFoundError } from '@svc/domain';
 import { Sha256SecretHasher } from '@svc/infrastructure/crypto/sha256-secret-hasher';
-import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUsageRepository, InMemoryUserRepository } from '../../../../test/in-memory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryAuditLog,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+  InMemoryDeviceRepository,
+} from '../../../../test/in-memory';
 import { ScriptedRandomSource, SequentialIdGenerator, T0, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { RevokeApiKey } from '../auth/revoke-api-key.use-case';
 import { KeyRevocation } from '../shared/key-revocation';
@@ -34,7 +40,17 @@ describe(ListAudit.name, () => {
     const catalog = shippedTierCatalog();
     const { licenses } = offlineLicensesOver(keys);
     issue = new IssueApiKey(format, hasher, new ScriptedRandomSource(), ids, keys, users, clock, catalog, licenses);
-    update = new UpdateApiKey(keys, new ShowApiKey(keys, users, usage, catalog, clock), audit, clock, ids, catalog, licenses);
+    const devices = new InMemoryDeviceRepository();
+    update = new UpdateApiKey(
+      keys,
+      new ShowApiKey(keys, users, usage, catalog, clock, devices),
+      audit,
+      clock,
+      ids,
+      catalog,
+      licenses,
+      devices,
+    );
     revoke = new RevokeApiKey(new KeyRevocation(keys, clock, ids));
     list = new ListAudit(audit, keys);
   });

@@ -1,15 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type Actor,
   type ApiKey,
+  ApiKeyRepository,
+  AuditLog,
   Clock,
   type Device,
+  type DeviceDeactivationReason,
   DeviceLimitReachedError,
   DeviceNotFoundError,
   DeviceRepository,
+  type DeviceStatus,
   IdGenerator,
+  KeyNotFoundError,
   TierCatalog,
   FingerprintDigest,
+  deviceStatusOf,
+  keyActor,
   leaseExpiresAt,
+  maxDevicesOf,
   seatHeldSince,
 } from '@svc/domain';
 
@@ -36,9 +45,16 @@ function policyOf(catalog: TierCatalog, key: ApiKey) {
   return catalog.devicePolicyOf(key.licenseType);
 }
 
+/** What the audit trail says of a device (CONTRACT 23): never its fingerprint nor the digest. */
+function deviceAuditDetails(device: Device): Record<string, unknown> {
+  return { device_id: device.id, license_id: device.licenseId, name: device.name, platform: device.platform };
+}
+
 /**
  * POST /v1/devices/activate (CONTRACT 23): takes a seat of the key's license for the fingerprint,
- * or answers the device already holding one; DEVICE_LIMIT_REACHED when every seat is held.
+ * or answers the device already holding one; DEVICE_LIMIT_REACHED when every seat is held. The seats
+ * are the license's override when an operator set one, else its tier's (maxDevicesOf). A new device is
+ * audited (`device.activated`, the key as actor); answering one already active is not a change.
  */
 @Injectable()
 export class ActivateDevice {
@@ -48,10 +64,12 @@ export class ActivateDevice {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly digests: FingerprintDigest,
+    private readonly audit: AuditLog,
   ) {}
 
   async execute(input: ActivateDeviceInput): Promise<ActivatedDevice> {
     const policy = policyOf(this.catalog, input.key);
+    const override = await this.devices.maxDevicesOverrideOf(input.key.licenseId);
     const at = this.clock.now();
     const outcome = await this.devices.activate({
       id: this.ids.newId('dev'),
@@ -60,10 +78,21 @@ export class ActivateDevice {
       name: input.name,
       platform: input.platform,
       at,
-      maxDevices: policy.maxDevices,
+      maxDevices: maxDevicesOf(policy, override),
       heldSince: seatHeldSince(policy, at),
     });
     if (outcome.kind === 'limit_reached') throw new DeviceLimitReachedError(outcome.maxDevices, outcome.active);
+    if (outcome.kind === 'activated') {
+      await this.audit.append({
+        id: this.ids.newId('aud'),
+        at,
+        action: 'device.activated',
+        keyId: input.key.id,
+        reason: null,
+        details: deviceAuditDetails(outcome.device),
+        actor: keyActor(input.key.id),
+      });
+    }
     return { device: outcome.device, leaseExpiresAt: leaseExpiresAt(outcome.device, policy), created: outcome.kind === 'activated' };
   }
 }
@@ -94,7 +123,33 @@ export class HeartbeatDevice {
   }
 }
 
-/** POST /v1/devices/deactivate: frees the seat of the license's active device of that fingerprint (reason `sdk`); else DEVICE_NOT_FOUND. */
+/** Which device a deactivation names: the SDK names it by its fingerprint, an operator by its id. */
+export type DeviceTarget = { readonly fingerprint: string } | { readonly deviceId: string };
+
+export interface DeactivateDeviceInput {
+  /** A key of the device's license: the SDK's own, or the one an operator named. */
+  readonly key: ApiKey;
+  readonly device: DeviceTarget;
+  /** `sdk` (POST /v1/devices/deactivate), `operator` (the admin route and the CLI), `lease_expired` (the lease job). */
+  readonly reason: DeviceDeactivationReason;
+  /** Who deactivates it (the audit entry's actor): the key, an operator, the CLI, or the service. */
+  readonly actor: Actor;
+}
+
+export interface DeactivatedDevice {
+  /** The device as it now stands, deactivated. */
+  readonly device: Device;
+  /** False when the device named by id was deactivated already: it is answered as it was, nothing written. */
+  readonly deactivatedNow: boolean;
+}
+
+/**
+ * The one deactivation of a device (CONTRACT 23), whoever asks: the SDK (by fingerprint: its active
+ * device, else DEVICE_NOT_FOUND), an operator or the CLI (by id: any device of the key's license, else
+ * DEVICE_NOT_FOUND; one deactivated already is answered as it stands, idempotently), or the lease job.
+ * Marks it with the reason and audits `device.deactivated` with the actor; whatever else a deactivation
+ * does (its webhook) belongs here so that every caller gets it.
+ */
 @Injectable()
 export class DeactivateDevice {
   constructor(
@@ -102,13 +157,103 @@ export class DeactivateDevice {
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
     private readonly digests: FingerprintDigest,
+    private readonly audit: AuditLog,
+    private readonly ids: IdGenerator,
   ) {}
 
-  async execute(input: NamedDeviceInput): Promise<Device> {
-    const policy = policyOf(this.catalog, input.key);
+  async execute(input: DeactivateDeviceInput): Promise<DeactivatedDevice> {
     const at = this.clock.now();
-    const device = await this.devices.findHolding(input.key.licenseId, this.digests.of(input.fingerprint), seatHeldSince(policy, at));
-    if (!device || !(await this.devices.deactivate(device.id, 'sdk', at))) throw new DeviceNotFoundError();
-    return { ...device, deactivatedAt: at, deactivationReason: 'sdk' };
+    const device = await this.find(input, at);
+    if (device.deactivatedAt !== null) return { device, deactivatedNow: false };
+    if (!(await this.devices.deactivate(device.id, input.reason, at))) {
+      // deactivated meanwhile by another caller: by fingerprint it is no longer active; by id it is answered as it stands
+      const now = 'fingerprint' in input.device ? null : await this.devices.findById(device.id);
+      if (!now || now.deactivatedAt === null) throw new DeviceNotFoundError();
+      return { device: now, deactivatedNow: false };
+    }
+    const deactivated: Device = { ...device, deactivatedAt: at, deactivationReason: input.reason };
+    await this.audit.append({
+      id: this.ids.newId('aud'),
+      at,
+      action: 'device.deactivated',
+      keyId: input.key.id,
+      reason: null,
+      details: { ...deviceAuditDetails(deactivated), reason: input.reason },
+      actor: input.actor,
+    });
+    return { device: deactivated, deactivatedNow: true };
+  }
+
+  /** The device the input names on the key's license, else DEVICE_NOT_FOUND. */
+  private async find(input: DeactivateDeviceInput, at: Date): Promise<Device> {
+    if ('fingerprint' in input.device) {
+      const policy = policyOf(this.catalog, input.key);
+      const digest = this.digests.of(input.device.fingerprint);
+      const holding = await this.devices.findHolding(input.key.licenseId, digest, seatHeldSince(policy, at));
+      if (!holding) throw new DeviceNotFoundError();
+      return holding;
+    }
+    const device = await this.devices.findById(input.device.deviceId);
+    if (!device || device.licenseId !== input.key.licenseId) throw new DeviceNotFoundError();
+    return device;
+  }
+}
+
+/** A device as operators see it: its state and when its lease ends (null: no lease, or not active). */
+export interface LicenseDevice extends DeviceSeat {
+  readonly status: DeviceStatus;
+}
+
+export interface LicenseDevices {
+  readonly key: ApiKey;
+  /** Active first, then lapsed, then deactivated; each group newest activation first. */
+  readonly devices: readonly LicenseDevice[];
+}
+
+const STATUS_ORDER: Readonly<Record<DeviceStatus, number>> = { active: 0, lapsed: 1, deactivated: 2 };
+
+/** GET /admin/v1/keys/{key_id}/devices (CONTRACT 23): every device of the key's license, whichever of its keys activated it. */
+@Injectable()
+export class ListLicenseDevices {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly devices: DeviceRepository,
+    private readonly catalog: TierCatalog,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The key of that id (else KEY_NOT_FOUND), for the routes that act on its license's devices. */
+  async keyOf(keyId: string): Promise<ApiKey> {
+    const key = await this.keys.findById(keyId);
+    if (!key) throw new KeyNotFoundError('API key not found');
+    return key;
+  }
+
+  /**
+   * The first key of the license of the device of that id (else DEVICE_NOT_FOUND): the CLI names a device by
+   * its id alone, and its deactivation acts on (and is audited under) a key of the device's license.
+   */
+  async keyOfDevice(deviceId: string): Promise<ApiKey> {
+    const device = await this.devices.findById(deviceId);
+    const key = device && (await this.keys.findById(device.licenseId));
+    if (!key) throw new DeviceNotFoundError();
+    return key;
+  }
+
+  async execute(keyId: string): Promise<LicenseDevices> {
+    const key = await this.keyOf(keyId);
+    const policy = policyOf(this.catalog, key);
+    const now = this.clock.now();
+    const devices = (await this.devices.listByLicense(key.licenseId)).map((device): LicenseDevice => {
+      const status = deviceStatusOf(device, policy, now);
+      return { device, status, leaseExpiresAt: status === 'active' ? leaseExpiresAt(device, policy) : null };
+    });
+    devices.sort(
+      (a, b) =>
+        STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+        b.device.activatedAt.getTime() - a.device.activatedAt.getTime() ||
+        (a.device.id < b.device.id ? -1 : 1),
+    );
+    return { key, devices };
   }
 }

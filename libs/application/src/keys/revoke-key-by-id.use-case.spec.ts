@@ -1,5 +1,11 @@
 import { FixedClock, InvalidRequestError, KeyNotFoundError, KeyRevokedError, MAX_REVOCATION_REASON_LENGTH } from '@svc/domain';
-import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUsageRepository, InMemoryUserRepository } from '../../../../test/in-memory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryAuditLog,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+  InMemoryDeviceRepository,
+} from '../../../../test/in-memory';
 import { DAY_MS, SequentialIdGenerator, T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { KeyRevocation } from '../shared/key-revocation';
 import { RevokeKeyById } from './revoke-key-by-id.use-case';
@@ -19,7 +25,7 @@ describe(RevokeKeyById.name, () => {
     keys = new InMemoryApiKeyRepository(audit);
     users = new InMemoryUserRepository();
     const clock = new FixedClock(T0);
-    const show = new ShowApiKey(keys, users, new InMemoryUsageRepository(), shippedTierCatalog(), clock);
+    const show = new ShowApiKey(keys, users, new InMemoryUsageRepository(), shippedTierCatalog(), clock, new InMemoryDeviceRepository());
     revoke = new RevokeKeyById(keys, new KeyRevocation(keys, clock, new SequentialIdGenerator()), show);
   });
 

@@ -1,5 +1,11 @@
 import { FixedClock, KeyNotFoundError } from '@svc/domain';
-import { InMemoryApiKeyRepository, InMemoryUsageRepository, InMemoryUserRepository, InMemoryAuditLog } from '../../../../test/in-memory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+  InMemoryAuditLog,
+  InMemoryDeviceRepository,
+} from '../../../../test/in-memory';
 import { T0, makeApiKey, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { ShowApiKey } from './show-api-key.use-case';
 
@@ -15,7 +21,7 @@ describe(ShowApiKey.name, () => {
     users = new InMemoryUserRepository();
     usage = new InMemoryUsageRepository();
     clock = new FixedClock(T0);
-    show = new ShowApiKey(keys, users, usage, shippedTierCatalog(), clock);
+    show = new ShowApiKey(keys, users, usage, shippedTierCatalog(), clock, new InMemoryDeviceRepository());
   });
 
   it("answers the key's state, owner and this month's quota", async () => {

@@ -4,6 +4,7 @@ import {
   ApiKeyRepository,
   BillingPeriod,
   Clock,
+  DeviceRepository,
   KeyNotFoundError,
   KeyStatus,
   KeyUpdateBounds,
@@ -13,6 +14,7 @@ import {
   User,
   UserRepository,
   keyUpdateBoundsOf,
+  maxDevicesOf,
 } from '@svc/domain';
 
 export interface KeyDetails {
@@ -22,6 +24,8 @@ export interface KeyDetails {
   readonly quota: Quota;
   /** How far keys.update alone may move its terms (the rest needs admin: keys.raise_limit, keys.extend_expiry). */
   readonly bounds: KeyUpdateBounds;
+  /** Its license's seats (CONTRACT 23), shared by its rotated keys: the override when an operator set one, else the tier's; null: unlimited. */
+  readonly maxDevices: { readonly value: number | null; readonly source: 'tier' | 'override' };
 }
 
 /** An operator's view of one key: state, terms and this period's quota (its license's); never the key itself. */
@@ -33,6 +37,7 @@ export class ShowApiKey {
     private readonly usage: UsageRepository,
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
+    private readonly devices: DeviceRepository,
   ) {}
 
   async execute(keyId: string): Promise<KeyDetails> {
@@ -44,14 +49,22 @@ export class ShowApiKey {
   async detailsOf(key: ApiKey): Promise<KeyDetails> {
     const now = this.clock.now();
     const period = BillingPeriod.containing(now);
-    const [user, used] = await Promise.all([this.users.findById(key.userId), this.usage.usedIn(key.licenseId, period.key)]);
+    const [user, used, devicesOverride] = await Promise.all([
+      this.users.findById(key.userId),
+      this.usage.usedIn(key.licenseId, period.key),
+      this.devices.maxDevicesOverrideOf(key.licenseId),
+    ]);
     if (!user) throw new Error(`key ${key.id} has no user ${key.userId}`);
     return {
       key,
       user,
       status: key.statusAt(now),
       quota: new Quota(key.monthlyLimitUnder(this.catalog), used, period),
-      bounds: keyUpdateBoundsOf(key, this.catalog),
+      bounds: keyUpdateBoundsOf(key, this.catalog, devicesOverride),
+      maxDevices: {
+        value: maxDevicesOf(this.catalog.devicePolicyOf(key.licenseType), devicesOverride),
+        source: devicesOverride === null ? 'tier' : 'override',
+      },
     };
   }
 }

@@ -1,5 +1,11 @@
 import { type ApiKey, FixedClock, KeyNotFoundError, KeyRevokedError, KeyRotationPolicy } from '@svc/domain';
-import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryUsageRepository, InMemoryUserRepository } from '../../../../test/in-memory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryAuditLog,
+  InMemoryUsageRepository,
+  InMemoryUserRepository,
+  InMemoryDeviceRepository,
+} from '../../../../test/in-memory';
 import {
   DAY_MS,
   SequentialIdGenerator,
@@ -33,11 +39,13 @@ describe(UpdateApiKey.name, () => {
   let audit: InMemoryAuditLog;
   let clock: FixedClock;
   let update: UpdateApiKey;
+  let devices: InMemoryDeviceRepository;
 
   function build(): UpdateApiKey {
     const catalog = shippedTierCatalog();
-    const show = new ShowApiKey(keys, users, usage, catalog, clock);
-    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator(), catalog, offlineLicensesOver(keys).licenses);
+    devices = new InMemoryDeviceRepository();
+    const show = new ShowApiKey(keys, users, usage, catalog, clock, devices);
+    return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator(), catalog, offlineLicensesOver(keys).licenses, devices);
   }
 
   beforeEach(() => {
@@ -89,6 +97,31 @@ describe(UpdateApiKey.name, () => {
 
     expect((await keys.findById(key.id))?.props.monthlyLimit).toEqual(setting);
     expect(details.quota.monthlyLimit).toBe(inForce);
+  });
+
+  it("max_devices: the license's override, seen by the key's view, audited from and to; null goes back to the tier's", async () => {
+    const key = await given({ licenseType: 'research' });
+    const set = await update.execute({ actor: BY, role: 'support', keyId: key.id, maxDevices: 2 });
+    expect(set.maxDevices).toEqual({ value: 2, source: 'override' });
+    expect(await devices.maxDevicesOverrideOf(key.licenseId)).toBe(2);
+    const reset = await update.execute({ actor: BY, role: 'support', keyId: key.id, maxDevices: null });
+    expect(reset.maxDevices).toEqual({ value: 3, source: 'tier' });
+    expect(await devices.maxDevicesOverrideOf(key.licenseId)).toBeNull();
+    const [latest, first] = (await audit.list({ keyId: key.id, action: 'key.updated', limit: 10 })).map((e) => e.details);
+    expect(first).toEqual({ max_devices: { from: { source: 'tier' }, to: { source: 'override', max_devices: 2 } } });
+    expect(latest).toEqual({ max_devices: { from: { source: 'override', max_devices: 2 }, to: { source: 'tier' } } });
+  });
+
+  it('max_devices above the tier needs keys.raise_limit; a value out of bounds is INVALID_REQUEST; nothing is changed', async () => {
+    const key = await given({ licenseType: 'research' });
+    await expect(update.execute({ actor: BY, role: 'support', keyId: key.id, maxDevices: 4 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    for (const bad of [-1, 1.5, 1_000_001]) {
+      await expect(update.execute({ actor: BY, role: 'owner', keyId: key.id, maxDevices: bad })).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+      });
+    }
+    expect(await devices.maxDevicesOverrideOf(key.licenseId)).toBeNull();
+    expect((await update.execute({ actor: BY, role: 'admin', keyId: key.id, maxDevices: 40 })).maxDevices.value).toBe(40);
   });
 
   it('leaves the limit alone when monthly_limit is not given', async () => {

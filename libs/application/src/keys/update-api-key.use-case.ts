@@ -6,16 +6,20 @@ import {
   ApiKeyRepository,
   AuditLog,
   Clock,
+  DeviceRepository,
   IdGenerator,
   InvalidRequestError,
   KeyNotFoundError,
   KeyRevokedError,
   KeyRotatedError,
   LicenseType,
+  MAX_DEVICES_RULE,
+  type MaxDevicesOverride,
   MonthlyLimitChoice,
   Role,
   TierCatalog,
   assertTermChangeAllowed,
+  isMaxDevices,
   monthlyLimitSettingOf,
   toSecondTimestamp,
 } from '@svc/domain';
@@ -29,6 +33,12 @@ export interface UpdateApiKeyInput {
   readonly expiresAt?: Date;
   /** An integer >= 0, `null` (unlimited) or `"tier"` (back to the tier's). */
   readonly monthlyLimit?: MonthlyLimitChoice;
+  /**
+   * The license's `max_devices` override (CONTRACT 23): an integer >= 0, or `null` (back to the tier's).
+   * The license's, so every key of it sees it; lowering it below the active count is allowed (no new
+   * activation until fewer are active).
+   */
+  readonly maxDevices?: MaxDevicesOverride;
   /** Who changes it (the audit entry's actor). */
   readonly actor: Actor;
   /**
@@ -36,6 +46,11 @@ export interface UpdateApiKeyInput {
    * assertTermChangeAllowed): the operator's; `owner` for ADMIN_TOKEN and the CLI.
    */
   readonly role: Role;
+}
+
+/** A `max_devices` override as the audit entry records it, as the monthly limit's setting is: its source and number. */
+function maxDevicesSettingOf(override: MaxDevicesOverride): { source: 'tier' } | { source: 'override'; max_devices: number } {
+  return override === null ? { source: 'tier' } : { source: 'override', max_devices: override };
 }
 
 /**
@@ -57,6 +72,7 @@ export class UpdateApiKey {
     private readonly ids: IdGenerator,
     private readonly catalog: TierCatalog,
     private readonly licenses: OfflineLicenses,
+    private readonly devices: DeviceRepository,
   ) {}
 
   async execute(input: UpdateApiKeyInput): Promise<KeyDetails> {
@@ -68,21 +84,31 @@ export class UpdateApiKey {
       if (!setting) throw new InvalidRequestError('monthly_limit must be an integer >= 0, null for unlimited, or "tier"');
       changes.monthlyLimit = setting;
     }
+    if (input.maxDevices !== undefined && input.maxDevices !== null && !isMaxDevices(input.maxDevices)) {
+      throw new InvalidRequestError(MAX_DEVICES_RULE);
+    }
     const key = await this.keys.findById(input.keyId);
     if (!key) throw new KeyNotFoundError('API key not found');
     if (key.revokedAt) throw new KeyRevokedError();
     if (key.rotatedTo !== null) throw new KeyRotatedError();
-    assertTermChangeAllowed(input.role, key, changes, this.catalog);
+    const devicesBefore = input.maxDevices === undefined ? null : await this.devices.maxDevicesOverrideOf(key.licenseId);
+    const maxDevices = input.maxDevices === undefined ? undefined : { to: input.maxDevices, current: devicesBefore };
+    assertTermChangeAllowed(input.role, key, { ...changes, maxDevices }, this.catalog);
     const updated = key.with(changes);
-    if (!(await this.keys.updateTerms(updated))) throw new KeyRevokedError();
-    const graceKeys = await this.followedByGraceKeys(updated, changes);
-    // the licenses that now say something else, signed at once (a grace key's too)
-    const signedAt = this.clock.now();
-    await this.licenses.signAhead(updated, signedAt);
-    for (const id of graceKeys) {
-      const followed = await this.keys.findById(id);
-      if (followed) await this.licenses.signAhead(followed, signedAt);
+    let graceKeys: string[] = [];
+    if (Object.keys(changes).length > 0 || maxDevices === undefined) {
+      if (!(await this.keys.updateTerms(updated))) throw new KeyRevokedError();
+      graceKeys = await this.followedByGraceKeys(updated, changes);
+      // the licenses that now say something else, signed at once (a grace key's too); max_devices alone changes
+      // no license's claims (the offline license names the device, not the seats), so it signs nothing
+      const signedAt = this.clock.now();
+      await this.licenses.signAhead(updated, signedAt);
+      for (const id of graceKeys) {
+        const followed = await this.keys.findById(id);
+        if (followed) await this.licenses.signAhead(followed, signedAt);
+      }
     }
+    if (maxDevices !== undefined) await this.devices.setMaxDevicesOverride(key.licenseId, maxDevices.to);
     await this.audit.append({
       id: this.ids.newId('aud'),
       at: this.clock.now(),
@@ -93,6 +119,7 @@ export class UpdateApiKey {
         ...(changes.licenseType ? { license_type: { from: key.licenseType, to: changes.licenseType } } : {}),
         ...(changes.expiresAt ? { expires_at: { from: toSecondTimestamp(key.expiresAt), to: toSecondTimestamp(changes.expiresAt) } } : {}),
         ...(changes.monthlyLimit ? { monthly_limit: { from: key.props.monthlyLimit, to: changes.monthlyLimit } } : {}),
+        ...(maxDevices ? { max_devices: { from: maxDevicesSettingOf(maxDevices.current), to: maxDevicesSettingOf(maxDevices.to) } } : {}),
         ...(graceKeys.length > 0 ? { grace_keys: graceKeys } : {}),
       },
       actor: input.actor,

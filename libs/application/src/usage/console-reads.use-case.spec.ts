@@ -6,6 +6,7 @@ import {
   InMemoryKeyDirectory,
   InMemoryUsageRepository,
   InMemoryUserRepository,
+  InMemoryDeviceRepository,
 } from '../../../../test/in-memory';
 import { makeAnalyticsEvent, makeApiKey, makeAuditEntry, makeUser, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { ListAudit } from '../audit/list-audit.use-case';
@@ -112,7 +113,14 @@ describe('the console reads (ListKeys, ReportDailyUsage, ShowOverview, ListAudit
       );
       for (let i = 0; i < 12; i++) await audit.append(makeAuditEntry({ at: new Date(NOW.getTime() - i * 1000) }));
 
-      const overview = await new ShowOverview(new InMemoryKeyDirectory(keys, users, usage), events, audit, catalog, clock).execute();
+      const overview = await new ShowOverview(
+        new InMemoryKeyDirectory(keys, users, usage),
+        events,
+        audit,
+        catalog,
+        clock,
+        new InMemoryDeviceRepository(),
+      ).execute();
 
       expect(overview.keysByTier).toEqual({ free: 1, research: 0, commercial: 0, enterprise: 1 });
       expect(overview.keysByStatus).toEqual({ active: 1, expired: 0, revoked: 1 });

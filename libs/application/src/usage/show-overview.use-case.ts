@@ -6,6 +6,7 @@ import {
   BillingPeriod,
   Clock,
   DAY_MS,
+  DeviceRepository,
   KeyStatus,
   LICENSE_TYPES,
   LicenseType,
@@ -24,6 +25,8 @@ export interface Overview {
   readonly eventsPerDay: ReadonlyArray<{ readonly date: string; readonly events: number }>;
   readonly nearQuota: readonly KeyUsage[];
   readonly recentAudit: readonly AuditEntry[];
+  /** Devices of every license not deactivated (CONTRACT 23); a lapsed lease counts until it is marked. */
+  readonly activeDevices: number;
 }
 
 /** The operators' first page (CONTRACT 17): keys by tier and status, traffic, keys near their quota, recent changes. */
@@ -39,13 +42,14 @@ export class ShowOverview {
     private readonly audit: AuditLog,
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
+    private readonly devices: DeviceRepository,
   ) {}
 
   async execute(): Promise<Overview> {
     const now = this.clock.now();
     const today = parseUtcDay(utcDayOf(now)) as Date;
     const first = new Date(today.getTime() - (ShowOverview.DAYS - 1) * DAY_MS);
-    const [counts, perDay, nearQuota, recentAudit] = await Promise.all([
+    const [counts, perDay, nearQuota, recentAudit, activeDevices] = await Promise.all([
       this.directory.countByTierAndStatus(now),
       this.events.eventsPerDay(first, new Date(today.getTime() + DAY_MS)),
       this.directory.nearQuota({
@@ -55,6 +59,7 @@ export class ShowOverview {
         limit: ShowOverview.NEAR_QUOTA_MAX,
       }),
       this.audit.list({ limit: ShowOverview.RECENT_AUDIT }),
+      this.devices.countNotDeactivated(),
     ]);
     const keysByTier = Object.fromEntries(LICENSE_TYPES.map((t) => [t, 0])) as Record<LicenseType, number>;
     const keysByStatus: Record<KeyStatus, number> = { active: 0, expired: 0, revoked: 0 };
@@ -69,6 +74,7 @@ export class ShowOverview {
       eventsPerDay: daysBetween(first, today).map((date) => ({ date, events: events.get(date) ?? 0 })),
       nearQuota,
       recentAudit,
+      activeDevices,
     };
   }
 }

@@ -39,6 +39,18 @@ describe(termChangeNeeds.name, () => {
     expect(needs({ licenseType: 'free', monthlyLimit: override(60_000) })).toEqual(['keys.change_tier', 'keys.raise_limit']);
   });
 
+  it("max_devices up to the higher of the tier's seats and the license's current override needs nothing more; above needs keys.raise_limit", () => {
+    expect(needs({ maxDevices: { to: 0, current: null } })).toEqual([]);
+    expect(needs({ maxDevices: { to: 3, current: null } })).toEqual([]);
+    expect(needs({ maxDevices: { to: null, current: 50 } })).toEqual([]);
+    expect(needs({ maxDevices: { to: 40, current: 50 } })).toEqual([]);
+    expect(needs({ maxDevices: { to: 4, current: null } })).toEqual(['keys.raise_limit']);
+    expect(needs({ maxDevices: { to: 51, current: 50 } })).toEqual(['keys.raise_limit']);
+    expect(needs({ maxDevices: { to: 10 ** 6, current: null } }, makeApiKey({ licenseType: 'enterprise' }))).toEqual([]);
+    const [why] = termChangeNeeds(research, { maxDevices: { to: 5, current: null } }, catalog);
+    expect(why.because).toBe("max_devices of 5 is above the research tier's 3");
+  });
+
   it('an expiry up to the default lifetime past the current one needs nothing more; later needs keys.extend_expiry', () => {
     expect(needs({ expiresAt: new Date(expiresAt.getTime() + 30 * DAY_MS) })).toEqual([]);
     expect(needs({ expiresAt: new Date(expiresAt.getTime() + 365 * DAY_MS) })).toEqual([]);
@@ -49,11 +61,14 @@ describe(termChangeNeeds.name, () => {
 
 describe(keyUpdateBoundsOf.name, () => {
   it('answers the limit ceiling and the latest expiry a change within keys.update may set', () => {
-    expect(keyUpdateBoundsOf(research, catalog)).toEqual({
+    expect(keyUpdateBoundsOf(research, catalog, null)).toEqual({
       monthlyLimitMax: 50_000,
+      maxDevicesMax: 3,
       expiresAtMax: new Date(expiresAt.getTime() + 365 * DAY_MS),
     });
-    expect(keyUpdateBoundsOf(makeApiKey({ licenseType: 'enterprise' }), catalog).monthlyLimitMax).toBeNull();
+    expect(keyUpdateBoundsOf(makeApiKey({ licenseType: 'enterprise' }), catalog, null).monthlyLimitMax).toBeNull();
+    expect(keyUpdateBoundsOf(research, catalog, 10).maxDevicesMax).toBe(10);
+    expect(keyUpdateBoundsOf(makeApiKey({ licenseType: 'enterprise' }), catalog, 5).maxDevicesMax).toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { type MaxDevicesOverride, maxDevicesOf } from '../device/device';
 import { type LicenseType } from '../license/license-type';
 import { type TierCatalog } from '../license/tier-catalog';
 import { ForbiddenError } from '../operator/operator.errors';
@@ -12,6 +13,8 @@ export interface KeyTermChange {
   readonly licenseType?: LicenseType;
   readonly expiresAt?: Date;
   readonly monthlyLimit?: MonthlyLimitSetting;
+  /** The license's `max_devices` override (CONTRACT 23): what it becomes, and what it is now (both null: the tier's). */
+  readonly maxDevices?: { readonly to: MaxDevicesOverride; readonly current: MaxDevicesOverride };
 }
 
 /**
@@ -25,14 +28,19 @@ export interface KeyTermChange {
 export interface KeyUpdateBounds {
   /** The highest monthly limit; null when there is none (the tier or the key is unlimited already: any limit, unlimited too). */
   readonly monthlyLimitMax: number | null;
+  /** The highest `max_devices` override, judged as the monthly limit is; null when there is none (the tier or the license is unlimited). */
+  readonly maxDevicesMax: number | null;
   /** The latest expiry. */
   readonly expiresAtMax: Date;
 }
 
-export function keyUpdateBoundsOf(key: ApiKey, catalog: TierCatalog): KeyUpdateBounds {
+/** `maxDevicesOverride`: the key's license's (CONTRACT 23), null when it has none. */
+export function keyUpdateBoundsOf(key: ApiKey, catalog: TierCatalog, maxDevicesOverride: MaxDevicesOverride): KeyUpdateBounds {
+  const devices = catalog.devicePolicyOf(key.licenseType);
   return {
     monthlyLimitMax: limitCeilingOf(catalog.monthlyLimitOf(key.licenseType), key.monthlyLimitUnder(catalog)),
-    expiresAtMax: new Date(key.expiresAt.getTime() + DEFAULT_KEY_LIFETIME_DAYS * DAY_MS),
+    maxDevicesMax: limitCeilingOf(devices.maxDevices, maxDevicesOf(devices, maxDevicesOverride)),
+    expiresAtMax: expiryCeilingOf(key),
   };
 }
 
@@ -72,8 +80,23 @@ export function termChangeNeeds(key: ApiKey, change: KeyTermChange, catalog: Tie
       });
     }
   }
+  if (change.maxDevices !== undefined && change.maxDevices.to !== null) {
+    // as the monthly limit: up to the higher of the tier's seats and the license's current ones; beyond is keys.raise_limit
+    const tier = change.licenseType ?? key.licenseType;
+    const tierMax = catalog.devicePolicyOf(tier).maxDevices;
+    const ceiling = limitCeilingOf(tierMax, maxDevicesOf(catalog.devicePolicyOf(key.licenseType), change.maxDevices.current));
+    const wanted = change.maxDevices.to;
+    if (ceiling !== null && wanted > ceiling) {
+      needs.push({
+        permission: 'keys.raise_limit',
+        because:
+          `max_devices of ${wanted} is above the ${tier} tier's ${tierMax}` +
+          (tierMax !== null && ceiling > tierMax ? ` and the license's current ${ceiling}` : ''),
+      });
+    }
+  }
   if (change.expiresAt !== undefined) {
-    const { expiresAtMax } = keyUpdateBoundsOf(key, catalog);
+    const expiresAtMax = expiryCeilingOf(key);
     if (change.expiresAt.getTime() > expiresAtMax.getTime()) {
       needs.push({
         permission: 'keys.extend_expiry',
@@ -90,6 +113,11 @@ export function termChangeNeeds(key: ApiKey, change: KeyTermChange, catalog: Tie
 export function assertTermChangeAllowed(role: Role, key: ApiKey, change: KeyTermChange, catalog: TierCatalog): void {
   const refused = termChangeNeeds(key, change, catalog).find((need) => !roleAllows(role, need.permission));
   if (refused) throw new ForbiddenError(refused.permission, refused.because);
+}
+
+/** The latest expiry keys.update alone may give: the default lifetime past the current one. */
+function expiryCeilingOf(key: ApiKey): Date {
+  return new Date(key.expiresAt.getTime() + DEFAULT_KEY_LIFETIME_DAYS * DAY_MS);
 }
 
 /** The highest limit within bounds: the tier's or the key's own, whichever is higher; null when either is unlimited. */

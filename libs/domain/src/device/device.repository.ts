@@ -1,4 +1,4 @@
-import { type Device, type DeviceDeactivationReason } from './device';
+import { type Device, type DeviceDeactivationReason, type MaxDevicesOverride } from './device';
 
 /** What an activation asks for: the seat rules (limit, lease cut-off) travel with it, the count is the repository's. */
 export interface DeviceActivation {
@@ -36,4 +36,19 @@ export abstract class DeviceRepository {
 
   /** Marks the device deactivated if it is not already; whether this call did. */
   abstract deactivate(deviceId: string, reason: DeviceDeactivationReason, at: Date): Promise<boolean>;
+
+  /** The license's devices, every one it ever had (active and deactivated), in no particular order. */
+  abstract listByLicense(licenseId: string): Promise<Device[]>;
+
+  /** The device of that id, whatever its license or state. */
+  abstract findById(deviceId: string): Promise<Device | null>;
+
+  /** How many devices of every license are not deactivated (a lapsed lease counts until it is marked `lease_expired`). */
+  abstract countNotDeactivated(): Promise<number>;
+
+  /** The license's `max_devices` override, null when it has none (its tier's applies). */
+  abstract maxDevicesOverrideOf(licenseId: string): Promise<MaxDevicesOverride>;
+
+  /** Sets the license's override, or removes it (`null`: back to the tier's). */
+  abstract setMaxDevicesOverride(licenseId: string, maxDevices: MaxDevicesOverride): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { type DevicePolicy } from '../license/tier-catalog';
+import { type DevicePolicy, MAX_DEVICES_BOUND } from '../license/tier-catalog';
 
 /** A fingerprint's length bounds (CONTRACT 23): the SDK derives it, e.g. a hash of the machine id. */
 export const FINGERPRINT_LENGTH = { min: 16, max: 256 } as const;
@@ -62,9 +62,44 @@ export function holdsSeat(
   return since === null || device.lastSeenAt.getTime() > since.getTime();
 }
 
+/**
+ * The license's `max_devices` override (CONTRACT 23): an operator's number of seats for the license, in
+ * place of its tier's; the license's, so shared by its rotated keys. `null`: none, the tier's applies.
+ */
+export type MaxDevicesOverride = number | null;
+
+/** The rule a `max_devices` override breaks, as a request's message says it. */
+export const MAX_DEVICES_RULE = `max_devices must be an integer from 0 to ${MAX_DEVICES_BOUND}, or null for the tier's`;
+
+/** Whether `value` is a number of seats an override may give (null, going back to the tier's, is not one). */
+export function isMaxDevices(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_DEVICES_BOUND;
+}
+
+/**
+ * The seats the license has (`null`: unlimited): its override when an operator set one, else its tier's.
+ * Lowering it below the active count is allowed: the devices keep their seats, and no device is activated
+ * until fewer than the new number are active (hasFreeSeat).
+ */
+export function maxDevicesOf(policy: Pick<DevicePolicy, 'maxDevices'>, override: MaxDevicesOverride): number | null {
+  return override ?? policy.maxDevices;
+}
+
 /** Whether one more device may be activated: `max` null is unlimited; an active count at or above it (a lowered limit) refuses. */
 export function hasFreeSeat(maxDevices: number | null, active: number): boolean {
   return maxDevices === null || active < maxDevices;
+}
+
+/** A device's state as operators see it: holding its seat, its lease lapsed (not yet marked), or deactivated. */
+export type DeviceStatus = 'active' | 'lapsed' | 'deactivated';
+
+export function deviceStatusOf(
+  device: Pick<Device, 'lastSeenAt' | 'deactivatedAt'>,
+  policy: Pick<DevicePolicy, 'leaseSeconds'>,
+  now: Date,
+): DeviceStatus {
+  if (device.deactivatedAt !== null) return 'deactivated';
+  return holdsSeat(device, policy, now) ? 'active' : 'lapsed';
 }
 
 /** The fingerprint's SHA-256 (UTF-8, lowercase hex): all the service keeps of it, and the `device` claim of an offline license. */

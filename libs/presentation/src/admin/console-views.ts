@@ -101,6 +101,7 @@ export function overviewViewOf(overview: Overview): OverviewResponse {
     events_per_day: overview.eventsPerDay.map((d) => ({ date: d.date, events: d.events })),
     near_quota: overview.nearQuota.map(nearQuotaViewOf),
     recent_audit: overview.recentAudit.map(auditEntryViewOf),
+    active_devices: overview.activeDevices,
   };
 }
 

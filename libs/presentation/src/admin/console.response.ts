@@ -8,6 +8,8 @@ const NEXT_CURSOR = { type: String, nullable: true, description: 'Pass as `curso
 /** One key of GET /admin/v1/keys: the key view without its quota and lineage; never the key, nor its digest. */
 export class ListedKeyResponse extends OmitType(KeyResponse, [
   'quota',
+  'max_devices',
+  'max_devices_source',
   'license_id',
   'rotated_from',
   'rotated_to',
@@ -171,4 +173,10 @@ export class OverviewResponse {
 
   @ApiProperty({ type: () => AuditEntryResponse, isArray: true, description: 'The latest 10 audit entries, newest first' })
   readonly recent_audit!: AuditEntryResponse[];
+
+  @ApiProperty({
+    type: 'integer',
+    description: 'Devices of every license not deactivated (CONTRACT 23); a lapsed lease counts until it is marked lease_expired',
+  })
+  readonly active_devices!: number;
 }

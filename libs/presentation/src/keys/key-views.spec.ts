@@ -12,7 +12,8 @@ describe(keyViewOf.name, () => {
       user,
       status: 'active',
       quota: new Quota(10000, 40, BillingPeriod.containing(T0)),
-      bounds: { monthlyLimitMax: 10000, expiresAtMax: new Date('2028-03-14T12:00:00.000Z') },
+      bounds: { monthlyLimitMax: 10000, maxDevicesMax: 1, expiresAtMax: new Date('2028-03-14T12:00:00.000Z') },
+      maxDevices: { value: 1, source: 'tier' },
     };
 
     const view = keyViewOf(details);
@@ -29,11 +30,13 @@ describe(keyViewOf.name, () => {
       revoked_at: null,
       monthly_limit: 10000,
       monthly_limit_source: 'tier',
+      max_devices: 1,
+      max_devices_source: 'tier',
       quota: { monthly_limit: 10000, used: 40, remaining: 9960, resets_at: '2026-04-01T00:00:00Z' },
       license_id: key.id,
       rotated_from: null,
       rotated_to: null,
-      update_bounds: { monthly_limit_max: 10000, expires_at_max: '2028-03-14T12:00:00Z' },
+      update_bounds: { monthly_limit_max: 10000, max_devices_max: 1, expires_at_max: '2028-03-14T12:00:00Z' },
     });
     expect(JSON.stringify(view)).not.toContain(key.props.digest);
   });

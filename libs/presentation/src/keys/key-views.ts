@@ -40,12 +40,15 @@ export function keyViewOf(details: KeyDetails): KeyResponse {
     revoked_at: p.revokedAt ? toSecondTimestamp(p.revokedAt) : null,
     monthly_limit: details.quota.monthlyLimit,
     monthly_limit_source: p.monthlyLimit.source,
+    max_devices: details.maxDevices.value,
+    max_devices_source: details.maxDevices.source,
     quota: quotaViewOf(details.quota),
     license_id: p.licenseId,
     rotated_from: p.rotatedFrom,
     rotated_to: p.rotatedTo,
     update_bounds: {
       monthly_limit_max: details.bounds.monthlyLimitMax,
+      max_devices_max: details.bounds.maxDevicesMax,
       expires_at_max: toSecondTimestamp(details.bounds.expiresAtMax),
     },
   };

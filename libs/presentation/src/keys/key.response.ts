@@ -69,6 +69,14 @@ export class KeyUpdateBoundsResponse {
   readonly monthly_limit_max!: number | null;
 
   @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      "The highest max_devices: the higher of the tier's and the license's current. null: no ceiling (the tier or the license is unlimited)",
+  })
+  readonly max_devices_max!: number | null;
+
+  @ApiProperty({
     type: String,
     format: 'date-time',
     description: 'The latest expiry: the current one plus the default lifetime (365 days)',
@@ -109,6 +117,17 @@ export class KeyResponse {
 
   @ApiProperty({ type: String, enum: ['tier', 'override'] })
   readonly monthly_limit_source!: 'tier' | 'override';
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description:
+      "How many devices its license may have active (CONTRACT 23), shared by the keys a rotation chains: the license's override, else the tier's. null: unlimited",
+  })
+  readonly max_devices!: number | null;
+
+  @ApiProperty({ type: String, enum: ['tier', 'override'], description: "Whether max_devices is the tier's or the license's override" })
+  readonly max_devices_source!: 'tier' | 'override';
 
   @ApiProperty({ type: () => QuotaResponse, description: "The key's license's quota: shared by the keys a rotation chains" })
   readonly quota!: QuotaResponse;

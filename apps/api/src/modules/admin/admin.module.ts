@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
+import { AdminDevicesModule } from './devices/admin-devices.module';
 import { AdminKeysModule } from './keys/admin-keys.module';
 import { AdminModelsModule } from './models/admin-models.module';
 import { AdminOperatorsModule } from './operators/admin-operators.module';
@@ -23,8 +24,12 @@ export const ADMIN_PATH = 'admin/v1';
     AdminUsageModule,
     AdminOperatorsModule,
     AdminWebhooksModule,
+    AdminDevicesModule,
     RouterModule.register([
-      { path: ADMIN_PATH, children: [AdminKeysModule, AdminModelsModule, AdminUsageModule, AdminOperatorsModule, AdminWebhooksModule] },
+      {
+        path: ADMIN_PATH,
+        children: [AdminKeysModule, AdminModelsModule, AdminUsageModule, AdminOperatorsModule, AdminWebhooksModule, AdminDevicesModule],
+      },
     ]),
   ],
 })

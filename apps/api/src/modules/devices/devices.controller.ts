@@ -1,7 +1,7 @@
 import { Body, Controller, Header, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ActivateDevice, DeactivateDevice, HeartbeatDevice } from '@svc/application';
-import { ApiKey } from '@svc/domain';
+import { ApiKey, keyActor } from '@svc/domain';
 import { type FastifyReply } from 'fastify';
 import { ApiKeyAuth } from '../../api-key-auth/api-key-auth.decorator';
 import { CurrentKey } from '../../api-key-auth/authenticated-key';
@@ -72,6 +72,12 @@ export class DevicesController {
   @ApiBody({ type: DeviceRequest })
   @ApiOkResponse({ type: DeactivatedDeviceResponse, headers: RATE_LIMIT_HEADERS, description: 'The seat is free' })
   async deactivate(@CurrentKey() key: ApiKey, @Body() body: DeviceRequest): Promise<DeactivatedDeviceResponse> {
-    return deactivatedDeviceResponseOf(await this.deactivateDevice.execute({ key, fingerprint: body.fingerprint }));
+    const { device } = await this.deactivateDevice.execute({
+      key,
+      device: { fingerprint: body.fingerprint },
+      reason: 'sdk',
+      actor: keyActor(key.id),
+    });
+    return deactivatedDeviceResponseOf(device);
   }
 }

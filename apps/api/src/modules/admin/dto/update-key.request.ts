@@ -1,13 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { LICENSE_TYPES, LicenseType, MONTHLY_LIMIT_BOUNDS, MonthlyLimitChoice } from '@svc/domain';
+import { LICENSE_TYPES, LicenseType, MAX_DEVICES_BOUND, MAX_DEVICES_RULE, MONTHLY_LIMIT_BOUNDS, MonthlyLimitChoice } from '@svc/domain';
 import { IsIn, IsInt, IsOptional, Max, Min, ValidateIf } from 'class-validator';
 import { IsRfc3339 } from '../../../http/is-rfc3339.decorator';
 import { LICENSE_TYPE_RULE, MONTHLY_LIMIT_NUMBER_SCHEMA } from './key-rules';
 
 const MONTHLY_LIMIT_RULE = { message: 'monthly_limit must be an integer >= 0, null for unlimited, or "tier"' };
+const MAX_DEVICES = { message: MAX_DEVICES_RULE };
 
 /**
- * PATCH /admin/v1/keys/{key_id}: any of the three; a field left out is left
+ * PATCH /admin/v1/keys/{key_id}: any of the four; a field left out is left
  * alone. Fields are declared in the order their rules are judged.
  */
 export class UpdateKeyRequest {
@@ -35,4 +36,20 @@ export class UpdateKeyRequest {
   @Min(MONTHLY_LIMIT_BOUNDS.min, MONTHLY_LIMIT_RULE)
   @Max(MONTHLY_LIMIT_BOUNDS.max, MONTHLY_LIMIT_RULE)
   readonly monthly_limit?: MonthlyLimitChoice;
+
+  /** The license's seats (CONTRACT 23): an integer >= 0 overrides the tier's, null goes back to it. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_DEVICES_BOUND,
+    nullable: true,
+    description:
+      "How many devices the key's license may have active, for all its keys (rotated ones too); null goes back to the tier's. " +
+      'Lower than the active count is allowed: the devices keep their seats and no device is activated until fewer are active.',
+  })
+  @IsOptional()
+  @IsInt(MAX_DEVICES)
+  @Min(0, MAX_DEVICES)
+  @Max(MAX_DEVICES_BOUND, MAX_DEVICES)
+  readonly max_devices?: number | null;
 }

@@ -113,14 +113,16 @@ export class AdminKeysController {
   @Patch('keys/:key_id')
   @AdminAuth('keys.update')
   @ApiOperation({
-    summary: "Change a key's tier, expiry or monthly limit",
+    summary: "Change a key's tier, expiry, monthly limit or its license's max_devices",
     description:
       'Expiry and monthly limit need keys.update (support) within the bounds the key shows (update_bounds): lowering a limit, ' +
       "raising it up to the tier's, going back to the tier's, or an expiry at most the default lifetime (365 days) past the current one. " +
       'Beyond them: a limit above the bounds or unlimited needs keys.raise_limit, a later expiry keys.extend_expiry, and a tier ' +
       'change keys.change_tier (all admin); refused with 403 FORBIDDEN saying why. An audit event (key.updated) records the change. ' +
       'A key already rotated answers 409 KEY_ROTATED; a tier or limit change of the current key reaches its predecessors still in ' +
-      'their grace (CONTRACT 16).',
+      "their grace (CONTRACT 16). max_devices is the license's (CONTRACT 23), seen by all its keys: keys.update within " +
+      "update_bounds.max_devices_max (the higher of the tier's and the current), above it keys.raise_limit; null goes back to the tier's. " +
+      'Lowering it below the active count is allowed: no device is activated until fewer are active.',
   })
   @ApiBody({ type: UpdateKeyRequest })
   @ApiOkResponse({ type: KeyResponse, description: 'The key as operators see it' })
@@ -135,6 +137,7 @@ export class AdminKeysController {
       licenseType: body.license_type,
       expiresAt: body.expires_at === undefined ? undefined : new Date(body.expires_at),
       monthlyLimit: body.monthly_limit,
+      maxDevices: body.max_devices,
       actor: admin.actor,
       role: admin.role,
     };

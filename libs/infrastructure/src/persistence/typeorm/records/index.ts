@@ -2,6 +2,7 @@ import { ApiKeyRecord } from './api-key.record';
 import { AuditEntryRecord } from './audit-entry.record';
 import { DeviceRecord } from './device.record';
 import { GeneratedSecretRecord } from './generated-secret.record';
+import { LicenseDeviceLimitRecord } from './license-device-limit.record';
 import { LicenseSigningKeyRecord } from './license-signing-key.record';
 import { LicenseTokenRecord } from './license-token.record';
 import { ModelRecord } from './model.record';
@@ -15,6 +16,7 @@ export {
   AuditEntryRecord,
   DeviceRecord,
   GeneratedSecretRecord,
+  LicenseDeviceLimitRecord,
   LicenseSigningKeyRecord,
   LicenseTokenRecord,
   ModelRecord,
@@ -33,6 +35,7 @@ export const RECORDS = [
   AuditEntryRecord,
   ModelRecord,
   GeneratedSecretRecord,
+  LicenseDeviceLimitRecord,
   LicenseSigningKeyRecord,
   OperatorRecord,
   WebhookEndpointRecord,
@@ -40,4 +43,5 @@ export const RECORDS = [
   WebhookDeliveryRecord,
   DeviceRecord,
   LicenseTokenRecord,
+  LicenseDeviceLimitRecord,
 ];

@@ -6,11 +6,13 @@ import {
   type DeviceActivationOutcome,
   type DeviceDeactivationReason,
   DeviceRepository,
+  type MaxDevicesOverride,
   hasFreeSeat,
 } from '@svc/domain';
 import { type EntityManager, Repository, type SelectQueryBuilder } from 'typeorm';
 import { ApiKeyRecord } from '../records/api-key.record';
 import { DeviceRecord } from '../records/device.record';
+import { LicenseDeviceLimitRecord } from '../records/license-device-limit.record';
 
 /** A device record as the domain's device (the digest stays in the record). */
 function deviceOf(record: DeviceRecord): Device {
@@ -48,7 +50,10 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
    */
   private activations: Promise<unknown> = Promise.resolve();
 
-  constructor(@InjectRepository(DeviceRecord) private readonly records: Repository<DeviceRecord>) {
+  constructor(
+    @InjectRepository(DeviceRecord) private readonly records: Repository<DeviceRecord>,
+    @InjectRepository(LicenseDeviceLimitRecord) private readonly limits: Repository<LicenseDeviceLimitRecord>,
+  ) {
     super();
   }
 
@@ -136,5 +141,28 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
       .andWhere('deactivated_at IS NULL')
       .execute();
     return (result.affected ?? 0) > 0;
+  }
+
+  async listByLicense(licenseId: string): Promise<Device[]> {
+    return (await this.records.find({ where: { licenseId } })).map(deviceOf);
+  }
+
+  async findById(deviceId: string): Promise<Device | null> {
+    const record = await this.records.findOne({ where: { id: deviceId } });
+    return record ? deviceOf(record) : null;
+  }
+
+  countNotDeactivated(): Promise<number> {
+    return this.records.createQueryBuilder('d').where('d.deactivated_at IS NULL').getCount();
+  }
+
+  async maxDevicesOverrideOf(licenseId: string): Promise<MaxDevicesOverride> {
+    const record = await this.limits.findOne({ where: { licenseId } });
+    return record ? Number(record.maxDevices) : null;
+  }
+
+  async setMaxDevicesOverride(licenseId: string, maxDevices: MaxDevicesOverride): Promise<void> {
+    if (maxDevices === null) await this.limits.delete({ licenseId });
+    else await this.limits.upsert({ licenseId, maxDevices }, ['licenseId']);
   }
 }
