@@ -20,7 +20,8 @@ export type AuditAction =
   | 'webhook.secret_replaced'
   | 'webhook.disabled'
   | 'webhook.tested'
-  | 'webhook.delivery_retried';
+  | 'webhook.delivery_retried'
+  | 'device.deactivated';
 
 /** Every audit action, for documentation and checks. */
 export const AUDIT_ACTIONS: readonly AuditAction[] = [
@@ -43,6 +44,7 @@ export const AUDIT_ACTIONS: readonly AuditAction[] = [
   'webhook.disabled',
   'webhook.tested',
   'webhook.delivery_retried',
+  'device.deactivated',
 ];
 
 /** Where an operator's change came from: the admin API or the CLI. */
