@@ -152,9 +152,9 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     { provide: OperatorRepository, useClass: TypeOrmOperatorRepository },
     {
       provide: DeviceRepository,
-      inject: [getRepositoryToken(DeviceRecord), AuditLines, OutboxBell],
-      useFactory: (records: Repository<DeviceRecord>, lines: AuditLines, bell: OutboxBell) =>
-        new TypeOrmDeviceRepository(records, lines, bell),
+      inject: [getRepositoryToken(DeviceRecord), SqlStatements, AuditLines, OutboxBell],
+      useFactory: (records: Repository<DeviceRecord>, statements: S, lines: AuditLines, bell: OutboxBell) =>
+        new TypeOrmDeviceRepository(records, statements, lines, bell),
     },
     { provide: StoredLicenseRepository, useClass: SqlStoredLicenseRepository },
     {

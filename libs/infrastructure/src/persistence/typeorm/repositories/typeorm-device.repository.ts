@@ -15,11 +15,13 @@ import { type EntityManager, type Repository, type SelectQueryBuilder } from 'ty
 import { type AuditLines } from '../../../audit/logging-audit-log';
 import { AuditEntryMapper } from '../mappers/audit-entry.mapper';
 import { WebhookMapper } from '../mappers/webhook.mapper';
-import { type OutboxBell } from '../outbox';
+import { type OutboxBell, OutboxWrites } from '../outbox';
+import { RecordValues } from '../record-values';
 import { ApiKeyRecord } from '../records/api-key.record';
 import { AuditEntryRecord } from '../records/audit-entry.record';
 import { DeviceRecord } from '../records/device.record';
 import { WebhookEventRecord } from '../records/webhook.records';
+import { type SqlStatements, type WriteScript } from '../sql-statements';
 
 /** A device record as the domain's device (the digest stays in the record). */
 function deviceOf(record: DeviceRecord): Device {
@@ -58,12 +60,18 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
    */
   private transactions: Promise<unknown> = Promise.resolve();
 
+  private readonly deviceValues: RecordValues<DeviceRecord>;
+  private readonly outbox: OutboxWrites;
+
   constructor(
     private readonly records: Repository<DeviceRecord>,
+    private readonly statements: SqlStatements,
     private readonly lines: AuditLines,
     private readonly bell: OutboxBell,
   ) {
     super();
+    this.deviceValues = new RecordValues(records.manager.connection, DeviceRecord);
+    this.outbox = new OutboxWrites(records.manager.connection, statements);
   }
 
   /** `work` in one transaction (after this instance's others); its records logged and rung once it has committed. */
@@ -178,19 +186,7 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
   }
 
   deactivate(deviceId: string, reason: DeviceDeactivationReason, at: Date, records: DeviceChangeRecords): Promise<boolean> {
-    return this.change(async (manager, written) => {
-      const result = await manager
-        .getRepository(DeviceRecord)
-        .createQueryBuilder()
-        .update()
-        .set({ deactivatedAt: at, deactivationReason: reason })
-        .where('id = :deviceId', { deviceId })
-        .andWhere('deactivated_at IS NULL')
-        .execute();
-      if ((result.affected ?? 0) === 0) return false;
-      await this.writeRecords(manager, records, written);
-      return true;
-    });
+    return this.release(() => this.releaseWrites(deviceId, reason, at, null, records), records);
   }
 
   async lapsed(leases: readonly DeviceLease[], limit: number): Promise<LapsedDevice[]> {
@@ -218,19 +214,38 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
   }
 
   releaseLapsed(deviceId: string, heldSince: Date, at: Date, records: DeviceChangeRecords): Promise<boolean> {
-    return this.change(async (manager, written) => {
-      const result = await manager
-        .getRepository(DeviceRecord)
-        .createQueryBuilder()
-        .update()
-        .set({ deactivatedAt: at, deactivationReason: 'lease_expired' })
-        .where('id = :deviceId', { deviceId })
-        .andWhere('deactivated_at IS NULL')
-        .andWhere('last_seen_at <= :heldSince', { heldSince })
-        .execute();
-      if ((result.affected ?? 0) === 0) return false;
-      await this.writeRecords(manager, records, written);
-      return true;
-    });
+    return this.release(() => this.releaseWrites(deviceId, 'lease_expired', at, heldSince, records), records);
+  }
+
+  /**
+   * A deactivation in one transaction of the database's own statements (on SQLite one synchronous
+   * BEGIN IMMEDIATE, so instances on one file wait for each other rather than fail); once it has
+   * committed, its audit entries logged and the outbox's bell rung.
+   */
+  private async release(script: () => WriteScript<boolean>, records: DeviceChangeRecords): Promise<boolean> {
+    const changed = await this.statements.writeTogether(script);
+    if (changed) {
+      for (const entry of records.audit) this.lines.stored(entry);
+      if (records.events.length > 0) this.bell.ring();
+    }
+    return changed;
+  }
+
+  /** The mark (only a device still active, and still lapsed at `lapsedBy` when given), then, if it marked, the records. */
+  private *releaseWrites(
+    deviceId: string,
+    reason: DeviceDeactivationReason,
+    at: Date,
+    lapsedBy: Date | null,
+    records: DeviceChangeRecords,
+  ): WriteScript<boolean> {
+    const set = this.deviceValues.assignments({ deactivatedAt: at, deactivationReason: reason });
+    const lapsed =
+      lapsedBy === null ? [] : this.deviceValues.of(Object.assign(new DeviceRecord(), { lastSeenAt: lapsedBy }), ['last_seen_at']);
+    const sql = `UPDATE devices SET ${set.sql} WHERE id = ? AND deactivated_at IS NULL${lapsedBy === null ? '' : ' AND last_seen_at <= ?'}`;
+    if ((yield { sql, params: [...set.params, deviceId, ...lapsed] }) !== 1) return false;
+    yield* this.outbox.audit(records.audit);
+    for (const event of records.events) yield* this.outbox.eventOnce(event);
+    return true;
   }
 }
