@@ -14,6 +14,7 @@ import { SealedSecretsMySql1765100000000 } from './1765100000000-sealed-secrets'
 import { DevicesMySql1765200000000 } from './1765200000000-devices';
 import { FieldEventsMySql1765400000000 } from './1765400000000-field-events';
 import { LicenseTokensMySql1765500000000 } from './1765500000000-license-tokens';
+import { DeviceLeaseIndexMySql1765700000000 } from './1765700000000-device-lease-index';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MYSQL_MIGRATIONS = [
   DevicesMySql1765200000000,
   FieldEventsMySql1765400000000,
   LicenseTokensMySql1765500000000,
+  DeviceLeaseIndexMySql1765700000000,
 ];

@@ -14,6 +14,7 @@ import { SealedSecretsPostgres1765100000000 } from './1765100000000-sealed-secre
 import { DevicesPostgres1765200000000 } from './1765200000000-devices';
 import { FieldEventsPostgres1765400000000 } from './1765400000000-field-events';
 import { LicenseTokensPostgres1765500000000 } from './1765500000000-license-tokens';
+import { DeviceLeaseIndexPostgres1765700000000 } from './1765700000000-device-lease-index';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const POSTGRES_MIGRATIONS = [
   DevicesPostgres1765200000000,
   FieldEventsPostgres1765400000000,
   LicenseTokensPostgres1765500000000,
+  DeviceLeaseIndexPostgres1765700000000,
 ];

@@ -14,6 +14,7 @@ import { SealedSecretsSqlite1765100000000 } from './1765100000000-sealed-secrets
 import { DevicesSqlite1765200000000 } from './1765200000000-devices';
 import { FieldEventsSqlite1765400000000 } from './1765400000000-field-events';
 import { LicenseTokensSqlite1765500000000 } from './1765500000000-license-tokens';
+import { DeviceLeaseIndexSqlite1765700000000 } from './1765700000000-device-lease-index';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -33,4 +34,5 @@ export const SQLITE_MIGRATIONS = [
   DevicesSqlite1765200000000,
   FieldEventsSqlite1765400000000,
   LicenseTokensSqlite1765500000000,
+  DeviceLeaseIndexSqlite1765700000000,
 ];
