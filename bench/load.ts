@@ -44,6 +44,8 @@ export interface LoadOptions {
   /** Hard cap on requests, whatever the duration. */
   readonly maxRequests: number;
   readonly keyOrder?: KeyOrder;
+  /** Each key's device fingerprint (--device-fingerprint): validate names the device of the key it presents. */
+  readonly fingerprints?: ReadonlyMap<string, string>;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -57,7 +59,12 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
  * the keys, at least 100) at random for HOT_SHARE of the requests, and the
  * next key of the long tail (the others, in turn) for the rest.
  */
-function requestOf(endpoint: EndpointName, keys: SeededKeys, order: KeyOrder = 'every'): autocannon.Request {
+function requestOf(
+  endpoint: EndpointName,
+  keys: SeededKeys,
+  order: KeyOrder = 'every',
+  fingerprints?: ReadonlyMap<string, string>,
+): autocannon.Request {
   const rotate = (list: readonly string[]) => {
     if (list.length === 0) throw new Error(`no keys to present to ${endpoint}`);
     return () => list[(cursor[endpoint] = (cursor[endpoint] + 1) % list.length)];
@@ -71,6 +78,18 @@ function requestOf(endpoint: EndpointName, keys: SeededKeys, order: KeyOrder = '
   switch (endpoint) {
     case 'validate': {
       const next = presented(keys.all);
+      if (fingerprints) {
+        // the key's own device, named as an SDK names it (docs/DEVICES.md)
+        return {
+          method: 'POST',
+          path: '/v1/auth/validate',
+          headers: JSON_HEADERS,
+          setupRequest: (req) => {
+            const key = next();
+            return { ...req, headers: { ...JSON_HEADERS, 'x-device-fingerprint': fingerprints.get(key)! }, body: `{"api_key":"${key}"}` };
+          },
+        };
+      }
       return {
         method: 'POST',
         path: '/v1/auth/validate',
@@ -140,7 +159,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         duration: options.seconds,
         maxOverallRequests: Math.max(options.maxRequests, options.connections),
         timeout: 10,
-        requests: [requestOf(options.endpoint, options.keys, options.keyOrder)],
+        requests: [requestOf(options.endpoint, options.keys, options.keyOrder, options.fingerprints)],
       },
       (error, result) => (error ? reject(error as Error) : resolve(result)),
     );
@@ -180,7 +199,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 export async function runPaced(options: LoadOptions & { readonly rate: number }): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const target = new URL(options.baseUrl);
-  const template = requestOf(options.endpoint, options.keys, options.keyOrder);
+  const template = requestOf(options.endpoint, options.keys, options.keyOrder, options.fingerprints);
   const total = Math.max(1, Math.round(options.rate * options.seconds));
   const times = new Float64Array(total);
   let answered = 0;

@@ -31,6 +31,9 @@
  *                        turn, so each is presented once per pass: the default) or `mix` (a hot set, the
  *                        first 1 % of keys (at least 100), presented for 80 % of requests at random, and
  *                        the long tail in turn for the rest: keys as an installed base presents them)
+ *   --device-fingerprint validate names a device (X-Device-Fingerprint): one device is activated per
+ *                        key (POST /v1/devices/activate) before the measurements, so validate is
+ *                        measured with the device check; without it, as an SDK that names none
  *   --endpoints a,b      a subset of validate,analytics,batch,models,health (batch: 100 events a request,
  *                        the service alone; the table adds its events per second against single events')
  *   --start-samples N    service starts timed (default 3: the run's own start and N-1 restarts)
@@ -76,6 +79,7 @@ import {
   runPaced,
 } from './load';
 import { seedKeys } from './seed-keys';
+import { activateDevices } from './devices';
 import { runAdminScale } from './admin-scale';
 import { type EndpointSummary, type HotPathResult, currentCommit, resultsFolder, thisMachine, writeResult } from './results';
 import { S3TestServer } from '../test/harness/s3-server';
@@ -94,6 +98,7 @@ interface Options {
   pacedSeconds?: number;
   pacedRounds: number;
   keyOrder: KeyOrder;
+  deviceFingerprint: boolean;
   endpoints: EndpointName[];
   startSamples: number;
   serviceEnv: Record<string, string>;
@@ -159,6 +164,7 @@ function parseOptions(argv: readonly string[]): Options {
     paced: smoke ? 100 : 500,
     pacedRounds: 1,
     keyOrder: 'every',
+    deviceFingerprint: argv.includes('--device-fingerprint'),
     endpoints: [...ENDPOINT_NAMES],
     startSamples: smoke ? 1 : 3,
     serviceEnv: {},
@@ -177,6 +183,7 @@ function parseOptions(argv: readonly string[]): Options {
     const value = argv[i + 1];
     switch (flag) {
       case '--smoke':
+      case '--device-fingerprint':
       case '--pg':
       case '--mysql':
       case '--object-store':
@@ -280,6 +287,7 @@ const BENCH_LIMITS: Record<string, string> = {
   RATE_LIMIT_REFRESH_PER_MINUTE: '1000000000',
   RATE_LIMIT_REVOKE_PER_MINUTE: '1000000000',
   RATE_LIMIT_INSTALLER_PER_MINUTE: '1000000000',
+  RATE_LIMIT_DEVICES_PER_MINUTE: '1000000000',
   AUTH_FAILURE_LIMIT_PER_MINUTE: '0',
 };
 
@@ -375,6 +383,7 @@ async function main(): Promise<number> {
     };
     let service = await startService();
     cleanups.push(() => service.stop());
+    const fingerprints = options.deviceFingerprint ? await activateDevices(service.baseUrl, keys.all, out) : undefined;
     const ceiling = await BenchProcess.start(
       'ceiling',
       [CEILING_SERVER],
@@ -444,6 +453,7 @@ async function main(): Promise<number> {
           seconds,
           maxRequests,
           keyOrder: options.keyOrder,
+          fingerprints,
         };
         const result = rate ? await runPaced({ ...spec, rate }) : await runLoad(spec);
         const cpuSeconds = (processTicks(servers[server].pid) - ticksBefore) / TICKS_PER_SECOND;

@@ -100,6 +100,28 @@ describe('npm run bench -- --smoke', () => {
 });
 
 /**
+ * `npm run bench -- --smoke --device-fingerprint`: validate names a device (X-Device-Fingerprint), one
+ * activated per key in the setup, so validate is measured with the device check (docs/DEVICES.md).
+ */
+describe('npm run bench -- --smoke --device-fingerprint --endpoints validate', () => {
+  let run: { code: number | null; output: string };
+
+  beforeAll(async () => {
+    if (!existsSync(BUILT_API)) throw new Error(`${BUILT_API} is missing: run "npm run build" first (npm test does)`);
+    ensureBenchBuilt();
+    run = await runSmoke(['--smoke', '--device-fingerprint', '--endpoints', 'validate']);
+  }, 210_000);
+
+  it("activates each key's device, then validates naming it, with no errors and no non-2xx answers", () => {
+    expect(run.output).toMatch(/devices: 100 activated in [\d.]+ s; validate names each key's device \(X-Device-Fingerprint\)/);
+    expect(run.output).toContain('result: no errors, no non-2xx answers');
+    expect(run.code).toBe(0);
+    const row = run.output.split('\n').find((line) => line.startsWith('| POST /v1/auth/validate |'));
+    expect(Number(row!.split('|').map((cell) => cell.trim())[2])).toBeGreaterThan(0);
+  });
+});
+
+/**
  * `npm run bench -- --admin-scale --smoke [--pg|--mysql]`: the admin reads' bench seeds each database in
  * bulk below the adapters (its own INSERTs from the records' columns), so a schema change can break one
  * database's seeding alone (the audit log's generated `seq` did, on PostgreSQL). Its smoke run on each of

@@ -1,22 +1,46 @@
 import {
+  type ApiKeyRepository,
   type Device,
   type DeviceActivation,
   type DeviceActivationOutcome,
+  type DeviceChangeRecords,
   type DeviceDeactivationReason,
+  type DeviceLease,
+  type LapsedDevice,
+  type RecordsOfActivation,
+  type WebhookEvent,
   DeviceRepository,
   type MaxDevicesOverride,
   hasFreeSeat,
 } from '@svc/domain';
+import { type InMemoryAuditLog } from './in-memory-audit-log';
 
 interface Row {
   device: Device;
   readonly digest: string;
 }
 
-/** Devices in memory, for unit tests: each call runs to its end before another, so activation is exact here by construction. */
+/**
+ * Devices in memory, for unit tests: each call runs to its end before another, so activation is exact here by
+ * construction. A change's audit entries go to `audit`; its webhook events are kept in `events` (once per id),
+ * as there is no outbox in memory. The keys answer which tier and current key a license has.
+ */
 export class InMemoryDeviceRepository extends DeviceRepository {
   private readonly rows: Row[] = [];
   private readonly overrides = new Map<string, number>();
+  readonly events: WebhookEvent[] = [];
+
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly audit: InMemoryAuditLog,
+  ) {
+    super();
+  }
+
+  private write(records: DeviceChangeRecords): void {
+    this.audit.appendNow(records.audit);
+    for (const event of records.events) if (!this.events.some((e) => e.id === event.id)) this.events.push(event);
+  }
 
   private holds(row: Row, licenseId: string, heldSince: Date | null): boolean {
     return (
@@ -26,7 +50,14 @@ export class InMemoryDeviceRepository extends DeviceRepository {
     );
   }
 
-  async activate(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
+  async activate(activation: DeviceActivation, recordsOf: RecordsOfActivation): Promise<DeviceActivationOutcome> {
+    const lapsed: Device[] = [];
+    const outcome = this.activateNow(activation, lapsed);
+    this.write(recordsOf(outcome, lapsed));
+    return outcome;
+  }
+
+  private activateNow(activation: DeviceActivation, lapsed: Device[]): DeviceActivationOutcome {
     for (const row of this.rows) {
       if (row.device.licenseId !== activation.licenseId || row.digest !== activation.fingerprintDigest || row.device.deactivatedAt)
         continue;
@@ -35,6 +66,7 @@ export class InMemoryDeviceRepository extends DeviceRepository {
         return { kind: 'already_active', device: row.device };
       }
       row.device = { ...row.device, deactivatedAt: activation.at, deactivationReason: 'lease_expired' };
+      lapsed.push(row.device);
     }
     const active = this.rows.filter((row) => this.holds(row, activation.licenseId, activation.heldSince)).length;
     if (!hasFreeSeat(activation.maxDevices, active)) return { kind: 'limit_reached', maxDevices: activation.maxDevices!, active };
@@ -62,10 +94,33 @@ export class InMemoryDeviceRepository extends DeviceRepository {
     return row !== undefined;
   }
 
-  async deactivate(deviceId: string, reason: DeviceDeactivationReason, at: Date): Promise<boolean> {
+  async deactivate(deviceId: string, reason: DeviceDeactivationReason, at: Date, records: DeviceChangeRecords): Promise<boolean> {
     const row = this.rows.find((r) => r.device.id === deviceId && r.device.deactivatedAt === null);
-    if (row) row.device = { ...row.device, deactivatedAt: at, deactivationReason: reason };
-    return row !== undefined;
+    if (!row) return false;
+    row.device = { ...row.device, deactivatedAt: at, deactivationReason: reason };
+    this.write(records);
+    return true;
+  }
+
+  async lapsed(leases: readonly DeviceLease[], limit: number): Promise<LapsedDevice[]> {
+    const found: LapsedDevice[] = [];
+    for (const { device } of this.rows) {
+      if (device.deactivatedAt !== null) continue;
+      const current = (await this.keys.findByLicense(device.licenseId)).find((key) => key.rotatedTo === null);
+      const lease = current && leases.find((l) => l.licenseType === current.licenseType);
+      if (current && lease && device.lastSeenAt.getTime() <= lease.heldSince.getTime()) {
+        found.push({ device, keyId: current.id, licenseType: current.licenseType });
+      }
+    }
+    return found.sort((a, b) => a.device.lastSeenAt.getTime() - b.device.lastSeenAt.getTime()).slice(0, limit);
+  }
+
+  async releaseLapsed(deviceId: string, heldSince: Date, at: Date, records: DeviceChangeRecords): Promise<boolean> {
+    const row = this.rows.find((r) => r.device.id === deviceId && r.device.deactivatedAt === null);
+    if (!row || row.device.lastSeenAt.getTime() > heldSince.getTime()) return false;
+    row.device = { ...row.device, deactivatedAt: at, deactivationReason: 'lease_expired' };
+    this.write(records);
+    return true;
   }
 
   async listByLicense(licenseId: string): Promise<Device[]> {

@@ -61,7 +61,7 @@ export class InMemoryPersistenceModule {
       { provide: AuditLog, useValue: audit },
       { provide: ModelRepository, useValue: new InMemoryModelRepository() },
       { provide: OperatorRepository, useValue: new InMemoryOperatorRepository() },
-      { provide: DeviceRepository, useValue: new InMemoryDeviceRepository() },
+      { provide: DeviceRepository, useValue: new InMemoryDeviceRepository(keys, audit) },
       { provide: StoredLicenseRepository, useValue: new InMemoryStoredLicenseRepository(keys) },
       { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
       { provide: GeneratedSecretRepository, useValue: new InMemoryGeneratedSecretRepository() },

@@ -1146,7 +1146,7 @@ export interface components {
              *       "quota.exhausted"
              *     ]
              */
-            events: ("key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted")[];
+            events: ("key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted" | "device.activated" | "device.deactivated" | "device.limit_reached")[];
             /** @example https://billing.example.com/hooks/svc */
             url: string;
         };
@@ -2067,7 +2067,7 @@ export interface components {
             description?: string | null;
             /** @description false stops deliveries to it; true starts them again (and clears its failing state) */
             enabled?: boolean;
-            events?: ("key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted")[];
+            events?: ("key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted" | "device.activated" | "device.deactivated" | "device.limit_reached")[];
             url?: string;
         };
         UsageReportResponse: {
@@ -2165,7 +2165,7 @@ export interface components {
             created_at: string;
             event_id: string | null;
             /** @enum {string} */
-            event_type: "key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted" | "webhook.test";
+            event_type: "key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted" | "device.activated" | "device.deactivated" | "device.limit_reached" | "webhook.test";
             /**
              * @description The webhook-id header of every attempt
              * @example msg_5f2c0e1d9a7b3c4d5e6f7a8b
@@ -2194,7 +2194,7 @@ export interface components {
             /** @description Why the service disabled it (every delivery failed for 5 days) */
             disabled_reason: string | null;
             enabled: boolean;
-            events: ("key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted")[];
+            events: ("key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted" | "device.activated" | "device.deactivated" | "device.limit_reached")[];
             /**
              * Format: date-time
              * @description The first failure since the last success
@@ -2219,7 +2219,7 @@ export interface components {
             /** @description Why the service disabled it (every delivery failed for 5 days) */
             disabled_reason: string | null;
             enabled: boolean;
-            events: ("key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted")[];
+            events: ("key.issued" | "key.revoked" | "key.rotated" | "key.expiring" | "quota.warning" | "quota.exhausted" | "model.published" | "model.deleted" | "device.activated" | "device.deactivated" | "device.limit_reached")[];
             /**
              * Format: date-time
              * @description The first failure since the last success
@@ -9497,7 +9497,7 @@ export const batchEventResultResponseStatusValues: ReadonlyArray<FlattenedDeepRe
 export const createKeyRequestEnvironmentValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateKeyRequest"]["environment"]> = ["live", "test"];
 export const createKeyRequestLicense_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateKeyRequest"]["license_type"]> = ["free", "research", "commercial", "enterprise"];
 export const createOperatorRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateOperatorRequest"]["role"]> = ["viewer", "support", "admin", "owner"];
-export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted"];
+export const createWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateWebhookRequest"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted", "device.activated", "device.deactivated", "device.limit_reached"];
 export const errorEnvelopeResponseCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorEnvelopeResponse"]["code"]> = ["MISSING_KEY", "INVALID_FORMAT", "INVALID_REQUEST", "MISSING_EVENT_TYPE", "INVALID_EVENT_TYPE", "INVALID_PARAMETER", "UNAUTHORIZED", "INVALID_KEY", "KEY_EXPIRED", "INSUFFICIENT_LICENSE", "FORBIDDEN", "DEVICE_NOT_ACTIVATED", "DEVICE_REQUIRED", "LINK_EXPIRED", "LINK_INVALID", "KEY_NOT_FOUND", "USER_NOT_FOUND", "MODEL_NOT_FOUND", "OPERATOR_NOT_FOUND", "WEBHOOK_NOT_FOUND", "DELIVERY_NOT_FOUND", "DEVICE_NOT_FOUND", "NOT_FOUND", "METHOD_NOT_ALLOWED", "KEY_REVOKED", "KEY_ROTATED", "MODEL_EXISTS", "LAST_OWNER", "IDEMPOTENCY_KEY_REUSED", "DEVICE_LIMIT_REACHED", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RANGE_NOT_SATISFIABLE", "QUOTA_EXCEEDED", "RATE_LIMIT_EXCEEDED", "SERVER_ERROR", "UPSTREAM_ERROR", "NOT_CONFIGURED", "SERVICE_UNAVAILABLE"];
 export const fieldEventRequestEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldEventRequest"]["event_type"]> = ["inference", "model_load", "error"];
 export const fieldEventRequestInference_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldEventRequest"]["inference_type"]> = ["batch", "streaming"];
@@ -9546,9 +9546,9 @@ export const unhealthyResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<
 export const updateKeyRequestLicense_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateKeyRequest"]["license_type"]> = ["free", "research", "commercial", "enterprise"];
 export const updateKeyRequestMonthly_limitOneOf1Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateKeyRequest"]["monthly_limit"]> = ["tier"];
 export const updateOperatorRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateOperatorRequest"]["role"]> = ["viewer", "support", "admin", "owner"];
-export const updateWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookRequest"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted"];
+export const updateWebhookRequestEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateWebhookRequest"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted", "device.activated", "device.deactivated", "device.limit_reached"];
 export const validateKeyResponseLicense_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ValidateKeyResponse"]["license_type"]> = ["free", "research", "commercial", "enterprise"];
-export const webhookDeliveryResponseEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event_type"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted", "webhook.test"];
+export const webhookDeliveryResponseEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["event_type"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted", "device.activated", "device.deactivated", "device.limit_reached", "webhook.test"];
 export const webhookDeliveryResponseStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryResponse"]["status"]> = ["pending", "succeeded", "failed"];
-export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted"];
-export const webhookEndpointWithSecretResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointWithSecretResponse"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted"];
+export const webhookEndpointResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointResponse"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted", "device.activated", "device.deactivated", "device.limit_reached"];
+export const webhookEndpointWithSecretResponseEventsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEndpointWithSecretResponse"]["events"]> = ["key.issued", "key.revoked", "key.rotated", "key.expiring", "quota.warning", "quota.exhausted", "model.published", "model.deleted", "device.activated", "device.deactivated", "device.limit_reached"];

@@ -152,3 +152,4 @@ export * from './webhooks/dispatch-webhooks.use-case';
 export * from './webhooks/prune-webhook-outbox.use-case';
 export * from './devices/device-seats';
 export * from './devices/device-gate';
+export * from './devices/release-lapsed-devices.use-case';

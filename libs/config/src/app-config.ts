@@ -163,6 +163,11 @@ export class AppConfig {
   /** Prometheus metrics: served at /metrics, on the HTTP port or on `port` when set. */
   readonly metrics!: { readonly enabled: boolean; readonly port: number | null };
   /**
+   * Devices (CONTRACT 23): `leaseCheckSeconds` (DEVICE_LEASE_CHECK_SECONDS, default 60; 0: no job) is how
+   * often each instance's lease job marks devices whose lease lapsed `lease_expired`.
+   */
+  readonly devices!: { readonly leaseCheckSeconds: number };
+  /**
    * Webhooks (CONTRACT 20): `allowInsecure` (WEBHOOK_ALLOW_INSECURE, for development and
    * tests) lets endpoints be `http` and resolve to loopback or private addresses;
    * `retentionDays` (WEBHOOK_RETENTION_DAYS) is how long ended deliveries and their events are kept.

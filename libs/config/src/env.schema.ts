@@ -188,6 +188,14 @@ export class EnvSchema {
   @Max(10000)
   LICENSE_REFRESH_PER_SECOND?: number;
 
+  /** How often each instance's lease job marks devices whose lease lapsed `lease_expired` (CONTRACT 23), in seconds; 0 turns it off. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  DEVICE_LEASE_CHECK_SECONDS?: number;
+
   @IsOptional()
   @IsIn(BOOLEAN_WORDS, { message: 'SAMPLE_MODELS must be true or false' })
   SAMPLE_MODELS?: string;

@@ -580,6 +580,13 @@ describe(loadConfig.name, () => {
         ]);
       }
       expect(load({ LICENSE_REFRESH_PER_SECOND: '0' }).license.refreshPerSecond).toBe(0);
+      for (const bad of ['-1', '86401', '1.5', 'often']) {
+        expect(configErrorOf({ DEVICE_LEASE_CHECK_SECONDS: bad }).problems).toEqual([
+          expect.stringContaining('DEVICE_LEASE_CHECK_SECONDS'),
+        ]);
+      }
+      expect(load({}).devices.leaseCheckSeconds).toBe(60);
+      expect(load({ DEVICE_LEASE_CHECK_SECONDS: '0' }).devices.leaseCheckSeconds).toBe(0);
     });
 
     it('reads old public keys as PEM or a JWKS, and refuses anything else', () => {

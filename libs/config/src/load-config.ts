@@ -28,6 +28,7 @@ const DEFAULTS = {
   LICENSE_TOKEN_TTL_SECONDS: 604800,
   LICENSE_KEY_PUBLISH_SECONDS: 3600,
   LICENSE_REFRESH_PER_SECOND: 50,
+  DEVICE_LEASE_CHECK_SECONDS: 60,
   KEY_ROTATION_GRACE_SECONDS: 86400,
   KEY_ROTATION_RECOMMENDED_DAYS: 90,
   WEBHOOK_RETENTION_DAYS: 30,
@@ -152,6 +153,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): AppConfig {
     logLevel: (schema.LOG_LEVEL ?? 'info') as LogLevel,
     console: { enabled: isTrue(schema.CONSOLE_ENABLED, true), dir: resolve(cwd, 'dist/console') },
     metrics: { enabled: isTrue(schema.METRICS_ENABLED, true), port: schema.METRICS_PORT ?? null },
+    devices: { leaseCheckSeconds: schema.DEVICE_LEASE_CHECK_SECONDS ?? DEFAULTS.DEVICE_LEASE_CHECK_SECONDS },
     webhooks: {
       allowInsecure: isTrue(schema.WEBHOOK_ALLOW_INSECURE, false),
       retentionDays: schema.WEBHOOK_RETENTION_DAYS ?? DEFAULTS.WEBHOOK_RETENTION_DAYS,

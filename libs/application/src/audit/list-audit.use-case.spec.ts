@@ -40,7 +40,7 @@ describe(ListAudit.name, () => {
     const catalog = shippedTierCatalog();
     const { licenses } = offlineLicensesOver(keys);
     issue = new IssueApiKey(format, hasher, new ScriptedRandomSource(), ids, keys, users, clock, catalog, licenses);
-    const devices = new InMemoryDeviceRepository();
+    const devices = new InMemoryDeviceRepository(keys, audit);
     update = new UpdateApiKey(
       keys,
       new ShowApiKey(keys, users, usage, catalog, clock, devices),

@@ -23,14 +23,14 @@ describe('devices: the override in activation, the one deactivation, the license
   let list: ListLicenseDevices;
 
   beforeEach(() => {
-    devices = new InMemoryDeviceRepository();
     audit = new InMemoryAuditLog();
     keys = new InMemoryApiKeyRepository(audit);
+    devices = new InMemoryDeviceRepository(keys, audit);
     clock = new FixedClock(T0);
     const catalog = shippedTierCatalog();
     const ids = new SequentialIdGenerator();
-    activate = new ActivateDevice(devices, catalog, clock, ids, new TaggedDigest(), audit);
-    deactivate = new DeactivateDevice(devices, catalog, clock, new TaggedDigest(), audit, ids);
+    activate = new ActivateDevice(devices, catalog, clock, ids, new TaggedDigest());
+    deactivate = new DeactivateDevice(devices, catalog, clock, new TaggedDigest(), ids);
     list = new ListLicenseDevices(keys, devices, catalog, clock);
   });
 

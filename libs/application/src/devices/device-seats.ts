@@ -3,7 +3,6 @@ import {
   type Actor,
   type ApiKey,
   ApiKeyRepository,
-  AuditLog,
   Clock,
   type Device,
   type DeviceDeactivationReason,
@@ -17,10 +16,16 @@ import {
   FingerprintDigest,
   deviceStatusOf,
   keyActor,
+  type DeviceChangeRecords,
+  type RecordsOfActivation,
+  deviceActivatedEvent,
+  deviceDeactivatedEvent,
+  deviceLimitReachedEvent,
   leaseExpiresAt,
   maxDevicesOf,
   seatHeldSince,
 } from '@svc/domain';
+import { deviceAuditEntry, joinedRecords, leaseExpiryRecords } from './device-records';
 
 /** A device as the SDK sees it: the device, and when its lease ends if it is not seen again (null: no lease). */
 export interface DeviceSeat {
@@ -45,16 +50,14 @@ function policyOf(catalog: TierCatalog, key: ApiKey) {
   return catalog.devicePolicyOf(key.licenseType);
 }
 
-/** What the audit trail says of a device (CONTRACT 23): never its fingerprint nor the digest. */
-function deviceAuditDetails(device: Device): Record<string, unknown> {
-  return { device_id: device.id, license_id: device.licenseId, name: device.name, platform: device.platform };
-}
-
 /**
  * POST /v1/devices/activate (CONTRACT 23): takes a seat of the key's license for the fingerprint,
  * or answers the device already holding one; DEVICE_LIMIT_REACHED when every seat is held. The seats
- * are the license's override when an operator set one, else its tier's (maxDevicesOf). A new device is
- * audited (`device.activated`, the key as actor); answering one already active is not a change.
+ * are the license's override when an operator set one, else its tier's (maxDevicesOf). Recorded with
+ * the activation, in its transaction: for a new seat (not for the device already holding one) the audit
+ * entry `device.activated` (the key as actor) and its webhook, the license's one `device.limit_reached`
+ * of the day for a refusal, and the `lease_expired` records of a lapsed device of the same fingerprint
+ * it marks on the way.
  */
 @Injectable()
 export class ActivateDevice {
@@ -64,35 +67,40 @@ export class ActivateDevice {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly digests: FingerprintDigest,
-    private readonly audit: AuditLog,
   ) {}
 
   async execute(input: ActivateDeviceInput): Promise<ActivatedDevice> {
     const policy = policyOf(this.catalog, input.key);
     const override = await this.devices.maxDevicesOverrideOf(input.key.licenseId);
     const at = this.clock.now();
-    const outcome = await this.devices.activate({
-      id: this.ids.newId('dev'),
-      licenseId: input.key.licenseId,
-      fingerprintDigest: this.digests.of(input.fingerprint),
-      name: input.name,
-      platform: input.platform,
-      at,
-      maxDevices: maxDevicesOf(policy, override),
-      heldSince: seatHeldSince(policy, at),
-    });
-    if (outcome.kind === 'limit_reached') throw new DeviceLimitReachedError(outcome.maxDevices, outcome.active);
-    if (outcome.kind === 'activated') {
-      await this.audit.append({
-        id: this.ids.newId('aud'),
+    const keyId = input.key.id;
+    const recordsOf: RecordsOfActivation = (result, lapsed) => {
+      const parts: DeviceChangeRecords[] = lapsed.map((device) => leaseExpiryRecords(this.ids, device, keyId, at));
+      if (result.kind === 'activated') {
+        parts.push({
+          audit: [deviceAuditEntry(this.ids, 'device.activated', result.device, keyId, keyActor(keyId), at)],
+          events: [deviceActivatedEvent(this.ids.newId('wev'), result.device, keyId, at)],
+        });
+      } else if (result.kind === 'limit_reached') {
+        const refused = { licenseId: input.key.licenseId, keyId, maxDevices: result.maxDevices, active: result.active };
+        parts.push({ audit: [], events: [deviceLimitReachedEvent(refused, at)] });
+      }
+      return joinedRecords(parts);
+    };
+    const outcome = await this.devices.activate(
+      {
+        id: this.ids.newId('dev'),
+        licenseId: input.key.licenseId,
+        fingerprintDigest: this.digests.of(input.fingerprint),
+        name: input.name,
+        platform: input.platform,
         at,
-        action: 'device.activated',
-        keyId: input.key.id,
-        reason: null,
-        details: deviceAuditDetails(outcome.device),
-        actor: keyActor(input.key.id),
-      });
-    }
+        maxDevices: maxDevicesOf(policy, override),
+        heldSince: seatHeldSince(policy, at),
+      },
+      recordsOf,
+    );
+    if (outcome.kind === 'limit_reached') throw new DeviceLimitReachedError(outcome.maxDevices, outcome.active);
     return { device: outcome.device, leaseExpiresAt: leaseExpiresAt(outcome.device, policy), created: outcome.kind === 'activated' };
   }
 }
@@ -147,8 +155,8 @@ export interface DeactivatedDevice {
  * The one deactivation of a device (CONTRACT 23), whoever asks: the SDK (by fingerprint: its active
  * device, else DEVICE_NOT_FOUND), an operator or the CLI (by id: any device of the key's license, else
  * DEVICE_NOT_FOUND; one deactivated already is answered as it stands, idempotently), or the lease job.
- * Marks it with the reason and audits `device.deactivated` with the actor; whatever else a deactivation
- * does (its webhook) belongs here so that every caller gets it.
+ * Marks it with the reason and records, in the same transaction, the audit entry `device.deactivated`
+ * with the actor and the webhook `device.deactivated` with the reason, so that every caller gets both.
  */
 @Injectable()
 export class DeactivateDevice {
@@ -157,7 +165,6 @@ export class DeactivateDevice {
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
     private readonly digests: FingerprintDigest,
-    private readonly audit: AuditLog,
     private readonly ids: IdGenerator,
   ) {}
 
@@ -165,23 +172,17 @@ export class DeactivateDevice {
     const at = this.clock.now();
     const device = await this.find(input, at);
     if (device.deactivatedAt !== null) return { device, deactivatedNow: false };
-    if (!(await this.devices.deactivate(device.id, input.reason, at))) {
+    const records: DeviceChangeRecords = {
+      audit: [deviceAuditEntry(this.ids, 'device.deactivated', device, input.key.id, input.actor, at, input.reason)],
+      events: [deviceDeactivatedEvent(this.ids.newId('wev'), device, input.key.id, input.reason, at)],
+    };
+    if (!(await this.devices.deactivate(device.id, input.reason, at, records))) {
       // deactivated meanwhile by another caller: by fingerprint it is no longer active; by id it is answered as it stands
       const now = 'fingerprint' in input.device ? null : await this.devices.findById(device.id);
       if (!now || now.deactivatedAt === null) throw new DeviceNotFoundError();
       return { device: now, deactivatedNow: false };
     }
-    const deactivated: Device = { ...device, deactivatedAt: at, deactivationReason: input.reason };
-    await this.audit.append({
-      id: this.ids.newId('aud'),
-      at,
-      action: 'device.deactivated',
-      keyId: input.key.id,
-      reason: null,
-      details: { ...deviceAuditDetails(deactivated), reason: input.reason },
-      actor: input.actor,
-    });
-    return { device: deactivated, deactivatedNow: true };
+    return { device: { ...device, deactivatedAt: at, deactivationReason: input.reason }, deactivatedNow: true };
   }
 
   /** The device the input names on the key's license, else DEVICE_NOT_FOUND. */

@@ -25,7 +25,14 @@ describe(RevokeKeyById.name, () => {
     keys = new InMemoryApiKeyRepository(audit);
     users = new InMemoryUserRepository();
     const clock = new FixedClock(T0);
-    const show = new ShowApiKey(keys, users, new InMemoryUsageRepository(), shippedTierCatalog(), clock, new InMemoryDeviceRepository());
+    const show = new ShowApiKey(
+      keys,
+      users,
+      new InMemoryUsageRepository(),
+      shippedTierCatalog(),
+      clock,
+      new InMemoryDeviceRepository(keys, audit),
+    );
     revoke = new RevokeKeyById(keys, new KeyRevocation(keys, clock, new SequentialIdGenerator()), show);
   });
 

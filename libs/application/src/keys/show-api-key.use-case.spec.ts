@@ -11,17 +11,19 @@ import { ShowApiKey } from './show-api-key.use-case';
 
 describe(ShowApiKey.name, () => {
   let keys: InMemoryApiKeyRepository;
+  let audit: InMemoryAuditLog;
   let users: InMemoryUserRepository;
   let usage: InMemoryUsageRepository;
   let clock: FixedClock;
   let show: ShowApiKey;
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository(new InMemoryAuditLog());
+    audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
     users = new InMemoryUserRepository();
     usage = new InMemoryUsageRepository();
     clock = new FixedClock(T0);
-    show = new ShowApiKey(keys, users, usage, shippedTierCatalog(), clock, new InMemoryDeviceRepository());
+    show = new ShowApiKey(keys, users, usage, shippedTierCatalog(), clock, new InMemoryDeviceRepository(keys, audit));
   });
 
   it("answers the key's state, owner and this month's quota", async () => {

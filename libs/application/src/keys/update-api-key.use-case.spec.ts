@@ -43,7 +43,7 @@ describe(UpdateApiKey.name, () => {
 
   function build(): UpdateApiKey {
     const catalog = shippedTierCatalog();
-    devices = new InMemoryDeviceRepository();
+    devices = new InMemoryDeviceRepository(keys, audit);
     const show = new ShowApiKey(keys, users, usage, catalog, clock, devices);
     return new UpdateApiKey(keys, show, audit, clock, new SequentialIdGenerator(), catalog, offlineLicensesOver(keys).licenses, devices);
   }

@@ -119,7 +119,7 @@ describe('the console reads (ListKeys, ReportDailyUsage, ShowOverview, ListAudit
         audit,
         catalog,
         clock,
-        new InMemoryDeviceRepository(),
+        new InMemoryDeviceRepository(keys, audit),
       ).execute();
 
       expect(overview.keysByTier).toEqual({ free: 1, research: 0, commercial: 0, enterprise: 1 });

@@ -10,7 +10,15 @@ describe('the outbox retention (WEBHOOK_RETENTION_DAYS)', () => {
     const now = at('2026-11-26T12:00:00Z');
     const retention = outboxRetention(now, 30);
     expect(retention.deliveriesEndedBefore).toEqual(at('2026-10-27T12:00:00Z'));
-    for (const type of ['key.issued', 'key.revoked', 'key.rotated', 'model.published', 'model.deleted'] as const) {
+    for (const type of [
+      'key.issued',
+      'key.revoked',
+      'key.rotated',
+      'model.published',
+      'model.deleted',
+      'device.activated',
+      'device.deactivated',
+    ] as const) {
       expect(retention.eventsFannedOutBefore[type]).toEqual(at('2026-10-27T12:00:00Z'));
     }
     expect(Object.keys(retention.eventsFannedOutBefore).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
@@ -40,5 +48,18 @@ describe('the outbox retention (WEBHOOK_RETENTION_DAYS)', () => {
     // with 30 days, a notice of 31 October is still kept on 30 November, gone on 1 December
     expect(outboxRetention(at('2026-11-30T12:00:00Z'), 30).eventsFannedOutBefore['quota.warning']).toEqual(at('2026-10-01T00:00:00Z'));
     expect(outboxRetention(at('2026-12-01T00:00:00Z'), 30).eventsFannedOutBefore['quota.warning']).toEqual(at('2026-11-01T00:00:00Z'));
+  });
+
+  it('a device.limit_reached notice is kept while its UTC day is current, and until that day ended plus the retention', () => {
+    // the day containing now - retention is kept whole: a notice of it can still be recorded again only if it is gone
+    expect(outboxRetention(at('2026-11-26T12:00:00Z'), 1).eventsFannedOutBefore['device.limit_reached']).toEqual(
+      at('2026-11-25T00:00:00Z'),
+    );
+    expect(outboxRetention(at('2026-11-26T00:00:00Z'), 1).eventsFannedOutBefore['device.limit_reached']).toEqual(
+      at('2026-11-25T00:00:00Z'),
+    );
+    expect(outboxRetention(at('2026-11-25T23:59:59Z'), 1).eventsFannedOutBefore['device.limit_reached']).toEqual(
+      at('2026-11-24T00:00:00Z'),
+    );
   });
 });

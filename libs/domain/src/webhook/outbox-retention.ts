@@ -1,4 +1,5 @@
 import { BillingPeriod } from '../quota/billing-period';
+import { utcDayOf } from '../analytics/usage-tally';
 import { type WebhookEventType, KEY_EXPIRING_NOTICE_MS, WEBHOOK_EVENT_TYPES } from './webhook-event';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -20,6 +21,9 @@ const DAY_MS = 24 * 3600 * 1000;
  *   kept until their period has ended plus the retention, i.e. only those
  *   fanned out before the period containing `now - retention` began go. A
  *   notice of the current period is never pruned, however short the retention.
+ * - `device.limit_reached` (one id per license and UTC day): kept until its
+ *   day has ended plus the retention, i.e. only those fanned out before the
+ *   UTC day containing `now - retention` began go.
  * An event is fanned out after it occurred, so an instant on `fanned_out_at`
  * bounds `occurred_at` too.
  */
@@ -35,8 +39,12 @@ export function outboxRetention(now: Date, retentionDays: number): OutboxRetenti
   const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
   const keyExpiring = new Date(cutoff.getTime() - KEY_EXPIRING_NOTICE_MS);
   const quotaNotices = BillingPeriod.containing(cutoff).startsAt;
-  const before = (type: WebhookEventType): Date =>
-    type === 'key.expiring' ? keyExpiring : type === 'quota.warning' || type === 'quota.exhausted' ? quotaNotices : cutoff;
+  const limitNotices = new Date(`${utcDayOf(cutoff)}T00:00:00.000Z`);
+  const before = (type: WebhookEventType): Date => {
+    if (type === 'key.expiring') return keyExpiring;
+    if (type === 'quota.warning' || type === 'quota.exhausted') return quotaNotices;
+    return type === 'device.limit_reached' ? limitNotices : cutoff;
+  };
   return {
     deliveriesEndedBefore: cutoff,
     eventsFannedOutBefore: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, before(type)])) as Record<WebhookEventType, Date>,

@@ -1,4 +1,6 @@
+import { utcDayOf } from '../analytics/usage-tally';
 import { type ApiKey } from '../api-key/api-key';
+import { type Device, type DeviceDeactivationReason } from '../device/device';
 import { type Model } from '../model/model';
 import { toSecondTimestamp } from '../shared/timestamp';
 
@@ -12,6 +14,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'quota.exhausted',
   'model.published',
   'model.deleted',
+  'device.activated',
+  'device.deactivated',
+  'device.limit_reached',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookMessageType = WebhookEventType | 'webhook.test';
@@ -107,4 +112,58 @@ export function modelPublishedEvent(id: string, model: Model, at: Date): Webhook
 
 export function modelDeletedEvent(id: string, model: Model, at: Date): WebhookEvent {
   return { id, type: 'model.deleted', occurredAt: at, data: { name: model.name, version: model.version } };
+}
+
+/**
+ * How every device event names its device (CONTRACT 23): its id, the key that made the change (the
+ * calling key; the license's current key for a lapsed lease), its license, its name and platform, and
+ * when it was activated and last seen. Never the fingerprint nor its digest.
+ */
+function deviceDataOf(device: Device, keyId: string): Record<string, unknown> {
+  return {
+    device_id: device.id,
+    key_id: keyId,
+    license_id: device.licenseId,
+    name: device.name,
+    platform: device.platform,
+    activated_at: toSecondTimestamp(device.activatedAt),
+    last_seen_at: toSecondTimestamp(device.lastSeenAt),
+  };
+}
+
+/** A device took a seat (a 201 activation, not the 200 of a fingerprint already active). */
+export function deviceActivatedEvent(id: string, device: Device, keyId: string, at: Date): WebhookEvent {
+  return { id, type: 'device.activated', occurredAt: at, data: deviceDataOf(device, keyId) };
+}
+
+/** A device gave its seat back: its SDK said so (`sdk`), an operator did (`operator`), or its lease lapsed (`lease_expired`). */
+export function deviceDeactivatedEvent(
+  id: string,
+  device: Device,
+  keyId: string,
+  reason: DeviceDeactivationReason,
+  at: Date,
+): WebhookEvent {
+  return {
+    id,
+    type: 'device.deactivated',
+    occurredAt: at,
+    data: { ...deviceDataOf(device, keyId), deactivated_at: toSecondTimestamp(at), reason },
+  };
+}
+
+/**
+ * The one `device.limit_reached` of a license and UTC day: its id names both, so the outbox records
+ * it once however many refused activations, on however many instances, record it (recordOnce).
+ */
+export function deviceLimitReachedEvent(
+  refused: { licenseId: string; keyId: string; maxDevices: number; active: number },
+  at: Date,
+): WebhookEvent {
+  return {
+    id: `device.limit_reached:${refused.licenseId}:${utcDayOf(at)}`,
+    type: 'device.limit_reached',
+    occurredAt: at,
+    data: { key_id: refused.keyId, license_id: refused.licenseId, max_devices: refused.maxDevices, active: refused.active },
+  };
 }

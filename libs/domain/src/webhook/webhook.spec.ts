@@ -9,6 +9,8 @@ import {
   signingSecretsOf,
 } from './webhook-endpoint';
 import { mayRaiseQuotaNotices, quotaCrossings, quotaNoticeId, quotaNoticesOf, quotaThresholdsOf } from './quota-crossing';
+import { type Device } from '../device/device';
+import { deviceActivatedEvent, deviceDeactivatedEvent, deviceLimitReachedEvent } from './webhook-event';
 
 describe('quota crossings (CONTRACT 20)', () => {
   it('80 % rounds up; each threshold is crossed by exactly one consumption of a run', () => {
@@ -96,5 +98,43 @@ describe('signing secrets', () => {
     expect(signingSecretsOf(endpoint, clock.now())).toEqual(['new', 'old']);
     clock.set(new Date('2026-01-02T00:00:00Z'));
     expect(signingSecretsOf(endpoint, clock.now())).toEqual(['new']);
+  });
+});
+
+describe('device events (CONTRACT 23)', () => {
+  const device: Device = {
+    id: 'dev_1',
+    licenseId: 'key_first',
+    name: 'EEG lab PC 2',
+    platform: 'windows-x64',
+    activatedAt: new Date('2026-05-10T08:00:00.123Z'),
+    lastSeenAt: new Date('2026-05-10T09:00:00Z'),
+    deactivatedAt: null,
+    deactivationReason: null,
+  };
+
+  it('name the device, the key and the license, never a fingerprint', () => {
+    const activated = deviceActivatedEvent('wev_1', device, 'key_now', new Date('2026-05-10T08:00:00Z'));
+    expect(activated).toMatchObject({ id: 'wev_1', type: 'device.activated' });
+    expect(activated.data).toEqual({
+      device_id: 'dev_1',
+      key_id: 'key_now',
+      license_id: 'key_first',
+      name: 'EEG lab PC 2',
+      platform: 'windows-x64',
+      activated_at: '2026-05-10T08:00:00Z',
+      last_seen_at: '2026-05-10T09:00:00Z',
+    });
+    const deactivated = deviceDeactivatedEvent('wev_2', device, 'key_now', 'lease_expired', new Date('2026-05-11T09:00:00Z'));
+    expect(deactivated.data).toMatchObject({ device_id: 'dev_1', reason: 'lease_expired', deactivated_at: '2026-05-11T09:00:00Z' });
+  });
+
+  it('device.limit_reached has one id per license and UTC day', () => {
+    const refused = { licenseId: 'key_first', keyId: 'key_now', maxDevices: 3, active: 3 };
+    const early = deviceLimitReachedEvent(refused, new Date('2026-05-10T00:00:00Z'));
+    expect(deviceLimitReachedEvent(refused, new Date('2026-05-10T23:59:59.999Z')).id).toBe(early.id);
+    expect(deviceLimitReachedEvent(refused, new Date('2026-05-11T00:00:00Z')).id).not.toBe(early.id);
+    expect(deviceLimitReachedEvent({ ...refused, licenseId: 'key_other' }, new Date('2026-05-10T00:00:00Z')).id).not.toBe(early.id);
+    expect(early.data).toEqual({ key_id: 'key_now', license_id: 'key_first', max_devices: 3, active: 3 });
   });
 });

@@ -22,7 +22,7 @@ import { type DataSource, type DataSourceOptions, type Repository } from 'typeor
 import { AuditLines, LoggingAuditLog } from '../../audit/logging-audit-log';
 import { SecretsCipher } from '../../crypto/secrets-cipher';
 import { type DriverFaults, translatingFaults } from '../driver-faults';
-import { ApiKeyRecord, ModelRecord, RECORDS } from './records';
+import { ApiKeyRecord, DeviceRecord, LicenseDeviceLimitRecord, ModelRecord, RECORDS } from './records';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
 import { TypeOrmGeneratedSecretRepository } from './repositories/typeorm-generated-secret.repository';
@@ -150,7 +150,17 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     { provide: KeyDirectory, useClass: SqlKeyDirectory },
     { provide: UserRepository, useClass: TypeOrmUserRepository },
     { provide: OperatorRepository, useClass: TypeOrmOperatorRepository },
-    { provide: DeviceRepository, useClass: TypeOrmDeviceRepository },
+    {
+      provide: DeviceRepository,
+      inject: [getRepositoryToken(DeviceRecord), getRepositoryToken(LicenseDeviceLimitRecord), SqlStatements, AuditLines, OutboxBell],
+      useFactory: (
+        records: Repository<DeviceRecord>,
+        limits: Repository<LicenseDeviceLimitRecord>,
+        statements: S,
+        lines: AuditLines,
+        bell: OutboxBell,
+      ) => new TypeOrmDeviceRepository(records, limits, statements, lines, bell),
+    },
     { provide: StoredLicenseRepository, useClass: SqlStoredLicenseRepository },
     {
       provide: AuditLog,

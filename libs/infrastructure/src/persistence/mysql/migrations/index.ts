@@ -15,6 +15,7 @@ import { DevicesMySql1765200000000 } from './1765200000000-devices';
 import { FieldEventsMySql1765400000000 } from './1765400000000-field-events';
 import { LicenseTokensMySql1765500000000 } from './1765500000000-license-tokens';
 import { LicenseDeviceLimitsMySql1765600000000 } from './1765600000000-license-device-limits';
+import { DeviceLeaseIndexMySql1765700000000 } from './1765700000000-device-lease-index';
 
 /** MySQL / MariaDB's migrations, in order; the schema test holds them to the other databases'. */
 export const MYSQL_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MYSQL_MIGRATIONS = [
   FieldEventsMySql1765400000000,
   LicenseTokensMySql1765500000000,
   LicenseDeviceLimitsMySql1765600000000,
+  DeviceLeaseIndexMySql1765700000000,
 ];

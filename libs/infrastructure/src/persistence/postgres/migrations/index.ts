@@ -15,6 +15,7 @@ import { DevicesPostgres1765200000000 } from './1765200000000-devices';
 import { FieldEventsPostgres1765400000000 } from './1765400000000-field-events';
 import { LicenseTokensPostgres1765500000000 } from './1765500000000-license-tokens';
 import { LicenseDeviceLimitsPostgres1765600000000 } from './1765600000000-license-device-limits';
+import { DeviceLeaseIndexPostgres1765700000000 } from './1765700000000-device-lease-index';
 
 /** PostgreSQL's migrations, in order; the schema test holds them to the other databases'. */
 export const POSTGRES_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const POSTGRES_MIGRATIONS = [
   FieldEventsPostgres1765400000000,
   LicenseTokensPostgres1765500000000,
   LicenseDeviceLimitsPostgres1765600000000,
+  DeviceLeaseIndexPostgres1765700000000,
 ];

@@ -15,6 +15,7 @@ import { DevicesSqlite1765200000000 } from './1765200000000-devices';
 import { FieldEventsSqlite1765400000000 } from './1765400000000-field-events';
 import { LicenseTokensSqlite1765500000000 } from './1765500000000-license-tokens';
 import { LicenseDeviceLimitsSqlite1765600000000 } from './1765600000000-license-device-limits';
+import { DeviceLeaseIndexSqlite1765700000000 } from './1765700000000-device-lease-index';
 
 /** SQLite's migrations, in order; the schema test holds them to the other databases' (docs/EXTENDING.md). */
 export const SQLITE_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const SQLITE_MIGRATIONS = [
   FieldEventsSqlite1765400000000,
   LicenseTokensSqlite1765500000000,
   LicenseDeviceLimitsSqlite1765600000000,
+  DeviceLeaseIndexSqlite1765700000000,
 ];

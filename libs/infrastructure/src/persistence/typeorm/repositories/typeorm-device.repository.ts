@@ -1,18 +1,29 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import {
   type Device,
   type DeviceActivation,
   type DeviceActivationOutcome,
+  type DeviceChangeRecords,
   type DeviceDeactivationReason,
+  type DeviceLease,
+  type LapsedDevice,
+  type LicenseType,
+  type RecordsOfActivation,
   DeviceRepository,
   type MaxDevicesOverride,
   hasFreeSeat,
 } from '@svc/domain';
-import { type EntityManager, Repository, type SelectQueryBuilder } from 'typeorm';
+import { type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { type AuditLines } from '../../../audit/logging-audit-log';
+import { AuditEntryMapper } from '../mappers/audit-entry.mapper';
+import { WebhookMapper } from '../mappers/webhook.mapper';
+import { type OutboxBell, OutboxWrites } from '../outbox';
+import { RecordValues } from '../record-values';
 import { ApiKeyRecord } from '../records/api-key.record';
+import { AuditEntryRecord } from '../records/audit-entry.record';
 import { DeviceRecord } from '../records/device.record';
-import { LicenseDeviceLimitRecord } from '../records/license-device-limit.record';
+import { type LicenseDeviceLimitRecord } from '../records/license-device-limit.record';
+import { WebhookEventRecord } from '../records/webhook.records';
+import { type SqlStatements, type WriteScript } from '../sql-statements';
 
 /** A device record as the domain's device (the digest stays in the record). */
 function deviceOf(record: DeviceRecord): Device {
@@ -41,29 +52,72 @@ function holding(query: SelectQueryBuilder<DeviceRecord>, licenseId: string, hel
  * one write lock on SQLite), before anything is read. Seats are then
  * counted and the device inserted under that lock, so concurrent activations of one license on any
  * number of instances are serialised and exactly as many succeed as there were free seats.
+ * Each change writes its records (audit entries, webhook events) in its own transaction; once it has
+ * committed, the entries are logged and the outbox's bell rung.
  */
-@Injectable()
 export class TypeOrmDeviceRepository extends DeviceRepository {
   /**
-   * One activation at a time in this instance: on SQLite TypeORM runs every transaction on its one
+   * One device transaction at a time in this instance: on SQLite TypeORM runs every transaction on its one
    * connection, where a second BEGIN while the first is open fails. Other instances wait on the lock.
    */
-  private activations: Promise<unknown> = Promise.resolve();
+  private transactions: Promise<unknown> = Promise.resolve();
+
+  private readonly deviceValues: RecordValues<DeviceRecord>;
+  private readonly outbox: OutboxWrites;
 
   constructor(
-    @InjectRepository(DeviceRecord) private readonly records: Repository<DeviceRecord>,
-    @InjectRepository(LicenseDeviceLimitRecord) private readonly limits: Repository<LicenseDeviceLimitRecord>,
+    private readonly records: Repository<DeviceRecord>,
+    private readonly limits: Repository<LicenseDeviceLimitRecord>,
+    private readonly statements: SqlStatements,
+    private readonly lines: AuditLines,
+    private readonly bell: OutboxBell,
   ) {
     super();
+    this.deviceValues = new RecordValues(records.manager.connection, DeviceRecord);
+    this.outbox = new OutboxWrites(records.manager.connection, statements);
   }
 
-  activate(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
-    const run = this.activations.then(() => this.records.manager.transaction((manager) => this.activateLocked(manager, activation)));
-    this.activations = run.catch(() => undefined);
+  /** `work` in one transaction (after this instance's others); its records logged and rung once it has committed. */
+  private change<T>(work: (manager: EntityManager, written: DeviceChangeRecords[]) => Promise<T>): Promise<T> {
+    const written: DeviceChangeRecords[] = [];
+    const run = this.transactions
+      .then(() => this.records.manager.transaction((manager) => work(manager, written)))
+      .then((result) => {
+        for (const entry of written.flatMap((r) => r.audit)) this.lines.stored(entry);
+        if (written.some((r) => r.events.length > 0)) this.bell.ring();
+        return result;
+      });
+    this.transactions = run.catch(() => undefined);
     return run;
   }
 
-  private async activateLocked(manager: EntityManager, activation: DeviceActivation): Promise<DeviceActivationOutcome> {
+  /** The one place a device change's records are written, in its transaction: audit entries, then events (a duplicate id ignored). */
+  private async writeRecords(manager: EntityManager, records: DeviceChangeRecords, written: DeviceChangeRecords[]): Promise<void> {
+    for (const entry of records.audit) await manager.getRepository(AuditEntryRecord).insert(AuditEntryMapper.toRecord(entry));
+    for (const event of records.events) {
+      await manager
+        .getRepository(WebhookEventRecord)
+        .createQueryBuilder()
+        .insert()
+        .values(WebhookMapper.eventToRecord(event))
+        .orIgnore()
+        .execute();
+    }
+    written.push(records);
+  }
+
+  activate(activation: DeviceActivation, recordsOf: RecordsOfActivation): Promise<DeviceActivationOutcome> {
+    return this.change(async (manager, written) => {
+      const { outcome, lapsed } = await this.activateLocked(manager, activation);
+      await this.writeRecords(manager, recordsOf(outcome, lapsed), written);
+      return outcome;
+    });
+  }
+
+  private async activateLocked(
+    manager: EntityManager,
+    activation: DeviceActivation,
+  ): Promise<{ outcome: DeviceActivationOutcome; lapsed: Device[] }> {
     await this.lockLicense(manager, activation.licenseId);
     const records = manager.getRepository(DeviceRecord);
     const same = await records
@@ -72,17 +126,19 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
       .andWhere('d.fingerprint_digest = :digest', { digest: activation.fingerprintDigest })
       .andWhere('d.deactivated_at IS NULL')
       .getMany();
+    const lapsed: Device[] = [];
     for (const record of same) {
-      const lapsed = activation.heldSince !== null && new Date(record.lastSeenAt).getTime() <= activation.heldSince.getTime();
-      if (!lapsed) {
+      const expired = activation.heldSince !== null && new Date(record.lastSeenAt).getTime() <= activation.heldSince.getTime();
+      if (!expired) {
         await records.update({ id: record.id }, { lastSeenAt: activation.at });
-        return { kind: 'already_active', device: deviceOf(Object.assign(record, { lastSeenAt: activation.at })) };
+        return { outcome: { kind: 'already_active', device: deviceOf(Object.assign(record, { lastSeenAt: activation.at })) }, lapsed };
       }
       await records.update({ id: record.id }, { deactivatedAt: activation.at, deactivationReason: 'lease_expired' });
+      lapsed.push(deviceOf(Object.assign(record, { deactivatedAt: activation.at, deactivationReason: 'lease_expired' })));
     }
     const active = await holding(records.createQueryBuilder('d'), activation.licenseId, activation.heldSince).getCount();
     if (!hasFreeSeat(activation.maxDevices, active)) {
-      return { kind: 'limit_reached', maxDevices: activation.maxDevices!, active };
+      return { outcome: { kind: 'limit_reached', maxDevices: activation.maxDevices!, active }, lapsed };
     }
     const record = records.create({
       id: activation.id,
@@ -96,7 +152,7 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
       deactivationReason: null,
     });
     await records.insert(record);
-    return { kind: 'activated', device: deviceOf(record) };
+    return { outcome: { kind: 'activated', device: deviceOf(record) }, lapsed };
   }
 
   /** Locks the license's first key row for the rest of the transaction (see the class). */
@@ -132,15 +188,68 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  async deactivate(deviceId: string, reason: DeviceDeactivationReason, at: Date): Promise<boolean> {
-    const result = await this.records
-      .createQueryBuilder()
-      .update()
-      .set({ deactivatedAt: at, deactivationReason: reason })
-      .where('id = :deviceId', { deviceId })
-      .andWhere('deactivated_at IS NULL')
-      .execute();
-    return (result.affected ?? 0) > 0;
+  deactivate(deviceId: string, reason: DeviceDeactivationReason, at: Date, records: DeviceChangeRecords): Promise<boolean> {
+    return this.release(() => this.releaseWrites(deviceId, reason, at, null, records), records);
+  }
+
+  async lapsed(leases: readonly DeviceLease[], limit: number): Promise<LapsedDevice[]> {
+    if (leases.length === 0) return [];
+    const query = this.records
+      .createQueryBuilder('d')
+      .innerJoin(ApiKeyRecord, 'k', 'k.license_id = d.license_id AND k.rotated_to IS NULL')
+      .addSelect(['k.id', 'k.licenseType'])
+      .where('d.deactivated_at IS NULL');
+    // one condition per tier with a lease: its devices last seen at or before its cut-off
+    const byTier = leases.map((lease, i) => `(k.license_type = :tier${i} AND d.last_seen_at <= :heldSince${i})`).join(' OR ');
+    const params: Record<string, unknown> = {};
+    leases.forEach((lease, i) => Object.assign(params, { [`tier${i}`]: lease.licenseType, [`heldSince${i}`]: lease.heldSince }));
+    const { entities, raw } = await query
+      .andWhere(`(${byTier})`, params)
+      .orderBy('d.last_seen_at', 'ASC')
+      .addOrderBy('d.id', 'ASC')
+      .limit(limit)
+      .getRawAndEntities<{ d_id: string; k_id: string; k_license_type: string }>();
+    const keys = new Map(raw.map((row) => [row.d_id, row]));
+    return entities.map((record) => {
+      const key = keys.get(record.id)!;
+      return { device: deviceOf(record), keyId: key.k_id, licenseType: key.k_license_type as LicenseType };
+    });
+  }
+
+  releaseLapsed(deviceId: string, heldSince: Date, at: Date, records: DeviceChangeRecords): Promise<boolean> {
+    return this.release(() => this.releaseWrites(deviceId, 'lease_expired', at, heldSince, records), records);
+  }
+
+  /**
+   * A deactivation in one transaction of the database's own statements (on SQLite one synchronous
+   * BEGIN IMMEDIATE, so instances on one file wait for each other rather than fail); once it has
+   * committed, its audit entries logged and the outbox's bell rung.
+   */
+  private async release(script: () => WriteScript<boolean>, records: DeviceChangeRecords): Promise<boolean> {
+    const changed = await this.statements.writeTogether(script);
+    if (changed) {
+      for (const entry of records.audit) this.lines.stored(entry);
+      if (records.events.length > 0) this.bell.ring();
+    }
+    return changed;
+  }
+
+  /** The mark (only a device still active, and still lapsed at `lapsedBy` when given), then, if it marked, the records. */
+  private *releaseWrites(
+    deviceId: string,
+    reason: DeviceDeactivationReason,
+    at: Date,
+    lapsedBy: Date | null,
+    records: DeviceChangeRecords,
+  ): WriteScript<boolean> {
+    const set = this.deviceValues.assignments({ deactivatedAt: at, deactivationReason: reason });
+    const lapsed =
+      lapsedBy === null ? [] : this.deviceValues.of(Object.assign(new DeviceRecord(), { lastSeenAt: lapsedBy }), ['last_seen_at']);
+    const sql = `UPDATE devices SET ${set.sql} WHERE id = ? AND deactivated_at IS NULL${lapsedBy === null ? '' : ' AND last_seen_at <= ?'}`;
+    if ((yield { sql, params: [...set.params, deviceId, ...lapsed] }) !== 1) return false;
+    yield* this.outbox.audit(records.audit);
+    for (const event of records.events) yield* this.outbox.eventOnce(event);
+    return true;
   }
 
   async listByLicense(licenseId: string): Promise<Device[]> {
