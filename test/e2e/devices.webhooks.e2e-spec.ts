@@ -117,6 +117,29 @@ describe('device webhooks (CONTRACT 23)', () => {
     }
   });
 
+  it("sends device.deactivated with reason operator for an operator's deactivation, once: a repeat answers 200 and sends nothing", async () => {
+    const issued = await t.issueKey({ licenseType: 'research' });
+    const device = await activate(issued.api_key, 21, { name: 'EEG lab PC 21' });
+    expect(device.status).toBe(201);
+    const deviceId = device.body.device_id as string;
+    clock.advance(60_000);
+    const path = `/admin/v1/keys/${issued.key_id}/devices/${deviceId}/deactivate`;
+    const off = await t.admin('POST', path);
+    expect(off.status).toBe(200);
+    expect((await t.admin('POST', path)).status).toBe(200);
+    const ofDevice = () => messages('device.deactivated').filter((m) => m.data.device_id === deviceId);
+    await eventually(() => ofDevice().length === 1, { timeoutMs: 15000 });
+    await outboxSettled(t.baseUrl);
+    expect(ofDevice()).toHaveLength(1);
+    expect(ofDevice()[0].data).toMatchObject({
+      device_id: deviceId,
+      key_id: issued.key_id,
+      license_id: issued.key_id,
+      name: 'EEG lab PC 21',
+      reason: 'operator',
+    });
+  });
+
   it('takes the device event types on an endpoint, and refuses an unknown one', async () => {
     const ok = await t.admin('POST', '/admin/v1/webhooks', { url: receiver.url, events: ['device.limit_reached'] });
     expect(ok.status).toBe(201);
