@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import { ConsoleLogger, Logger } from '@nestjs/common';
 import { FixedClock } from '@svc/domain';
 import Redis from 'ioredis';
 import { CapturingLogger } from '../../../../test/harness/capturing-logger';
 import { serverAvailableSync } from '../../../../test/harness/services';
 import { InMemoryRateCounter } from './in-memory-rate-counter';
-import { RedisRateCounter } from './redis-rate-counter';
+import { REDIS_DISCONNECT_TIMEOUT_MS, RedisRateCounter } from './redis-rate-counter';
 
 const WINDOW_MS = 60_000;
 const RETRY_MS = 100;
@@ -85,5 +86,34 @@ async function until(check: () => boolean): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
     expect(unreachable()).toHaveLength(before);
     expect(closing.mode()).toBe('per-instance');
+  });
+});
+
+describe(`${RedisRateCounter.name} when Redis has gone away`, () => {
+  const logger = new CapturingLogger();
+  beforeAll(() => Logger.overrideLogger(logger));
+  afterAll(() => Logger.overrideLogger(new ConsoleLogger()));
+
+  it('its shutdown leaves no timer behind that would hold a closing process open (a Jest worker, the service)', async () => {
+    // a "Redis" that takes each connection and closes it at once
+    const server = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const counter = new RedisRateCounter(
+      `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      'svc-test:gone:',
+      new InMemoryRateCounter(new FixedClock(new Date()), 1_000),
+      RETRY_MS,
+    );
+    try {
+      await until(() => logger.lines.some((line) => line.includes('Redis unreachable')));
+    } finally {
+      counter.onApplicationShutdown();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    // what ioredis arms while closing ends within REDIS_DISCONNECT_TIMEOUT_MS (its own default held it 2 s)
+    await new Promise((resolve) => setTimeout(resolve, REDIS_DISCONNECT_TIMEOUT_MS * 3));
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 });

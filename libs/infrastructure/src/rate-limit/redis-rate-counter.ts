@@ -35,6 +35,9 @@ return {count, redis.call('PTTL', KEYS[1])}
  */
 export const REDIS_RETRY_AFTER_FAILED_COMMAND_MS = 1000;
 
+/** How long a closing connection waits for Redis to close its end (ioredis's `disconnectTimeout`). */
+export const REDIS_DISCONNECT_TIMEOUT_MS = 100;
+
 type RedisWithHit = Redis & {
   rateHit(key: string, limit: number, windowMs: number): Promise<[number, number, number]>;
   ratePeek(key: string): Promise<[number, number]>;
@@ -67,6 +70,10 @@ export class RedisRateCounter extends RateCounter implements OnApplicationShutdo
       connectTimeout: 1000,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
       lazyConnect: false,
+      // How long a closing connection may wait for Redis to close its end before its socket is destroyed
+      // (ioredis's default is 2 s). The timer stays armed when the socket had closed already (Redis gone),
+      // holding a shutting-down process open that long; Redis closes its end of a live connection at once.
+      disconnectTimeout: REDIS_DISCONNECT_TIMEOUT_MS,
     }) as RedisWithHit;
     this.redis.defineCommand('rateHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.redis.defineCommand('ratePeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
