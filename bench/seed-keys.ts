@@ -4,7 +4,7 @@ import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import type { DatabaseConfig } from '@svc/config';
-import type { ApiKey as DomainApiKey, IdKind, LicenseType, StoredLicense, User } from '@svc/domain';
+import type { ApiKey as DomainApiKey, LicenseType, StoredLicense, User } from '@svc/domain';
 import { type Libraries } from './built-service';
 
 /** The plaintext keys the load generator presents, as issuance returned them. */
@@ -26,9 +26,9 @@ const ROWS_PER_INSERT = 2000;
 const KEYS_PER_TRANSACTION = 50_000;
 
 /**
- * The same cryptographic bytes as the service's CryptoRandomSource and
- * RandomIdGenerator (node's CSPRNG), drawn from a pool filled 64 KiB at a time
- * instead of one call per key: a million keys need three million draws.
+ * The same cryptographic bytes as the service's CryptoRandomSource (node's
+ * CSPRNG), drawn from a pool filled 64 KiB at a time instead of one call per
+ * key: a million keys need several million draws.
  */
 export class PooledRandom {
   private pool = Buffer.alloc(0);
@@ -165,18 +165,14 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
   const { ApiKey, ApiKeyFormat, defaultExpiryFrom } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
   const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);
-  // The domain's ports, over the pooled source; ids have RandomIdGenerator's form (`<kind>_` and 96 random bits).
+  // The domain's random source over the pooled bytes; ids made as the service makes them.
   const pooled = new PooledRandom();
   const random = new (class extends lib.domain.RandomSource {
     hex(bytes: number): string {
       return pooled.hex(bytes);
     }
   })();
-  const ids = new (class extends lib.domain.IdGenerator {
-    newId(kind: IdKind): string {
-      return `${kind}_${pooled.hex(12)}`;
-    }
-  })();
+  const ids = new lib.infrastructure.TimeOrderedIdGenerator(random);
   const userTable = dataSource.getMetadata(lib.infrastructure.UserRecord);
   const keyTable = dataSource.getMetadata(lib.infrastructure.ApiKeyRecord);
   const userColumns = writtenColumns(userTable).map((c) => c.databaseName);

@@ -1,6 +1,6 @@
 export * from './infrastructure.module';
 export * from './crypto/sha256-secret-hasher';
-export * from './crypto/random-id-generator';
+export * from './crypto/time-ordered-id-generator';
 export * from './time/system-clock';
 export * from './model-store/local-model-store';
 export * from './repo-tokens/github-app-repo-token-issuer';

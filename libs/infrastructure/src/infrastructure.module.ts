@@ -23,7 +23,7 @@ import {
 } from '@svc/domain';
 import { HmacModelLinkSigner, modelUrlSecretOf } from './crypto/hmac-model-link-signer';
 import { Ed25519LicenseKeyGenerator, Ed25519LicenseSigner, KeptLicenseSigner } from './crypto/ed25519-license-signer';
-import { CryptoRandomSource, RandomIdGenerator } from './crypto/random-id-generator';
+import { CryptoRandomSource, TimeOrderedIdGenerator } from './crypto/time-ordered-id-generator';
 import { SecretsCipher } from './crypto/secrets-cipher';
 import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { Sha256FingerprintDigest } from './crypto/sha256-fingerprint-digest';
@@ -67,7 +67,7 @@ export class InfrastructureModule {
       },
       { provide: SecretHasher, useValue: new Sha256SecretHasher(config.keys.digestPepper) },
       { provide: FingerprintDigest, useValue: new Sha256FingerprintDigest() },
-      { provide: IdGenerator, useValue: new RandomIdGenerator() },
+      { provide: IdGenerator, useValue: new TimeOrderedIdGenerator() },
       // ADMIN_TOKEN stands in as an owner (CONTRACT 21): the last-owner rule applies only without it
       { provide: BootstrapOwner, useValue: new BootstrapOwner(config.adminToken !== null) },
       { provide: RandomSource, useValue: new CryptoRandomSource() },
