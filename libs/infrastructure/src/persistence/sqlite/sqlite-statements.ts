@@ -9,7 +9,10 @@ import { type PreparedStatement, SqlStatements, type WriteScript } from '../type
  * reaches into TypeORM's SQLite driver.
  */
 export class SqliteStatements extends SqlStatements {
-  /** The writes of writeTogether, prepared once per SQL text (a handful: the scripts' statements). */
+  /**
+   * The writes of writeTogether and runWrite, prepared once per SQL text: the scripts' statements, and the
+   * multi-row inserts of a batch of events, one text per row count (at most BATCH_LIMITS.events of each).
+   */
   private readonly writes = new Map<string, Statement>();
 
   constructor(readonly dataSource: DataSource) {

@@ -173,15 +173,12 @@ export class SqliteUnitOfWork extends UnitOfWork {
       let recorded = 0;
       if (claims.licenseId !== null && claims.byKey.size > 0) {
         const rows = [...claims.byKey.values()];
-        const inserted = db
-          .prepare(
-            `INSERT OR IGNORE INTO idempotency_keys (license_id, idempotency_key, event_id, reported_digest, claimed_at) VALUES ${rows
-              .map(() => '(?, ?, ?, ?, ?)')
-              .join(', ')}`,
-          )
-          .run(
-            ...rows.flatMap((c) => [claims.licenseId, c.key, c.eventId, claimDigestOf(c.reportedFields), claims.at.toISOString()]),
-          ).changes;
+        const inserted = this.sqlite.runWrite(
+          `INSERT OR IGNORE INTO idempotency_keys (license_id, idempotency_key, event_id, reported_digest, claimed_at) VALUES ${rows
+            .map(() => '(?, ?, ?, ?, ?)')
+            .join(', ')}`,
+          rows.flatMap((c) => [claims.licenseId, c.key, c.eventId, claimDigestOf(c.reportedFields), claims.at.toISOString()]),
+        );
         if (inserted !== rows.length) throw new Outdated();
       }
       for (const write of writes) {
@@ -196,7 +193,7 @@ export class SqliteUnitOfWork extends UnitOfWork {
           );
         } else if (write.kind === 'store') {
           const { sql, params } = eventsInsert(write.events, SQLITE_FIELD_EVENTS);
-          db.prepare(sql).run(...params);
+          this.sqlite.runWrite(sql, params);
         } else if (write.kind === 'consume') {
           if (this.events.appendInOpenTransaction(write.event, write.cost, write.limit) !== write.answered) throw new Outdated();
         } else {
