@@ -274,12 +274,32 @@ async function licensesSignedAhead(
     signedByOther = notUsed;
     keysAfter = notUsed;
     claim = notUsed;
+    forgetDevice = notUsed;
+  })();
+  // seeded keys have no devices yet (the bench activates them through the service, which signs their licenses)
+  const devices = new (class extends domain.DeviceRepository {
+    async digestsHolding(): Promise<string[]> {
+      return [];
+    }
+    activate = notUsed;
+    findHolding = notUsed;
+    touch = notUsed;
+    deactivate = notUsed;
+    lapsed = notUsed;
+    releaseLapsed = notUsed;
+    listByLicense = notUsed;
+    findById = notUsed;
+    fingerprintDigestOf = notUsed;
+    countNotDeactivated = notUsed;
+    maxDevicesOverrideOf = notUsed;
+    setMaxDevicesOverride = notUsed;
   })();
   const licenses = new application.OfflineLicenses(
     new domain.OfflineLicensePolicy(config.license.tokenTtlSeconds),
     signer,
     kept,
     infrastructure.tierCatalogOf(config),
+    devices,
   );
   return {
     async sign(key, now) {

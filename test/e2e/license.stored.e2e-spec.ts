@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { ModuleRef } from '@nestjs/core';
-import { OfflineLicenses, RefreshStoredLicenses, RotateLicenseSigningKey } from '@svc/application';
+import { ON_REQUEST_REASONS, OfflineLicenses, RefreshStoredLicenses, RotateLicenseSigningKey } from '@svc/application';
 import { BillingPeriod, FixedClock, StoredLicenseRepository, toSecondTimestamp } from '@svc/domain';
 import { type JSONWebKeySet, createLocalJWKSet, jwtVerify } from 'jose';
 import { TestApp } from '../harness/create-test-app';
@@ -19,6 +20,11 @@ const DAY_MS = 86_400_000;
 
 function claimsOf(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+/** The `device` claim of a fingerprint (CONTRACT 23): its SHA-256, lowercase hex. */
+function digestOf(fingerprint: string): string {
+  return createHash('sha256').update(fingerprint, 'utf8').digest('hex');
 }
 
 function kidOf(token: string): string {
@@ -184,35 +190,104 @@ describe('Licenses signed ahead, kept in the database (issue 40)', () => {
     expect(onRequest()).toBe(onRequestBefore);
   });
 
-  it("a call naming an active device: the token with its `device` claim is stored beside the key's, the same on every instance", async () => {
+  /** The licenses the instances signed on validate's and refresh's path, every reason, as their /metrics say. */
+  async function signedOnRequestByMetrics(): Promise<number> {
+    let total = 0;
+    for (const t of instances) {
+      const text = (await t.get('/metrics')).text;
+      const lines = [...text.matchAll(/^svc_license_signatures_total\{path="request",reason="[a-z_]+"\} (\d+)$/gm)];
+      expect(lines).toHaveLength(ON_REQUEST_REASONS.length);
+      for (const line of lines) total += Number(line[1]);
+    }
+    return total;
+  }
+
+  /** Validates naming `fingerprint` on every instance: the one token they all hand out, verified with jose, its claims checked. */
+  async function namedTokenOf(apiKey: string, fingerprint: string, expected: Record<string, unknown> = {}): Promise<string> {
+    const tokens = await Promise.all(
+      instances.map(async (t) => {
+        const res = await t.post('/v1/auth/validate', { api_key: apiKey }, { 'x-device-fingerprint': fingerprint });
+        expect(res.status).toBe(200);
+        const token = res.body.license_token as string;
+        const { payload } = await jwtVerify(token, createLocalJWKSet((await fetchJwks(t.baseUrl)) as JSONWebKeySet), {
+          currentDate: clock.now(),
+          issuer: 'svc-licensing',
+        });
+        expect(payload).toMatchObject({ device: digestOf(fingerprint), ...expected });
+        return token;
+      }),
+    );
+    expect(new Set(tokens).size).toBe(1);
+    return tokens[0];
+  }
+
+  it("a device's license is signed at activation: the named validate hands it out on every instance without signing", async () => {
     const key = await a.issueKey({ expiresAt: farExpiry() });
     const plain = await sameTokenOf(key.api_key);
     const fingerprint = 'machine-00000042-fingerprint';
-    expect((await a.post('/v1/devices/activate', { api_key: key.api_key, fingerprint })).status).toBe(201);
-    const named = async () =>
-      Promise.all(
-        instances.map(async (t) => {
-          const res = await t.post('/v1/auth/validate', { api_key: key.api_key }, { 'x-device-fingerprint': fingerprint });
-          expect(res.status).toBe(200);
-          const { payload } = await jwtVerify(
-            res.body.license_token as string,
-            createLocalJWKSet((await fetchJwks(t.baseUrl)) as JSONWebKeySet),
-            {
-              currentDate: clock.now(),
-            },
-          );
-          expect(payload.device).toMatch(/^[0-9a-f]{64}$/);
-          return res.body.license_token as string;
-        }),
-      );
-    const first = await named();
-    expect(new Set(first).size).toBe(1);
-    expect(first[0]).not.toBe(plain);
-    const before = onRequest();
+    const before = await signedOnRequestByMetrics();
+    expect((await instances[1].post('/v1/devices/activate', { api_key: key.api_key, fingerprint })).status).toBe(201);
+    const kept = (await stored().find(key.key_id, digestOf(fingerprint)))!;
+    expect(kept.signedAt).toEqual(clock.now());
     clock.advance(60_000);
-    expect(await named()).toEqual(first);
+    expect(await namedTokenOf(key.api_key, fingerprint, { sub: key.key_id })).toBe(kept.token);
     expect(await sameTokenOf(key.api_key)).toBe(plain);
-    expect(onRequest()).toBe(before);
+    expect(await signedOnRequestByMetrics()).toBe(before);
+  });
+
+  it("a tier change, a limit change and a rotation re-sign the license's active devices' licenses ahead", async () => {
+    const key = await a.issueKey({ licenseType: 'free', expiresAt: farExpiry() });
+    const fingerprint = 'machine-00000043-fingerprint';
+    expect((await a.post('/v1/devices/activate', { api_key: key.api_key, fingerprint })).status).toBe(201);
+    const first = await namedTokenOf(key.api_key, fingerprint, { license_type: 'free' });
+    const before = await signedOnRequestByMetrics();
+
+    clock.advance(1000);
+    expect((await instances[1].admin('PATCH', `/admin/v1/keys/${key.key_id}`, { license_type: 'research' })).status).toBe(200);
+    const upgraded = await namedTokenOf(key.api_key, fingerprint, { license_type: 'research', quota: { monthly_limit: 50000 } });
+    expect(upgraded).not.toBe(first);
+
+    clock.advance(1000);
+    expect((await instances[2].admin('PATCH', `/admin/v1/keys/${key.key_id}`, { monthly_limit: 1234 })).status).toBe(200);
+    await namedTokenOf(key.api_key, fingerprint, { license_type: 'research', quota: { monthly_limit: 1234 } });
+
+    // the successor shares the license's devices: its license for the device is signed at the rotation
+    clock.advance(1000);
+    const rotated = await a.post('/v1/auth/rotate', { api_key: key.api_key });
+    expect(rotated.status).toBe(200);
+    await namedTokenOf(rotated.body.api_key as string, fingerprint, { sub: rotated.body.key_id, quota: { monthly_limit: 1234 } });
+    expect(await signedOnRequestByMetrics()).toBe(before);
+  });
+
+  it("the job re-signs an active device's license and forgets a deactivated one's; deactivation forgets the device's license", async () => {
+    const key = await a.issueKey({ licenseType: 'research', expiresAt: farExpiry() });
+    const [kept, gone] = ['machine-00000044-fingerprint', 'machine-00000045-fingerprint'];
+    const activated = [];
+    for (const fingerprint of [kept, gone]) {
+      const res = await a.post('/v1/devices/activate', { api_key: key.api_key, fingerprint });
+      expect(res.status).toBe(201);
+      activated.push(res.body.device_id as string);
+    }
+    const goneLicense = (await stored().find(key.key_id, digestOf(gone)))!;
+    const deactivated = await instances[2].post('/v1/devices/deactivate', { api_key: key.api_key, fingerprint: gone });
+    expect(deactivated.status).toBe(200);
+    expect(await stored().find(key.key_id, digestOf(gone))).toBeNull();
+    // as if the forget at deactivation had failed: the job forgets it when it comes due
+    await stored().put(key.key_id, goneLicense, digestOf(gone));
+
+    clock.advance(TTL_S * 600); // past the refresh point (half, plus at most a tenth)
+    const before = await signedOnRequestByMetrics();
+    const refresher = a.app.get(LicenseRefresher);
+    while ((await refresher.round())!.resigned > 0);
+    expect(await stored().find(key.key_id, digestOf(gone))).toBeNull();
+    const renewed = (await stored().find(key.key_id, digestOf(kept)))!;
+    expect(renewed.signedAt).toEqual(clock.now());
+    expect(await namedTokenOf(key.api_key, kept, { iat: Math.floor(clock.now().getTime() / 1000) })).toBe(renewed.token);
+    expect(await signedOnRequestByMetrics()).toBe(before);
+
+    expect((await a.admin('POST', `/admin/v1/keys/${key.key_id}/devices/${activated[0]}/deactivate`, {})).status).toBe(200);
+    expect(await stored().find(key.key_id, digestOf(kept))).toBeNull();
+    expect(await stored().find(key.key_id)).not.toBeNull();
   });
 
   it('a signing-key rotation reaches every stored license before the old key leaves the JWKS', async () => {

@@ -1,5 +1,14 @@
 import { OfflineLicenses } from '@svc/application';
-import { type ApiKeyRepository, LicenseSigner, type LicensePublicKey, type OfflineLicense, OfflineLicensePolicy } from '@svc/domain';
+import {
+  type ApiKeyRepository,
+  type DeviceRepository,
+  LicenseSigner,
+  type LicensePublicKey,
+  type OfflineLicense,
+  OfflineLicensePolicy,
+} from '@svc/domain';
+import { InMemoryAuditLog } from '../in-memory/in-memory-audit-log';
+import { InMemoryDeviceRepository } from '../in-memory/in-memory-device.repository';
 import { InMemoryStoredLicenseRepository } from '../in-memory/in-memory-stored-license.repository';
 import { shippedTierCatalog } from './domain.factory';
 
@@ -26,12 +35,13 @@ export class CountingSigner extends LicenseSigner {
   }
 }
 
-/** OfflineLicenses over in-memory stored licenses (whose keys `keys` holds), the shipped tiers and `signer`. */
+/** OfflineLicenses over in-memory stored licenses (whose keys `keys` holds), the shipped tiers, `signer` and `devices` (none active by default). */
 export function offlineLicensesOver(
   keys: ApiKeyRepository,
   signer: LicenseSigner = new CountingSigner(),
   ttlSeconds = 3600,
+  devices: DeviceRepository = new InMemoryDeviceRepository(keys, new InMemoryAuditLog()),
 ): { licenses: OfflineLicenses; stored: InMemoryStoredLicenseRepository } {
   const stored = new InMemoryStoredLicenseRepository(keys);
-  return { licenses: new OfflineLicenses(new OfflineLicensePolicy(ttlSeconds), signer, stored, shippedTierCatalog()), stored };
+  return { licenses: new OfflineLicenses(new OfflineLicensePolicy(ttlSeconds), signer, stored, shippedTierCatalog(), devices), stored };
 }

@@ -84,6 +84,14 @@ export class InMemoryDeviceRepository extends DeviceRepository {
     return { kind: 'activated', device };
   }
 
+  async fingerprintDigestOf(deviceId: string): Promise<string | null> {
+    return this.rows.find((row) => row.device.id === deviceId)?.digest ?? null;
+  }
+
+  async digestsHolding(licenseId: string, heldSince: Date | null): Promise<string[]> {
+    return this.rows.filter((row) => this.holds(row, licenseId, heldSince)).map((row) => row.digest);
+  }
+
   async findHolding(licenseId: string, fingerprintDigest: string, heldSince: Date | null): Promise<Device | null> {
     return this.rows.find((row) => row.digest === fingerprintDigest && this.holds(row, licenseId, heldSince))?.device ?? null;
   }

@@ -27,8 +27,12 @@ export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
     return true;
   }
 
-  async put(keyId: string, next: StoredLicense): Promise<void> {
-    this.byKey.set(`${keyId}/${NO_DEVICE}`, next);
+  async put(keyId: string, next: StoredLicense, device = NO_DEVICE): Promise<void> {
+    this.byKey.set(`${keyId}/${device}`, next);
+  }
+
+  async forgetDevice(licenseId: string, device: string): Promise<void> {
+    for (const key of await this.keys.findByLicense(licenseId)) this.byKey.delete(`${key.id}/${device}`);
   }
 
   async forget(keyId: string, device?: string): Promise<void> {

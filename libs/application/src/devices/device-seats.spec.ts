@@ -1,6 +1,12 @@
 import { FingerprintDigest, FixedClock } from '@svc/domain';
-import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryDeviceRepository } from '../../../../test/in-memory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryAuditLog,
+  InMemoryDeviceRepository,
+  type InMemoryStoredLicenseRepository,
+} from '../../../../test/in-memory';
 import { SequentialIdGenerator, T0, makeApiKey, shippedTierCatalog } from '../../../../test/factories/domain.factory';
+import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 import { ActivateDevice, DeactivateDevice, ListLicenseDevices } from './device-seats';
 
 /** A digest that shows what it digested (the real one is SHA-256, in the infrastructure). */
@@ -21,6 +27,7 @@ describe('devices: the override in activation, the one deactivation, the license
   let activate: ActivateDevice;
   let deactivate: DeactivateDevice;
   let list: ListLicenseDevices;
+  let stored: InMemoryStoredLicenseRepository;
 
   beforeEach(() => {
     audit = new InMemoryAuditLog();
@@ -29,9 +36,24 @@ describe('devices: the override in activation, the one deactivation, the license
     clock = new FixedClock(T0);
     const catalog = shippedTierCatalog();
     const ids = new SequentialIdGenerator();
-    activate = new ActivateDevice(devices, catalog, clock, ids, new TaggedDigest());
-    deactivate = new DeactivateDevice(devices, catalog, clock, new TaggedDigest(), ids);
+    const offline = offlineLicensesOver(keys, undefined, 3600, devices);
+    stored = offline.stored;
+    activate = new ActivateDevice(devices, catalog, clock, ids, new TaggedDigest(), offline.licenses);
+    deactivate = new DeactivateDevice(devices, catalog, clock, new TaggedDigest(), ids, offline.licenses);
     list = new ListLicenseDevices(keys, devices, catalog, clock);
+  });
+
+  it("signs the device's license ahead at activation (re-activation too) and forgets it at deactivation", async () => {
+    const key = makeApiKey({ licenseType: 'research' });
+    await keys.insert(key);
+    const { device } = await activate.execute({ key, fingerprint: fp(1), name: null, platform: null });
+    const signed = await stored.find(key.id, `digest-of-${fp(1)}`);
+    expect(signed?.signedAt).toEqual(T0);
+    clock.set(new Date(T0.getTime() + 1000));
+    await activate.execute({ key, fingerprint: fp(1), name: null, platform: null });
+    expect((await stored.find(key.id, `digest-of-${fp(1)}`))?.signedAt).toEqual(clock.now());
+    await deactivate.execute({ key, device: { deviceId: device.id }, reason: 'operator', actor: OPERATOR });
+    expect(await stored.find(key.id, `digest-of-${fp(1)}`)).toBeNull();
   });
 
   it("activation obeys the license's override, below the active count too", async () => {

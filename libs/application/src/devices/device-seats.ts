@@ -25,6 +25,7 @@ import {
   maxDevicesOf,
   seatHeldSince,
 } from '@svc/domain';
+import { OfflineLicenses } from '../shared/license-snapshot';
 import { deviceAuditEntry, joinedRecords, leaseExpiryRecords } from './device-records';
 
 /** A device as the SDK sees it: the device, and when its lease ends if it is not seen again (null: no lease). */
@@ -57,7 +58,8 @@ function policyOf(catalog: TierCatalog, key: ApiKey) {
  * the activation, in its transaction: for a new seat (not for the device already holding one) the audit
  * entry `device.activated` (the key as actor) and its webhook, the license's one `device.limit_reached`
  * of the day for a refusal, and the `lease_expired` records of a lapsed device of the same fingerprint
- * it marks on the way.
+ * it marks on the way. The device's offline license (the `device` claim) is then signed ahead for the
+ * key, new seat or not, so that its named validate hands it out without signing (OfflineLicenses).
  */
 @Injectable()
 export class ActivateDevice {
@@ -67,6 +69,7 @@ export class ActivateDevice {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly digests: FingerprintDigest,
+    private readonly licenses: OfflineLicenses,
   ) {}
 
   async execute(input: ActivateDeviceInput): Promise<ActivatedDevice> {
@@ -87,11 +90,12 @@ export class ActivateDevice {
       }
       return joinedRecords(parts);
     };
+    const fingerprintDigest = this.digests.of(input.fingerprint);
     const outcome = await this.devices.activate(
       {
         id: this.ids.newId('dev'),
         licenseId: input.key.licenseId,
-        fingerprintDigest: this.digests.of(input.fingerprint),
+        fingerprintDigest,
         name: input.name,
         platform: input.platform,
         at,
@@ -101,6 +105,7 @@ export class ActivateDevice {
       recordsOf,
     );
     if (outcome.kind === 'limit_reached') throw new DeviceLimitReachedError(outcome.maxDevices, outcome.active);
+    await this.licenses.signAheadForDevice(input.key, fingerprintDigest, at);
     return { device: outcome.device, leaseExpiresAt: leaseExpiresAt(outcome.device, policy), created: outcome.kind === 'activated' };
   }
 }
@@ -157,6 +162,7 @@ export interface DeactivatedDevice {
  * DEVICE_NOT_FOUND; one deactivated already is answered as it stands, idempotently), or the lease job.
  * Marks it with the reason and records, in the same transaction, the audit entry `device.deactivated`
  * with the actor and the webhook `device.deactivated` with the reason, so that every caller gets both.
+ * The device's stored offline licenses (every key of its license) are then forgotten (OfflineLicenses).
  */
 @Injectable()
 export class DeactivateDevice {
@@ -166,6 +172,7 @@ export class DeactivateDevice {
     private readonly clock: Clock,
     private readonly digests: FingerprintDigest,
     private readonly ids: IdGenerator,
+    private readonly licenses: OfflineLicenses,
   ) {}
 
   async execute(input: DeactivateDeviceInput): Promise<DeactivatedDevice> {
@@ -182,6 +189,7 @@ export class DeactivateDevice {
       if (!now || now.deactivatedAt === null) throw new DeviceNotFoundError();
       return { device: now, deactivatedNow: false };
     }
+    await this.licenses.forgetDevice(device);
     return { device: { ...device, deactivatedAt: at, deactivationReason: input.reason }, deactivatedNow: true };
   }
 

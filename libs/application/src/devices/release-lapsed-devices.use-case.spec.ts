@@ -1,6 +1,7 @@
 import { FixedClock, TierCatalog } from '@svc/domain';
 import { InMemoryApiKeyRepository, InMemoryAuditLog, InMemoryDeviceRepository } from '../../../../test/in-memory';
 import { SequentialIdGenerator, T0, makeApiKey } from '../../../../test/factories/domain.factory';
+import { offlineLicensesOver } from '../../../../test/factories/license-signers';
 import shippedTiers from '../../../../config/tiers.json';
 import { ReleaseLapsedDevices } from './release-lapsed-devices.use-case';
 
@@ -22,7 +23,13 @@ describe(ReleaseLapsedDevices.name, () => {
     audit = new InMemoryAuditLog();
     const keys = new InMemoryApiKeyRepository(audit);
     devices = new InMemoryDeviceRepository(keys, audit);
-    release = new ReleaseLapsedDevices(devices, catalog, clock, new SequentialIdGenerator());
+    release = new ReleaseLapsedDevices(
+      devices,
+      catalog,
+      clock,
+      new SequentialIdGenerator(),
+      offlineLicensesOver(keys, undefined, 3600, devices).licenses,
+    );
     return Promise.all([
       keys.insert(makeApiKey({ id: 'key_research', licenseId: 'key_research', licenseType: 'research' })),
       keys.insert(makeApiKey({ id: 'key_free', licenseId: 'key_free', licenseType: 'free' })),

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, type DeviceLease, DeviceRepository, IdGenerator, LICENSE_TYPES, TierCatalog, seatHeldSince } from '@svc/domain';
+import { OfflineLicenses } from '../shared/license-snapshot';
 import { leaseExpiryRecords } from './device-records';
 
 /** What one round of the lease job did. */
@@ -16,7 +17,8 @@ export interface LeaseReleaseRound {
  * marked `lease_expired`, each with an audit entry by `system` and a `device.deactivated` in the same
  * transaction. Seats already free themselves when they are counted; this is for the record and the
  * webhook. Each device is claimed by its conditional mark (still active, still lapsed), so of instances
- * running the job together exactly one releases it, and a device seen meanwhile is left alone.
+ * running the job together exactly one releases it, and a device seen meanwhile is left alone. A released
+ * device's stored offline licenses are forgotten, as DeactivateDevice forgets them.
  */
 @Injectable()
 export class ReleaseLapsedDevices {
@@ -25,6 +27,7 @@ export class ReleaseLapsedDevices {
     private readonly catalog: TierCatalog,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly licenses: OfflineLicenses,
   ) {}
 
   /** Up to `limit` lapsed devices released. */
@@ -39,7 +42,9 @@ export class ReleaseLapsedDevices {
     for (const { device, keyId, licenseType } of await this.devices.lapsed(leases, limit)) {
       const heldSince = leases.find((lease) => lease.licenseType === licenseType)!.heldSince;
       const records = leaseExpiryRecords(this.ids, device, keyId, now);
-      round[(await this.devices.releaseLapsed(device.id, heldSince, now, records)) ? 'released' : 'skipped'] += 1;
+      const released = await this.devices.releaseLapsed(device.id, heldSince, now, records);
+      if (released) await this.licenses.forgetDevice(device);
+      round[released ? 'released' : 'skipped'] += 1;
     }
     return round;
   }

@@ -6,7 +6,7 @@ import { OfflineLicenses } from '../shared/license-snapshot';
 export interface LicenseRefreshRound {
   /** Licenses signed anew and stored. */
   readonly resigned: number;
-  /** Licenses forgotten: their keys are revoked or expired. */
+  /** Licenses forgotten: their keys are revoked or expired, or the devices they name hold no seat. */
   readonly forgotten: number;
   /** Licenses another instance claimed or replaced first. */
   readonly skipped: number;
@@ -24,6 +24,8 @@ export const LICENSE_CLAIM_MS = 60_000;
  * have none stored (installs from before the stored licenses): once per
  * process the job walks every key in id order, a window a round of at most
  * what the round has left.
+ * A license naming a device is re-signed like the key's while the device
+ * holds its seat, and forgotten once it holds none (OfflineLicenses.refresh).
  * Each license is claimed before it is signed, so instances running the job
  * together never sign one twice.
  */

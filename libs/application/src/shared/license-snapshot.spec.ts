@@ -1,5 +1,10 @@
 import { BillingPeriod, FixedClock } from '@svc/domain';
-import { InMemoryApiKeyRepository, InMemoryAuditLog, type InMemoryStoredLicenseRepository } from '../../../../test/in-memory';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryAuditLog,
+  InMemoryDeviceRepository,
+  type InMemoryStoredLicenseRepository,
+} from '../../../../test/in-memory';
 import { CountingSigner, offlineLicensesOver } from '../../../../test/factories/license-signers';
 import { T0, makeApiKey, revokeAlone, shippedTierCatalog } from '../../../../test/factories/domain.factory';
 import { RefreshStoredLicenses } from '../license/refresh-stored-licenses.use-case';
@@ -14,11 +19,14 @@ describe(OfflineLicenses.name, () => {
   let signer: CountingSigner;
   let licenses: OfflineLicenses;
   let stored: InMemoryStoredLicenseRepository;
+  let devices: InMemoryDeviceRepository;
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository(new InMemoryAuditLog());
+    const audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
+    devices = new InMemoryDeviceRepository(keys, audit);
     signer = new CountingSigner();
-    ({ licenses, stored } = offlineLicensesOver(keys, signer, TTL_S));
+    ({ licenses, stored } = offlineLicensesOver(keys, signer, TTL_S, devices));
   });
 
   it('signs a license ahead at a change of terms, and validate hands that one out without signing', async () => {
@@ -82,24 +90,66 @@ describe(OfflineLicenses.name, () => {
     expect((await stored.find(key.id))!.token).toBe(winner);
   });
 
-  it("keeps a license naming a device beside the key's: signed at its first call, then handed out", async () => {
+  it("keeps a license naming a device beside the key's: signed ahead at activation, then handed out without signing", async () => {
     const key = makeApiKey();
     await licenses.signAhead(key, T0);
     const before = await stored.find(key.id);
     const device = 'd'.repeat(64);
-    const named = await licenses.handOut(key, snapshotOf(key), at(1000), device, before);
-    expect(named.licenseToken).not.toBe(before!.token);
-    expect((await stored.find(key.id, device))?.token).toBe(named.licenseToken);
+    expect(await licenses.signAheadForDevice(key, device, at(500))).toBe(true);
+    const ahead = await stored.find(key.id, device);
+    expect(ahead?.token).not.toBe(before!.token);
     expect(await stored.find(key.id)).toEqual(before);
-    expect((await licenses.handOut(key, snapshotOf(key), at(2000), device, before)).licenseToken).toBe(named.licenseToken);
-    expect(licenses.signedOnRequest.none_stored).toBe(1);
+    expect((await licenses.handOut(key, snapshotOf(key), at(1000), device, before)).licenseToken).toBe(ahead!.token);
+    expect(licenses.signedOnRequest).toEqual({ none_stored: 0, terms_changed: 0, signing_key_retired: 0, too_old: 0 });
     expect(signer.signed).toBe(2);
+  });
+
+  it("signs a device's license at its first named call when none was stored (one activated before licenses were signed ahead)", async () => {
+    const key = makeApiKey();
+    const device = 'd'.repeat(64);
+    const named = await licenses.handOut(key, snapshotOf(key), at(1000), device);
+    expect((await stored.find(key.id, device))?.token).toBe(named.licenseToken);
+    expect(licenses.signedOnRequest.none_stored).toBe(1);
+  });
+
+  it("re-signs the licenses of the license's devices holding a seat when the key's terms change, the successor's too", async () => {
+    const key = makeApiKey({ licenseType: 'research' });
+    await keys.insert(key);
+    const activation = { licenseId: key.licenseId, name: null, platform: null, at: T0, maxDevices: null, heldSince: null };
+    await devices.activate({ ...activation, id: 'dev_1', fingerprintDigest: 'a'.repeat(64) }, () => ({ audit: [], events: [] }));
+    await devices.activate({ ...activation, id: 'dev_2', fingerprintDigest: 'b'.repeat(64) }, () => ({ audit: [], events: [] }));
+    await devices.deactivate('dev_2', 'operator', T0, { audit: [], events: [] });
+
+    const upgraded = key.with({ licenseType: 'commercial' });
+    expect(await licenses.signAhead(upgraded, at(1000))).toBe(true);
+    expect(signer.signed).toBe(2);
+    expect(await stored.find(key.id, 'b'.repeat(64))).toBeNull();
+    const named = await licenses.handOut(upgraded, snapshotOf(upgraded, at(2000)), at(2000), 'a'.repeat(64));
+    expect(named.licenseToken).toBe(`first.${key.id}.commercial.${catalog.monthlyLimitOf('commercial')}.${at(1000).getTime()}`);
+
+    // a rotated key's successor shares the license's devices: its slot for each is signed under its own id
+    const successor = makeApiKey({ id: 'key_successor', licenseId: key.licenseId });
+    await keys.insert(successor);
+    await licenses.signAhead(successor, at(3000));
+    expect((await stored.find('key_successor', 'a'.repeat(64)))?.signedAt).toEqual(at(3000));
+    expect(licenses.signedOnRequest).toEqual({ none_stored: 0, terms_changed: 0, signing_key_retired: 0, too_old: 0 });
+
+    // deactivation forgets the device's licenses under every key of the license
+    expect(await licenses.forgetDevice((await devices.findById('dev_1'))!)).toBe(true);
+    expect(await stored.find(key.id, 'a'.repeat(64))).toBeNull();
+    expect(await stored.find('key_successor', 'a'.repeat(64))).toBeNull();
+    expect(await stored.find(key.id)).not.toBeNull();
   });
 
   it('never fails the write it follows: a license it cannot store is left to validate', async () => {
     const key = makeApiKey();
     stored.put = () => Promise.reject(new Error('database away'));
+    stored.forgetDevice = () => Promise.reject(new Error('database away'));
+    const activation = { licenseId: key.licenseId, name: null, platform: null, at: T0, maxDevices: null, heldSince: null };
+    await devices.activate({ ...activation, id: 'dev_1', fingerprintDigest: 'd'.repeat(64) }, () => ({ audit: [], events: [] }));
     expect(await licenses.signAhead(key, T0)).toBe(false);
+    expect(await licenses.signAheadForDevice(key, 'd'.repeat(64), T0)).toBe(false);
+    expect(await licenses.forgetDevice((await devices.findById('dev_1'))!)).toBe(false);
   });
 });
 
@@ -112,11 +162,14 @@ describe(RefreshStoredLicenses.name, () => {
   let stored: InMemoryStoredLicenseRepository;
   let clock: FixedClock;
   let job: RefreshStoredLicenses;
+  let devices: InMemoryDeviceRepository;
 
   beforeEach(() => {
-    keys = new InMemoryApiKeyRepository(new InMemoryAuditLog());
+    const audit = new InMemoryAuditLog();
+    keys = new InMemoryApiKeyRepository(audit);
+    devices = new InMemoryDeviceRepository(keys, audit);
     signer = new CountingSigner();
-    ({ licenses, stored } = offlineLicensesOver(keys, signer, TTL_S));
+    ({ licenses, stored } = offlineLicensesOver(keys, signer, TTL_S, devices));
     clock = new FixedClock(T0);
     job = new RefreshStoredLicenses(stored, licenses, clock);
   });
@@ -164,15 +217,52 @@ describe(RefreshStoredLicenses.name, () => {
     expect(await job.execute(10)).toEqual({ resigned: 1, forgotten: 0, skipped: 0 });
   });
 
-  it('forgets a due license naming a device rather than re-signing it (the device may be gone)', async () => {
+  it('re-signs a due license naming a device that holds a seat, with the `device` claim, and forgets one whose device holds none', async () => {
     const key = makeApiKey();
     await keys.insert(key);
+    const activation = { licenseId: key.licenseId, name: null, platform: null, at: T0, maxDevices: null, heldSince: null };
+    const [active, gone] = ['a'.repeat(64), 'b'.repeat(64)];
+    await devices.activate({ ...activation, id: 'dev_1', fingerprintDigest: active }, () => ({ audit: [], events: [] }));
+    await devices.activate({ ...activation, id: 'dev_2', fingerprintDigest: gone }, () => ({ audit: [], events: [] }));
     await licenses.signAhead(key, T0);
-    const device = 'e'.repeat(64);
-    await licenses.handOut(key, licenseSnapshotOf(key, shippedTierCatalog(), 0, BillingPeriod.containing(T0)), T0, device);
+    // deactivated behind the stored licenses' back (as if the forget at deactivation had failed)
+    await devices.deactivate('dev_2', 'sdk', at(1000), { audit: [], events: [] });
     clock.set(at(TTL_S * 600));
-    expect(await job.execute(10)).toEqual({ resigned: 1, forgotten: 1, skipped: 0 });
-    expect(await stored.find(key.id, device)).toBeNull();
+    expect(await job.execute(10)).toEqual({ resigned: 2, forgotten: 1, skipped: 0 });
+    expect(await stored.find(key.id, gone)).toBeNull();
     expect((await stored.find(key.id))!.signedAt).toEqual(clock.now());
+    const resigned = (await stored.find(key.id, active))!;
+    expect(resigned.signedAt).toEqual(clock.now());
+    expect(JSON.parse(resigned.terms)).toContain(active);
+    // validate hands the re-signed one out, signing nothing
+    const snapshot = licenseSnapshotOf(key, shippedTierCatalog(), 0, BillingPeriod.containing(clock.now()));
+    expect((await licenses.handOut(key, snapshot, clock.now(), active)).licenseToken).toBe(resigned.token);
+    expect(licenses.signedOnRequest.none_stored + licenses.signedOnRequest.terms_changed).toBe(0);
+  });
+
+  it("forgets every license of a key that can no longer be validated, its devices' too", async () => {
+    const key = makeApiKey();
+    await keys.insert(key);
+    const activation = { licenseId: key.licenseId, name: null, platform: null, at: T0, maxDevices: null, heldSince: null };
+    await devices.activate({ ...activation, id: 'dev_1', fingerprintDigest: 'a'.repeat(64) }, () => ({ audit: [], events: [] }));
+    await licenses.signAhead(key, T0);
+    await revokeAlone(keys, key.id, at(1000));
+    clock.set(at(TTL_S * 600));
+    expect((await job.execute(10)).resigned).toBe(0);
+    expect(await stored.find(key.id, 'a'.repeat(64))).toBeNull();
+    expect(await stored.find(key.id)).toBeNull();
+  });
+
+  it('claims a due device license before re-signing it: of two instances, one signs it', async () => {
+    const key = makeApiKey();
+    await keys.insert(key);
+    const device = 'a'.repeat(64);
+    const activation = { licenseId: key.licenseId, name: null, platform: null, at: T0, maxDevices: null, heldSince: null };
+    await devices.activate({ ...activation, id: 'dev_1', fingerprintDigest: device }, () => ({ audit: [], events: [] }));
+    await licenses.signAheadForDevice(key, device, T0);
+    clock.set(at(TTL_S * 600));
+    const seen = { key, device, stored: await stored.find(key.id, device) };
+    expect(await licenses.refresh(seen, clock.now(), 60_000)).toBe('resigned');
+    expect(await licenses.refresh(seen, clock.now(), 60_000)).toBe('skipped');
   });
 });

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import {
   ApiKey,
   BillingPeriod,
+  type Device,
+  DeviceRepository,
   LicenseSigner,
   type LicenseToRefresh,
   LicenseType,
@@ -12,7 +14,9 @@ import {
   type StoredLicense,
   StoredLicenseRepository,
   TierCatalog,
+  isLicenseKept,
   licenseTermsOf,
+  seatHeldSince,
 } from '@svc/domain';
 
 /** What a key is entitled to right now: the body shared by validate and refresh. */
@@ -61,9 +65,11 @@ export type OnRequestReason = (typeof ON_REQUEST_REASONS)[number];
  * it with a compare-and-set, handing out whatever won, so every instance
  * hands out the same token for the same terms. Nothing per key is kept in
  * process memory. A call naming a device (CONTRACT 23) gets a license with
- * the `device` claim, kept the same way beside the key's (signed at the
- * device's first such call; the job forgets it rather than re-signing it, as
- * the device may have been deactivated since).
+ * the `device` claim, kept the same way beside the key's: signed ahead when
+ * the device is activated (`signAheadForDevice`) and, for each device of the
+ * license holding a seat, whenever the key's terms change; re-signed by the
+ * job while the device holds its seat, and forgotten when it no longer does
+ * (`forgetDevice` at deactivation, or the job).
  */
 @Injectable()
 export class OfflineLicenses {
@@ -82,6 +88,7 @@ export class OfflineLicenses {
     private readonly signer: LicenseSigner,
     private readonly stored: StoredLicenseRepository,
     private readonly catalog: TierCatalog,
+    private readonly devices: DeviceRepository,
   ) {}
 
   /**
@@ -112,14 +119,17 @@ export class OfflineLicenses {
 
   /**
    * Signs and stores `key`'s license as its terms are at `now` (they were
-   * just written), whatever was stored. Never fails the write it follows: a
-   * license it could not store (the database away a moment) is signed by the
-   * next validate instead. Answers whether it was stored.
+   * just written), whatever was stored, and the license naming each device
+   * of its license that holds a seat (a rotated key's successor shares them).
+   * Never fails the write it follows: a license it could not store (the
+   * database away a moment) is signed by the next validate instead. Answers
+   * whether they were all stored.
    */
   async signAhead(key: ApiKey, now: Date): Promise<boolean> {
     try {
-      await this.stored.put(key.id, await this.signed(this.licenseOf(key, now), now));
-      this.signedAhead += 1;
+      await this.put(key, NO_DEVICE, now);
+      const policy = this.catalog.devicePolicyOf(key.licenseType);
+      for (const device of await this.devices.digestsHolding(key.licenseId, seatHeldSince(policy, now))) await this.put(key, device, now);
       return true;
     } catch {
       return false;
@@ -127,26 +137,58 @@ export class OfflineLicenses {
   }
 
   /**
-   * The refresh job's step for one license: forgets it when its key can no
-   * longer be validated (all the key's licenses) or when it names a device
-   * (the next call naming it signs again, if the device is still active);
-   * otherwise claims it (when one is stored) and re-signs it with the key's
-   * terms at `now`. `claimMs`: how long the claim holds it from other
-   * instances. Answers what it did (`skipped`: another instance claimed or
-   * replaced it first).
+   * Signs and stores `key`'s license naming `device` (its fingerprint's
+   * digest), just activated, so that the device's named calls hand it out
+   * without signing. Never fails the activation: a license it could not
+   * store is signed by the device's next named call. Answers whether it was stored.
+   */
+  async signAheadForDevice(key: ApiKey, device: string, now: Date): Promise<boolean> {
+    try {
+      await this.put(key, device, now);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Forgets the licenses naming `device`, just deactivated, of every key of
+   * its license. Never fails the deactivation: a license left behind is never
+   * handed out (a call naming the device is refused) and the job forgets it
+   * when it comes due. Answers whether they were forgotten.
+   */
+  async forgetDevice(device: Device): Promise<boolean> {
+    try {
+      const digest = await this.devices.fingerprintDigestOf(device.id);
+      if (digest !== null) await this.stored.forgetDevice(device.licenseId, digest);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The refresh job's step for one license: forgets it when it is no longer
+   * kept (isLicenseKept: its key can no longer be validated, all the key's
+   * licenses; or the device it names holds no seat, that one); otherwise
+   * claims it (when one is stored) and re-signs it with the key's terms at
+   * `now`, naming its device. `claimMs`: how long the claim holds it from
+   * other instances. Answers what it did (`skipped`: another instance
+   * claimed or replaced it first).
    */
   async refresh({ key, device, stored }: LicenseToRefresh, now: Date, claimMs: number): Promise<'resigned' | 'forgotten' | 'skipped'> {
     const keyValid = key.verify(now).ok;
-    if (!keyValid || device !== NO_DEVICE) {
+    const holdsSeat = keyValid && device !== NO_DEVICE && (await this.holdsSeat(key, device, now));
+    if (!isLicenseKept(keyValid, device, holdsSeat)) {
       await this.stored.forget(key.id, keyValid ? device : undefined);
       return 'forgotten';
     }
     if (stored !== null && !(await this.stored.claim(key.id, device, stored.refreshAt, new Date(now.getTime() + claimMs)))) {
       return 'skipped';
     }
-    const next = await this.signed(this.licenseOf(key, now), now);
+    const next = await this.signed(this.licenseOf(key, now, device), now);
     // the claim moved refreshAt: compare on the token, which only a signing changes
-    if (!(await this.stored.replace(key.id, stored?.token ?? null, next))) return 'skipped';
+    if (!(await this.stored.replace(key.id, stored?.token ?? null, next, device))) return 'skipped';
     this.signedAhead += 1;
     return 'resigned';
   }
@@ -156,9 +198,21 @@ export class OfflineLicenses {
     return this.signer.signingKeyAt(now);
   }
 
-  private licenseOf(key: ApiKey, now: Date): OfflineLicense {
+  /** Signs and stores `key`'s license naming `device` (NO_DEVICE: none) as its terms are at `now`, whatever was stored. */
+  private async put(key: ApiKey, device: string, now: Date): Promise<void> {
+    await this.stored.put(key.id, await this.signed(this.licenseOf(key, now, device), now), device);
+    this.signedAhead += 1;
+  }
+
+  /** Whether the device of that digest holds a seat of `key`'s license at `now` (under the lease of `key`'s tier). */
+  private async holdsSeat(key: ApiKey, device: string, now: Date): Promise<boolean> {
+    const heldSince = seatHeldSince(this.catalog.devicePolicyOf(key.licenseType), now);
+    return (await this.devices.findHolding(key.licenseId, device, heldSince)) !== null;
+  }
+
+  private licenseOf(key: ApiKey, now: Date, device: string = NO_DEVICE): OfflineLicense {
     const quota = new Quota(key.monthlyLimitUnder(this.catalog), 0, BillingPeriod.containing(now));
-    return this.policy.licenseOf(key, this.catalog.featuresOf(key.licenseType), quota, now);
+    return this.policy.licenseOf(key, this.catalog.featuresOf(key.licenseType), quota, now, device === NO_DEVICE ? null : device);
   }
 
   /** `license` signed, as it is stored: refreshed from half its lifetime on, a random tenth later (licenses signed together are re-signed apart). */

@@ -89,6 +89,12 @@ export abstract class DeviceRepository {
   /** The device of that id, whatever its license or state. */
   abstract findById(deviceId: string): Promise<Device | null>;
 
+  /** The fingerprint digest of the device of that id (its offline license's `device` claim), null when there is none. */
+  abstract fingerprintDigestOf(deviceId: string): Promise<string | null>;
+
+  /** The fingerprint digests of the license's devices that hold a seat (active, seen since `heldSince`): the devices whose licenses are signed ahead. */
+  abstract digestsHolding(licenseId: string, heldSince: Date | null): Promise<string[]>;
+
   /** How many devices of every license are not deactivated (a lapsed lease counts until it is marked `lease_expired`). */
   abstract countNotDeactivated(): Promise<number>;
 

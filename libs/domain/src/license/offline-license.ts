@@ -146,9 +146,19 @@ export interface LicenseToRefresh {
 export const NO_DEVICE = '';
 
 /**
+ * Whether a stored license is kept (and re-signed ahead) rather than forgotten: while its key can be
+ * validated and, when it names a device, while that device holds a seat of the key's license (not
+ * deactivated and, with a lease, not lapsed). A call naming a device that holds none is refused
+ * (DEVICE_NOT_ACTIVATED), so its license would never be handed out again.
+ */
+export function isLicenseKept(keyValid: boolean, device: string, deviceHoldsSeat: boolean): boolean {
+  return keyValid && (device === NO_DEVICE || deviceHoldsSeat);
+}
+
+/**
  * Where each key's signed licenses are kept, shared by every instance: one
- * naming no device (`device` NO_DEVICE), and one per device a call named
- * (CONTRACT 23's `device` claim). Writes that race are settled by `replace`'s
+ * naming no device (`device` NO_DEVICE), and one per device of the key's
+ * license that holds a seat (CONTRACT 23's `device` claim). Writes that race are settled by `replace`'s
  * compare-and-set, so instances that sign at once all hand out the one that
  * was stored.
  */
@@ -156,10 +166,12 @@ export abstract class StoredLicenseRepository {
   abstract find(keyId: string, device?: string): Promise<StoredLicense | null>;
   /** Stores `next` for the key (and device) while its stored token is still `expected` (null: none stored); true when stored. */
   abstract replace(keyId: string, expected: string | null, next: StoredLicense, device?: string): Promise<boolean>;
-  /** Stores `next` as the key's license naming no device, whatever was stored (its terms just changed). */
-  abstract put(keyId: string, next: StoredLicense): Promise<void>;
+  /** Stores `next` as the key's license naming `device` (NO_DEVICE: none), whatever was stored (its terms just changed, or the device was just activated). */
+  abstract put(keyId: string, next: StoredLicense, device?: string): Promise<void>;
   /** Forgets the key's license naming `device`, or all its licenses when `device` is undefined. */
   abstract forget(keyId: string, device?: string): Promise<void>;
+  /** Forgets the licenses naming `device` of every key of the license (rotated keys share its devices): the device was deactivated. */
+  abstract forgetDevice(licenseId: string, device: string): Promise<void>;
   /** Up to `limit` stored licenses whose `refreshAt` has come at `at`, the earliest first, with their keys. */
   abstract due(at: Date, limit: number): Promise<LicenseToRefresh[]>;
   /** Up to `limit` stored licenses signed by a key other than `kid`, with their keys. */

@@ -11,7 +11,7 @@ import { SqlStatements } from '../sql-statements';
 
 /**
  * Each key's signed licenses in `license_tokens` (issue 40; one naming no device, `device` '',
- * and one per device a call named), on every SQL database, in
+ * and one per device of its license holding a seat), on every SQL database, in
  * portable SQL. `replace` is a compare-and-set on the stored token (an insert that
  * ignores a duplicate when none was stored), so of instances that sign one key's
  * license at once, one stores it and the others read it back. The refresh job's
@@ -56,11 +56,11 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
     });
   }
 
-  async put(keyId: string, next: StoredLicense): Promise<void> {
+  async put(keyId: string, next: StoredLicense, device = NO_DEVICE): Promise<void> {
     const values = this.values;
-    const record = recordOf(keyId, NO_DEVICE, next);
+    const record = recordOf(keyId, device, next);
     await this.statements.writeTogether(function* () {
-      yield { sql: 'DELETE FROM license_tokens WHERE key_id = ? AND device = ?', params: [keyId, NO_DEVICE] };
+      yield { sql: 'DELETE FROM license_tokens WHERE key_id = ? AND device = ?', params: [keyId, device] };
       yield { sql: values.insertSql(), params: values.of(record) };
     });
   }
@@ -72,6 +72,15 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
         : { sql: 'DELETE FROM license_tokens WHERE key_id = ? AND device = ?', params: [keyId, device] };
     await this.statements.writeTogether(function* () {
       yield write;
+    });
+  }
+
+  async forgetDevice(licenseId: string, device: string): Promise<void> {
+    await this.statements.writeTogether(function* () {
+      yield {
+        sql: 'DELETE FROM license_tokens WHERE device = ? AND key_id IN (SELECT k.id FROM api_keys k WHERE k.license_id = ?)',
+        params: [device, licenseId],
+      };
     });
   }
 

@@ -261,6 +261,18 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
     return record ? deviceOf(record) : null;
   }
 
+  async fingerprintDigestOf(deviceId: string): Promise<string | null> {
+    const record = await this.records.findOne({ where: { id: deviceId }, select: { id: true, fingerprintDigest: true } });
+    return record?.fingerprintDigest ?? null;
+  }
+
+  async digestsHolding(licenseId: string, heldSince: Date | null): Promise<string[]> {
+    const rows = await holding(this.records.createQueryBuilder('d'), licenseId, heldSince)
+      .select('d.fingerprint_digest', 'digest')
+      .getRawMany();
+    return rows.map((row: { digest: string }) => row.digest);
+  }
+
   countNotDeactivated(): Promise<number> {
     return this.records.createQueryBuilder('d').where('d.deactivated_at IS NULL').getCount();
   }
