@@ -277,8 +277,7 @@ describe('Licenses signed ahead, kept in the database (issue 40)', () => {
 
     clock.advance(TTL_S * 600); // past the refresh point (half, plus at most a tenth)
     const before = await signedOnRequestByMetrics();
-    const refresher = a.app.get(LicenseRefresher);
-    while ((await refresher.round())!.resigned > 0);
+    while ((await jobRound()).resigned > 0);
     expect(await stored().find(key.key_id, digestOf(gone))).toBeNull();
     const renewed = (await stored().find(key.key_id, digestOf(kept)))!;
     expect(renewed.signedAt).toEqual(clock.now());
