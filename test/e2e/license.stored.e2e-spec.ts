@@ -259,6 +259,27 @@ describe('Licenses signed ahead, kept in the database (issue 40)', () => {
     expect(await signedOnRequestByMetrics()).toBe(before);
   });
 
+  it('after the upgrade that signs device licenses ahead, the job signs those of devices holding a seat without one (once per process)', async () => {
+    const key = await a.issueKey({ expiresAt: farExpiry() });
+    const held = 'machine-00000050-fingerprint';
+    const gone = 'machine-00000051-fingerprint';
+    for (const fingerprint of [held, gone]) {
+      expect((await a.post('/v1/devices/activate', { api_key: key.api_key, fingerprint })).status).toBe(201);
+    }
+    expect((await a.post('/v1/devices/deactivate', { api_key: key.api_key, fingerprint: gone })).status).toBe(200);
+    // as on an install from before: the active device's license is not stored
+    await stored().forget(key.key_id, digestOf(held));
+    clock.advance(1000);
+    // a process's job that has not walked the keys yet (as after a start)
+    await (await a.app.get(ModuleRef).create(RefreshStoredLicenses)).execute(1000);
+    const signed = (await stored().find(key.key_id, digestOf(held)))!;
+    expect(signed.signedAt).toEqual(clock.now());
+    expect(await stored().find(key.key_id, digestOf(gone))).toBeNull();
+    const before = await signedOnRequestByMetrics();
+    expect(await namedTokenOf(key.api_key, held, { sub: key.key_id })).toBe(signed.token);
+    expect(await signedOnRequestByMetrics()).toBe(before);
+  });
+
   it("the job re-signs an active device's license and forgets a deactivated one's; deactivation forgets the device's license", async () => {
     const key = await a.issueKey({ licenseType: 'research', expiresAt: farExpiry() });
     const [kept, gone] = ['machine-00000044-fingerprint', 'machine-00000045-fingerprint'];

@@ -1,12 +1,12 @@
 import { OfflineLicenses } from '@svc/application';
 import {
-  type ApiKeyRepository,
   type DeviceRepository,
   LicenseSigner,
   type LicensePublicKey,
   type OfflineLicense,
   OfflineLicensePolicy,
 } from '@svc/domain';
+import { type InMemoryApiKeyRepository } from '../in-memory/in-memory-api-key.repository';
 import { InMemoryAuditLog } from '../in-memory/in-memory-audit-log';
 import { InMemoryDeviceRepository } from '../in-memory/in-memory-device.repository';
 import { InMemoryStoredLicenseRepository } from '../in-memory/in-memory-stored-license.repository';
@@ -37,7 +37,7 @@ export class CountingSigner extends LicenseSigner {
 
 /** OfflineLicenses over in-memory stored licenses (whose keys `keys` holds), the shipped tiers, `signer` and `devices` (none active by default). */
 export function offlineLicensesOver(
-  keys: ApiKeyRepository,
+  keys: InMemoryApiKeyRepository,
   signer: LicenseSigner = new CountingSigner(),
   ttlSeconds = 3600,
   devices: DeviceRepository = new InMemoryDeviceRepository(keys, new InMemoryAuditLog()),

@@ -23,6 +23,11 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
     return null;
   }
 
+  /** Every key, in id order (the SQL adapters' walks read them so). */
+  allInIdOrder(): ApiKey[] {
+    return [...this.byId.keys()].sort().map((id) => toDomain(this.byId.get(id)!));
+  }
+
   async findById(id: string): Promise<ApiKey | null> {
     const props = this.byId.get(id);
     return props ? toDomain(props) : null;

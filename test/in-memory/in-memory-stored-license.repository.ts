@@ -1,11 +1,5 @@
-import {
-  type ApiKey,
-  type ApiKeyRepository,
-  type LicenseToRefresh,
-  NO_DEVICE,
-  type StoredLicense,
-  StoredLicenseRepository,
-} from '@svc/domain';
+import { type ApiKey, type LicenseToRefresh, NO_DEVICE, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
+import { type InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 
 /** Each key's stored licenses in a Map (by key id and device), with the SQL adapter's compare-and-set; for use-case tests only. */
 export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
@@ -13,7 +7,7 @@ export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
   readonly byKey = new Map<string, StoredLicense>();
 
   /** `keys`: where the refresh job's reads find each license's key (the SQL join). */
-  constructor(private readonly keys: ApiKeyRepository) {
+  constructor(private readonly keys: InMemoryApiKeyRepository) {
     super();
   }
 
@@ -52,8 +46,12 @@ export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
   }
 
   /** In memory the keys cannot be listed: none is found. */
-  async keysAfter(): Promise<Array<{ key: ApiKey; hasLicense: boolean }>> {
-    return [];
+  async keysAfter(afterKeyId: string, limit: number): Promise<Array<{ key: ApiKey; hasLicense: boolean }>> {
+    return this.keys
+      .allInIdOrder()
+      .filter((key) => key.id > afterKeyId)
+      .slice(0, limit)
+      .map((key) => ({ key, hasLicense: this.byKey.has(`${key.id}/${NO_DEVICE}`) }));
   }
 
   async claim(keyId: string, device: string, seen: Date, until: Date): Promise<boolean> {

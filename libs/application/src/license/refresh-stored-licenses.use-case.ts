@@ -21,9 +21,12 @@ export const LICENSE_CLAIM_MS = 60_000;
  * StoredLicense.refreshAt), then those a signing key other than the current
  * one signed (looked for until a round finds fewer than it could take, and
  * again whenever the signing key changes; an indexed read), then keys that
- * have none stored (installs from before the stored licenses): once per
+ * have none stored, and devices holding a seat with none stored under a
+ * valid key of their license (installs from before the stored licenses, and
+ * devices activated before their licenses were signed ahead): once per
  * process the job walks every key in id order, a window a round of at most
- * what the round has left.
+ * what the round has left (a window's keys bring their devices, so a round
+ * may sign a few more than `limit`).
  * A license naming a device is re-signed like the key's while the device
  * holds its seat, and forgotten once it holds none (OfflineLicenses.refresh).
  * Each license is claimed before it is signed, so instances running the job
@@ -55,7 +58,11 @@ export class RefreshStoredLicenses {
       // a window of keys a round (at most what the round has left), so the walk costs little at any key count
       const window = await this.stored.keysAfter(this.walkedTo, limit - work.length);
       this.walkedTo = window.length < limit - work.length ? null : window[window.length - 1].key.id;
-      for (const { key, hasLicense } of window) if (!hasLicense && key.verify(now).ok) work.push({ key, device: NO_DEVICE, stored: null });
+      for (const { key, hasLicense } of window) {
+        if (!key.verify(now).ok) continue;
+        if (!hasLicense) work.push({ key, device: NO_DEVICE, stored: null });
+        work.push(...(await this.licenses.unsignedDevicesOf(key, now)));
+      }
     }
     const round = { resigned: 0, forgotten: 0, skipped: 0 };
     for (const entry of work) round[await this.licenses.refresh(entry, now, LICENSE_CLAIM_MS)] += 1;

@@ -240,6 +240,26 @@ describe(RefreshStoredLicenses.name, () => {
     expect(licenses.signedOnRequest.none_stored + licenses.signedOnRequest.terms_changed).toBe(0);
   });
 
+  it('signs, in its walk of the keys, the licenses of devices holding a seat that have none stored (once per process)', async () => {
+    const key = makeApiKey();
+    await keys.insert(key);
+    const activation = { licenseId: key.licenseId, name: null, platform: null, at: T0, maxDevices: null, heldSince: null };
+    const [active, gone] = ['c'.repeat(64), 'd'.repeat(64)];
+    await devices.activate({ ...activation, id: 'dev_3', fingerprintDigest: active }, () => ({ audit: [], events: [] }));
+    await devices.activate({ ...activation, id: 'dev_4', fingerprintDigest: gone }, () => ({ audit: [], events: [] }));
+    await devices.deactivate('dev_4', 'sdk', at(500), { audit: [], events: [] });
+    await licenses.signAhead(key, T0);
+    // as on an install from before device licenses were signed ahead
+    await stored.forget(key.id, active);
+    clock.set(at(1000));
+    expect(await job.execute(10)).toEqual({ resigned: 1, forgotten: 0, skipped: 0 });
+    expect((await stored.find(key.id, active))!.signedAt).toEqual(clock.now());
+    expect(await stored.find(key.id, gone)).toBeNull();
+    // the walk is done for this process
+    await stored.forget(key.id, active);
+    expect(await job.execute(10)).toEqual({ resigned: 0, forgotten: 0, skipped: 0 });
+  });
+
   it("forgets every license of a key that can no longer be validated, its devices' too", async () => {
     const key = makeApiKey();
     await keys.insert(key);

@@ -193,6 +193,20 @@ export class OfflineLicenses {
     return 'resigned';
   }
 
+  /**
+   * The refresh job's work for the devices of `key`'s license that hold a seat at `now` and have no
+   * license stored under `key` (devices activated before their licenses were signed ahead, or under
+   * another key of the license): each to be signed by `refresh`.
+   */
+  async unsignedDevicesOf(key: ApiKey, now: Date): Promise<LicenseToRefresh[]> {
+    const heldSince = seatHeldSince(this.catalog.devicePolicyOf(key.licenseType), now);
+    const work: LicenseToRefresh[] = [];
+    for (const device of await this.devices.digestsHolding(key.licenseId, heldSince)) {
+      if ((await this.stored.find(key.id, device)) === null) work.push({ key, device, stored: null });
+    }
+    return work;
+  }
+
   /** The `kid` that signs at `now` (the refresh job re-signs licenses signed by any other). */
   signingKeyAt(now: Date): Promise<string> {
     return this.signer.signingKeyAt(now);
