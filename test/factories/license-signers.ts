@@ -1,11 +1,5 @@
 import { OfflineLicenses } from '@svc/application';
-import {
-  type DeviceRepository,
-  LicenseSigner,
-  type LicensePublicKey,
-  type OfflineLicense,
-  OfflineLicensePolicy,
-} from '@svc/domain';
+import { type DeviceRepository, LicenseSigner, type LicensePublicKey, type OfflineLicense, OfflineLicensePolicy } from '@svc/domain';
 import { type InMemoryApiKeyRepository } from '../in-memory/in-memory-api-key.repository';
 import { InMemoryAuditLog } from '../in-memory/in-memory-audit-log';
 import { InMemoryDeviceRepository } from '../in-memory/in-memory-device.repository';
