@@ -150,6 +150,9 @@ describe('Licenses signed ahead, kept in the database (issue 40)', () => {
       license_type: 'research',
       quota: { monthly_limit: 1234 },
     });
+    // the predecessor, in its grace, hands out a license expiring with the grace, signed ahead too
+    const graceEnd = Math.floor(Date.parse(rotated.body.previous_key_expires_at as string) / 1000);
+    await sameTokenOf(key.api_key, { sub: key.key_id, exp: graceEnd });
     expect(onRequest()).toBe(before);
   });
 

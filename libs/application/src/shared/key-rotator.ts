@@ -93,6 +93,9 @@ export class KeyRotator {
     const events = [keyRotatedEvent(this.ids.newId('wev'), predecessor, successor, previousKeyExpiresAt, now)];
     if (!(await this.keys.rotate(rotation, { audit, events }))) return null;
     await this.licenses.signAhead(successor, now);
+    // the predecessor's terms changed too (its expiry is the grace's end): its license is signed ahead as well
+    const inGrace = await this.keys.findById(predecessor.id);
+    if (inGrace !== null && inGrace.verify(now).ok) await this.licenses.signAhead(inGrace, now);
     return { key: successor, secret, previousKeyExpiresAt, graceSeconds: grace };
   }
 }
