@@ -128,8 +128,7 @@ export class OfflineLicenses {
   async signAhead(key: ApiKey, now: Date): Promise<boolean> {
     try {
       await this.put(key, NO_DEVICE, now);
-      const policy = this.catalog.devicePolicyOf(key.licenseType);
-      for (const device of await this.devices.digestsHolding(key.licenseId, seatHeldSince(policy, now))) await this.put(key, device, now);
+      for (const device of await this.devices.digestsHolding(key.licenseId, this.seatHeldSince(key, now))) await this.put(key, device, now);
       return true;
     } catch {
       return false;
@@ -199,9 +198,8 @@ export class OfflineLicenses {
    * another key of the license): each to be signed by `refresh`.
    */
   async unsignedDevicesOf(key: ApiKey, now: Date): Promise<LicenseToRefresh[]> {
-    const heldSince = seatHeldSince(this.catalog.devicePolicyOf(key.licenseType), now);
     const work: LicenseToRefresh[] = [];
-    for (const device of await this.devices.digestsHolding(key.licenseId, heldSince)) {
+    for (const device of await this.devices.digestsHolding(key.licenseId, this.seatHeldSince(key, now))) {
       if ((await this.stored.find(key.id, device)) === null) work.push({ key, device, stored: null });
     }
     return work;
@@ -220,8 +218,12 @@ export class OfflineLicenses {
 
   /** Whether the device of that digest holds a seat of `key`'s license at `now` (under the lease of `key`'s tier). */
   private async holdsSeat(key: ApiKey, device: string, now: Date): Promise<boolean> {
-    const heldSince = seatHeldSince(this.catalog.devicePolicyOf(key.licenseType), now);
-    return (await this.devices.findHolding(key.licenseId, device, heldSince)) !== null;
+    return (await this.devices.findHolding(key.licenseId, device, this.seatHeldSince(key, now))) !== null;
+  }
+
+  /** Since when a device of `key`'s license must have been seen to hold a seat at `now` (its tier's lease; null: none). */
+  private seatHeldSince(key: ApiKey, now: Date): Date | null {
+    return seatHeldSince(this.catalog.devicePolicyOf(key.licenseType), now);
   }
 
   private licenseOf(key: ApiKey, now: Date, device: string = NO_DEVICE): OfflineLicense {
