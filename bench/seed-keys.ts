@@ -4,7 +4,7 @@ import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import type { DatabaseConfig } from '@svc/config';
-import type { ApiKey as DomainApiKey, LicenseType, StoredLicense, User } from '@svc/domain';
+import type { ApiKey as DomainApiKey, HeldSeat, LicenseType, StoredLicense, User } from '@svc/domain';
 import { type Libraries } from './built-service';
 
 /** The plaintext keys the load generator presents, as issuance returned them. */
@@ -278,7 +278,7 @@ async function licensesSignedAhead(
   })();
   // seeded keys have no devices yet (the bench activates them through the service, which signs their licenses)
   const devices = new (class extends domain.DeviceRepository {
-    async digestsHolding(): Promise<string[]> {
+    async seatsHeld(): Promise<HeldSeat[]> {
       return [];
     }
     activate = notUsed;

@@ -6,6 +6,7 @@ import {
   type DeviceChangeRecords,
   type DeviceDeactivationReason,
   type DeviceLease,
+  type HeldSeat,
   type LapsedDevice,
   type RecordsOfActivation,
   type WebhookEvent,
@@ -88,8 +89,10 @@ export class InMemoryDeviceRepository extends DeviceRepository {
     return this.rows.find((row) => row.device.id === deviceId)?.digest ?? null;
   }
 
-  async digestsHolding(licenseId: string, heldSince: Date | null): Promise<string[]> {
-    return this.rows.filter((row) => this.holds(row, licenseId, heldSince)).map((row) => row.digest);
+  async seatsHeld(licenseIds: readonly string[], heldSince: Date | null): Promise<HeldSeat[]> {
+    return this.rows
+      .filter((row) => licenseIds.some((licenseId) => this.holds(row, licenseId, heldSince)))
+      .map((row) => ({ licenseId: row.device.licenseId, digest: row.digest }));
   }
 
   async findHolding(licenseId: string, fingerprintDigest: string, heldSince: Date | null): Promise<Device | null> {

@@ -55,14 +55,12 @@ export class RefreshStoredLicenses {
       work.push(...others);
     }
     if (work.length < limit && this.walkedTo !== null) {
-      // a window of keys a round (at most what the round has left), so the walk costs little at any key count
+      // a window of keys a round (at most what the round has left), its devices read together, so the walk costs little at any key count
       const window = await this.stored.keysAfter(this.walkedTo, limit - work.length);
       this.walkedTo = window.length < limit - work.length ? null : window[window.length - 1].key.id;
-      for (const { key, hasLicense } of window) {
-        if (!key.verify(now).ok) continue;
-        if (!hasLicense) work.push({ key, device: NO_DEVICE, stored: null });
-        work.push(...(await this.licenses.unsignedDevicesOf(key, now)));
-      }
+      const valid = window.filter(({ key }) => key.verify(now).ok);
+      for (const { key, hasLicense } of valid) if (!hasLicense) work.push({ key, device: NO_DEVICE, stored: null });
+      work.push(...(await this.licenses.unsignedDevicesOf(valid.map(({ key }) => key), now)));
     }
     const round = { resigned: 0, forgotten: 0, skipped: 0 };
     for (const entry of work) round[await this.licenses.refresh(entry, now, LICENSE_CLAIM_MS)] += 1;

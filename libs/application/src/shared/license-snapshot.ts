@@ -128,7 +128,7 @@ export class OfflineLicenses {
   async signAhead(key: ApiKey, now: Date): Promise<boolean> {
     try {
       await this.put(key, NO_DEVICE, now);
-      for (const device of await this.devices.digestsHolding(key.licenseId, this.seatHeldSince(key, now))) await this.put(key, device, now);
+      for (const { digest } of await this.devices.seatsHeld([key.licenseId], this.seatHeldSince(key, now))) await this.put(key, digest, now);
       return true;
     } catch {
       return false;
@@ -193,14 +193,26 @@ export class OfflineLicenses {
   }
 
   /**
-   * The refresh job's work for the devices of `key`'s license that hold a seat at `now` and have no
-   * license stored under `key` (devices activated before their licenses were signed ahead, or under
-   * another key of the license): each to be signed by `refresh`.
+   * The refresh job's work for the devices of these keys' licenses that hold a seat at `now` and have
+   * no license stored under their key (devices activated before their licenses were signed ahead, or
+   * under another key of the license): each to be signed by `refresh`. One read of devices per lease
+   * the keys' tiers give (a window of the job's walk is a few), not one per key.
    */
-  async unsignedDevicesOf(key: ApiKey, now: Date): Promise<LicenseToRefresh[]> {
+  async unsignedDevicesOf(keys: readonly ApiKey[], now: Date): Promise<LicenseToRefresh[]> {
+    const bySince = new Map<number | null, ApiKey[]>();
+    for (const key of keys) {
+      const since = this.seatHeldSince(key, now)?.getTime() ?? null;
+      bySince.set(since, [...(bySince.get(since) ?? []), key]);
+    }
     const work: LicenseToRefresh[] = [];
-    for (const device of await this.devices.digestsHolding(key.licenseId, this.seatHeldSince(key, now))) {
-      if ((await this.stored.find(key.id, device)) === null) work.push({ key, device, stored: null });
+    for (const [since, sharing] of bySince) {
+      const seats = await this.devices.seatsHeld([...new Set(sharing.map((key) => key.licenseId))], since === null ? null : new Date(since));
+      for (const key of sharing) {
+        for (const seat of seats) {
+          if (seat.licenseId !== key.licenseId) continue;
+          if ((await this.stored.find(key.id, seat.digest)) === null) work.push({ key, device: seat.digest, stored: null });
+        }
+      }
     }
     return work;
   }

@@ -52,6 +52,12 @@ export interface LapsedDevice {
   readonly licenseType: LicenseType;
 }
 
+/** A device holding a seat: its license, and the SHA-256 digest of its fingerprint (the offline license's `device` claim). */
+export interface HeldSeat {
+  readonly licenseId: string;
+  readonly digest: string;
+}
+
 /** The devices of licenses (CONTRACT 23); fingerprints only as SHA-256 digests. */
 export abstract class DeviceRepository {
   /**
@@ -92,8 +98,11 @@ export abstract class DeviceRepository {
   /** The fingerprint digest of the device of that id (its offline license's `device` claim), null when there is none. */
   abstract fingerprintDigestOf(deviceId: string): Promise<string | null>;
 
-  /** The fingerprint digests of the license's devices that hold a seat (active, seen since `heldSince`): the devices whose licenses are signed ahead. */
-  abstract digestsHolding(licenseId: string, heldSince: Date | null): Promise<string[]>;
+  /**
+   * The devices of these licenses that hold a seat (active, seen since `heldSince`), each as its license and its
+   * fingerprint digest: the devices whose licenses are signed ahead. One read for any number of licenses.
+   */
+  abstract seatsHeld(licenseIds: readonly string[], heldSince: Date | null): Promise<HeldSeat[]>;
 
   /** How many devices of every license are not deactivated (a lapsed lease counts until it is marked `lease_expired`). */
   abstract countNotDeactivated(): Promise<number>;

@@ -10,6 +10,7 @@ import {
   type RecordsOfActivation,
   DeviceRepository,
   type MaxDevicesOverride,
+  type HeldSeat,
   hasFreeSeat,
 } from '@svc/domain';
 import { type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
@@ -40,8 +41,8 @@ function deviceOf(record: DeviceRecord): Device {
 }
 
 /** The license's rows holding a seat: not deactivated and, with a lease, seen after `heldSince`. */
-function holding(query: SelectQueryBuilder<DeviceRecord>, licenseId: string, heldSince: Date | null): SelectQueryBuilder<DeviceRecord> {
-  query.where('d.license_id = :licenseId', { licenseId }).andWhere('d.deactivated_at IS NULL');
+function holding(query: SelectQueryBuilder<DeviceRecord>, licenseIds: readonly string[], heldSince: Date | null): SelectQueryBuilder<DeviceRecord> {
+  query.where('d.license_id IN (:...licenseIds)', { licenseIds }).andWhere('d.deactivated_at IS NULL');
   return heldSince === null ? query : query.andWhere('d.last_seen_at > :heldSince', { heldSince });
 }
 
@@ -136,7 +137,7 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
       await records.update({ id: record.id }, { deactivatedAt: activation.at, deactivationReason: 'lease_expired' });
       lapsed.push(deviceOf(Object.assign(record, { deactivatedAt: activation.at, deactivationReason: 'lease_expired' })));
     }
-    const active = await holding(records.createQueryBuilder('d'), activation.licenseId, activation.heldSince).getCount();
+    const active = await holding(records.createQueryBuilder('d'), [activation.licenseId], activation.heldSince).getCount();
     if (!hasFreeSeat(activation.maxDevices, active)) {
       return { outcome: { kind: 'limit_reached', maxDevices: activation.maxDevices!, active }, lapsed };
     }
@@ -169,7 +170,7 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
   }
 
   async findHolding(licenseId: string, fingerprintDigest: string, heldSince: Date | null): Promise<Device | null> {
-    const record = await holding(this.records.createQueryBuilder('d'), licenseId, heldSince)
+    const record = await holding(this.records.createQueryBuilder('d'), [licenseId], heldSince)
       .andWhere('d.fingerprint_digest = :fingerprintDigest', { fingerprintDigest })
       .orderBy('d.activated_at', 'DESC')
       .getOne();
@@ -266,11 +267,13 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
     return record?.fingerprintDigest ?? null;
   }
 
-  async digestsHolding(licenseId: string, heldSince: Date | null): Promise<string[]> {
-    const rows = await holding(this.records.createQueryBuilder('d'), licenseId, heldSince)
-      .select('d.fingerprint_digest', 'digest')
+  async seatsHeld(licenseIds: readonly string[], heldSince: Date | null): Promise<HeldSeat[]> {
+    if (licenseIds.length === 0) return [];
+    const rows: Array<{ licenseId: string; digest: string }> = await holding(this.records.createQueryBuilder('d'), licenseIds, heldSince)
+      .select('d.license_id', 'licenseId')
+      .addSelect('d.fingerprint_digest', 'digest')
       .getRawMany();
-    return rows.map((row: { digest: string }) => row.digest);
+    return rows.map(({ licenseId, digest }) => ({ licenseId, digest }));
   }
 
   countNotDeactivated(): Promise<number> {
