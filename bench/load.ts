@@ -3,8 +3,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { type SeededKeys } from './seed-keys';
 
-export type EndpointName = 'validate' | 'analytics' | 'batch' | 'models' | 'health';
-export const ENDPOINT_NAMES: readonly EndpointName[] = ['validate', 'analytics', 'batch', 'models', 'health'];
+export type EndpointName = 'validate' | 'analytics' | 'keyed' | 'batch' | 'models' | 'health';
+export const ENDPOINT_NAMES: readonly EndpointName[] = ['validate', 'analytics', 'keyed', 'batch', 'models', 'health'];
 
 /** Events in each request of the `batch` endpoint: a full batch (CONTRACT 22). */
 export const EVENTS_PER_BATCH = 100;
@@ -12,6 +12,7 @@ export const EVENTS_PER_BATCH = 100;
 export const ENDPOINT_LABELS: Record<EndpointName, string> = {
   validate: 'POST /v1/auth/validate',
   analytics: 'POST /v1/analytics/log',
+  keyed: 'POST /v1/analytics/log, keyed',
   batch: 'POST /v1/analytics/batch',
   models: 'GET /v1/models/list',
   health: 'GET /api/health',
@@ -49,6 +50,17 @@ export interface LoadOptions {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** The fields of the inference event every analytics request sends (the batch sends a hundred of them). */
+const FIELD_EVENT =
+  '"event_type":"inference","model_name":"motor_imagery_4class_v1","inference_type":"batch","duration_ms":12.5,"success":true,"metadata":{"trials":40,"mean_confidence":0.82}';
+
+/** Idempotency keys never sent before: this process's and this moment's, then a counter. */
+function idempotencyKeys(): () => string {
+  const run = `${process.pid.toString(36)}-${Date.now().toString(36)}`;
+  let sent = 0;
+  return () => `bench-${run}-${(sent++).toString(36)}`;
+}
 
 /**
  * The request of each endpoint. Keys rotate round-robin (one counter per
@@ -99,24 +111,29 @@ function requestOf(
     }
     case 'analytics': {
       const next = rotate(keys.unlimited);
-      const rest =
-        '"event_type":"inference","model_name":"motor_imagery_4class_v1","inference_type":"batch","duration_ms":12.5,"success":true,"metadata":{"trials":40,"mean_confidence":0.82}';
       return {
         method: 'POST',
         path: '/v1/analytics/log',
         headers: JSON_HEADERS,
-        setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}",${rest}}` }),
+        setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}",${FIELD_EVENT}}` }),
+      };
+    }
+    case 'keyed': {
+      // the single endpoint's event with an idempotency key of its own, as an SDK sends it (the batch's events, one at a time)
+      const next = rotate(keys.unlimited);
+      const key = idempotencyKeys();
+      return {
+        method: 'POST',
+        path: '/v1/analytics/log',
+        headers: JSON_HEADERS,
+        setupRequest: (req) => ({ ...req, body: `{"api_key":"${next()}",${FIELD_EVENT},"idempotency_key":"${key()}"}` }),
       };
     }
     case 'batch': {
       // a full batch of the single endpoint's event, each with an idempotency key of its own (as an SDK sends them)
       const next = rotate(keys.unlimited);
-      const event =
-        '"event_type":"inference","model_name":"motor_imagery_4class_v1","inference_type":"batch","duration_ms":12.5,"success":true,"metadata":{"trials":40,"mean_confidence":0.82}';
-      const run = `${process.pid.toString(36)}-${Date.now().toString(36)}`;
-      let sent = 0;
-      const events = () =>
-        Array.from({ length: EVENTS_PER_BATCH }, () => `{${event},"idempotency_key":"bench-${run}-${(sent++).toString(36)}"}`).join(',');
+      const key = idempotencyKeys();
+      const events = () => Array.from({ length: EVENTS_PER_BATCH }, () => `{${FIELD_EVENT},"idempotency_key":"${key()}"}`).join(',');
       return {
         method: 'POST',
         path: '/v1/analytics/batch',
@@ -132,7 +149,7 @@ function requestOf(
       return { method: 'GET', path: '/api/health' };
   }
 }
-const cursor: Record<EndpointName, number> = { validate: -1, analytics: -1, batch: -1, models: -1, health: -1 };
+const cursor: Record<EndpointName, number> = { validate: -1, analytics: -1, keyed: -1, batch: -1, models: -1, health: -1 };
 
 /** The q-quantile (0..1) of sorted values, by nearest rank. */
 function quantile(sorted: Float64Array, q: number): number {
