@@ -14,7 +14,7 @@ import {
   UsageRepository,
   UserRepository,
 } from '@svc/domain';
-import { DatabasePing, UnitOfWork } from '@svc/application';
+import { DatabaseFaults, DatabasePing, UnitOfWork } from '@svc/application';
 import { InMemoryAnalyticsEventRepository } from './in-memory-analytics-event.repository';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { InMemoryAuditLog } from './in-memory-audit-log';
@@ -33,6 +33,13 @@ import { InMemoryUserRepository } from './in-memory-user.repository';
 class InMemoryDatabasePing extends DatabasePing {
   async answers(): Promise<boolean> {
     return true;
+  }
+}
+
+/** Memory has no driver: its failures are what they are. */
+class InMemoryFaults extends DatabaseFaults {
+  translate(error: unknown): unknown {
+    return error;
   }
 }
 
@@ -64,6 +71,7 @@ export class InMemoryPersistenceModule {
       { provide: DeviceRepository, useValue: new InMemoryDeviceRepository(keys, audit) },
       { provide: StoredLicenseRepository, useValue: new InMemoryStoredLicenseRepository(keys) },
       { provide: DatabasePing, useValue: new InMemoryDatabasePing() },
+      { provide: DatabaseFaults, useValue: new InMemoryFaults() },
       { provide: GeneratedSecretRepository, useValue: new InMemoryGeneratedSecretRepository() },
       { provide: LicenseSigningKeyRepository, useValue: new InMemoryLicenseSigningKeyRepository() },
     ];

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { DatabaseFaults } from '@svc/application';
 import { databaseLabel, loadConfig } from '@svc/config';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli.module';
@@ -30,6 +31,8 @@ async function main(argv: readonly string[]): Promise<number> {
         failure = { error };
       },
     });
+    // a database driver's failure, read as the domain's (DATABASE_UNAVAILABLE rather than a driver's message)
+    if (failure) failure = { error: app.get(DatabaseFaults).translate(failure.error) };
     await app.close();
   } catch (error) {
     failure ??= { error };

@@ -2,6 +2,7 @@ export * from './shared/license-snapshot';
 export * from './shared/key-revocation';
 export * from './shared/key-rotator';
 export * from './shared/unit-of-work';
+export * from './shared/database-faults';
 export * from './auth/authenticate-api-key.use-case';
 export * from './auth/validate-api-key.use-case';
 export * from './auth/refresh-api-key.use-case';

@@ -1,4 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import { DatabaseFaults } from '@svc/application';
 import { DatabaseUnavailableError, DomainError, ModelStoreUnavailableError } from '@svc/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceMetrics, UNMATCHED_ROUTE } from '../observability/service-metrics';
@@ -28,7 +29,9 @@ interface Rendered {
 /**
  * The one place every failure thrown in a handler becomes the JSON envelope
  * `{ error, code, message? }` (STYLE 7; the shape is built by `errorEnvelope`).
- * Unknown errors are logged and answered 500 with nothing of their text.
+ * A database driver's failure is first read as the domain's (DatabaseFaults:
+ * 503 with `Retry-After` when the database cannot answer now). Unknown errors
+ * are logged and answered 500 with nothing of their text.
  */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -37,9 +40,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
   constructor(
     private readonly routes: RouteTable,
     private readonly metrics: ServiceMetrics,
+    private readonly faults: DatabaseFaults,
   ) {}
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(thrown: unknown, host: ArgumentsHost): void {
+    const exception = this.faults.translate(thrown);
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();

@@ -1,7 +1,6 @@
-import { DatabaseUnavailableError, UserRepository } from '@svc/domain';
+import { DatabaseUnavailableError } from '@svc/domain';
 import { ConnectionIsNotSetError, QueryFailedError } from 'typeorm';
-import { InMemoryUserRepository } from '../../../../test/in-memory';
-import { type DriverFaults, UNSTORABLE_TEXT_HINT, isUnavailable, translatingFaults } from './driver-faults';
+import { type DriverFaults, DriverFaultTranslator, UNSTORABLE_TEXT_HINT, isUnavailable } from './driver-faults';
 import { MYSQL_FAULTS } from './mysql/mysql-faults';
 import { POSTGRES_FAULTS } from './postgres/postgres-faults';
 import { SQLITE_FAULTS } from './sqlite/sqlite-faults';
@@ -41,54 +40,27 @@ describe('each database module knows its own driver faults', () => {
   });
 });
 
-describe(translatingFaults.name, () => {
-  class FailingUsers extends InMemoryUserRepository {
-    failure?: Error;
-    override async findById(id: string) {
-      if (this.failure) throw this.failure;
-      return super.findById(id);
-    }
-  }
-
-  it("turns the driver's faults into DatabaseUnavailableError with the module's retry hint, the cause kept", async () => {
-    const adapter = new FailingUsers();
-    const users = translatingFaults(adapter, SQLITE_FAULTS);
+describe(DriverFaultTranslator.name, () => {
+  it("turns the driver's faults into DatabaseUnavailableError with the module's retry hint, the cause kept", () => {
     const busy = driverError('SQLITE_BUSY');
-    adapter.failure = busy;
-    const error: unknown = await users.findById('usr_1').catch((e: unknown) => e);
+    const error = new DriverFaultTranslator(SQLITE_FAULTS).translate(busy);
     expect(error).toBeInstanceOf(DatabaseUnavailableError);
     expect(error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: SQLITE_FAULTS.retryAfterSeconds, cause: busy });
   });
 
-  it('passes other failures and every answer through unchanged, and stays the port', async () => {
-    const adapter = new FailingUsers();
-    const users = translatingFaults(adapter, POSTGRES_FAULTS);
-    expect(users).toBeInstanceOf(UserRepository);
-    expect(await users.findById('usr_1')).toBeNull();
+  it('passes other failures through unchanged', () => {
     const bug = new TypeError('x is undefined');
-    adapter.failure = bug;
-    await expect(users.findById('usr_1')).rejects.toBe(bug);
+    expect(new DriverFaultTranslator(POSTGRES_FAULTS).translate(bug)).toBe(bug);
+    expect(new DriverFaultTranslator(POSTGRES_FAULTS).translate(undefined)).toBeUndefined();
   });
-});
 
-describe('text the database cannot store', () => {
-  class Users extends InMemoryUserRepository {
-    failure?: Error;
-    override async findById(id: string) {
-      if (this.failure) throw this.failure;
-      return super.findById(id);
-    }
-  }
-
-  it("PostgreSQL's refusal of NUL (22021) answers INVALID_REQUEST, not a server error; other databases' codes pass as they are", async () => {
-    const adapter = new Users();
+  it("reads PostgreSQL's refusal of NUL (22021) as INVALID_REQUEST, not a server error; other databases' codes pass as they are", () => {
     const nul = new QueryFailedError('SELECT 1', [], driverError('22021', 'invalid byte sequence for encoding "UTF8": 0x00'));
-    adapter.failure = nul;
-    await expect(translatingFaults(adapter, POSTGRES_FAULTS).findById('usr_\u0000')).rejects.toMatchObject({
+    expect(new DriverFaultTranslator(POSTGRES_FAULTS).translate(nul)).toMatchObject({
       code: 'INVALID_REQUEST',
       hint: UNSTORABLE_TEXT_HINT,
     });
-    await expect(translatingFaults(adapter, MYSQL_FAULTS).findById('usr_1')).rejects.toBe(nul);
-    await expect(translatingFaults(adapter, SQLITE_FAULTS).findById('usr_1')).rejects.toBe(nul);
+    expect(new DriverFaultTranslator(MYSQL_FAULTS).translate(nul)).toBe(nul);
+    expect(new DriverFaultTranslator(SQLITE_FAULTS).translate(nul)).toBe(nul);
   });
 });

@@ -1,3 +1,4 @@
+import { DatabaseFaults } from '@svc/application';
 import { DatabaseUnavailableError, InvalidRequestError } from '@svc/domain';
 
 /**
@@ -67,47 +68,13 @@ export function translateFault(faults: DriverFaults, error: unknown): unknown {
   return isUnstorableText(faults, error) ? new InvalidRequestError(UNSTORABLE_TEXT_HINT) : error;
 }
 
-/**
- * `adapter` with every method's failures translated by `translateFault`, at
- * the port's boundary: a method that throws or rejects with one of the
- * driver's faults throws DatabaseUnavailableError instead, so nothing above
- * the adapters sees a driver's error. The adapter stays the prototype of the
- * result (its fields and `instanceof` hold); its methods run on the adapter
- * itself, so its own inner calls are not translated twice.
- */
-export function translatingFaults<T extends object>(adapter: T, faults: DriverFaults): T {
-  const translated = Object.create(adapter) as Record<PropertyKey, unknown>;
-  for (const name of methodNames(adapter)) {
-    const method = (adapter as Record<PropertyKey, unknown>)[name] as (...args: unknown[]) => unknown;
-    translated[name] = (...args: unknown[]): unknown => {
-      let result: unknown;
-      try {
-        result = method.apply(adapter, args);
-      } catch (error) {
-        throw translateFault(faults, error);
-      }
-      return result instanceof Promise
-        ? result.catch((error: unknown) => {
-            throw translateFault(faults, error);
-          })
-        : result;
-    };
+/** DatabaseFaults of one database: `translateFault` over the faults its module states. */
+export class DriverFaultTranslator extends DatabaseFaults {
+  constructor(private readonly faults: DriverFaults) {
+    super();
   }
-  return translated as T;
-}
 
-/** The methods of `object`'s classes (constructor and Object's own excepted). */
-function methodNames(object: object): Set<PropertyKey> {
-  const names = new Set<PropertyKey>();
-  for (
-    let proto = Object.getPrototypeOf(object) as object | null;
-    proto && proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto) as object | null
-  ) {
-    for (const name of Reflect.ownKeys(proto)) {
-      const descriptor = Object.getOwnPropertyDescriptor(proto, name);
-      if (name !== 'constructor' && typeof descriptor?.value === 'function') names.add(name);
-    }
+  translate(error: unknown): unknown {
+    return translateFault(this.faults, error);
   }
-  return names;
 }

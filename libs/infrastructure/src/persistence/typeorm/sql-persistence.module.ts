@@ -1,5 +1,5 @@
 import { type DynamicModule, type FactoryProvider, type Provider, type Type } from '@nestjs/common';
-import { DatabasePing, KeyDirectory, OutboxSignal, SecretsAtRest, UnitOfWork } from '@svc/application';
+import { DatabaseFaults, DatabasePing, KeyDirectory, OutboxSignal, SecretsAtRest, UnitOfWork } from '@svc/application';
 import { TypeOrmModule, getDataSourceToken, getRepositoryToken } from '@nestjs/typeorm';
 import {
   AnalyticsEventRepository,
@@ -21,7 +21,7 @@ import {
 import { type DataSource, type DataSourceOptions, type Repository } from 'typeorm';
 import { AuditLines, LoggingAuditLog } from '../../audit/logging-audit-log';
 import { SecretsCipher } from '../../crypto/secrets-cipher';
-import { type DriverFaults, translatingFaults } from '../driver-faults';
+import { type DriverFaults, DriverFaultTranslator } from '../driver-faults';
 import { ApiKeyRecord, DeviceRecord, LicenseDeviceLimitRecord, ModelRecord, RECORDS } from './records';
 import { TypeOrmApiKeyRepository } from './repositories/typeorm-api-key.repository';
 import { TypeOrmAuditLog } from './repositories/typeorm-audit-log';
@@ -45,7 +45,7 @@ import { openMigratedDataSource } from './migrated-data-source';
 
 /** What a SQL database's module supplies: its statements, and its own adapters where its dialect differs. */
 export interface SqlDialectAdapters<S extends SqlStatements, E extends AnalyticsEventRepository> {
-  /** Which of its driver's errors mean the database is unavailable, and the retry hint (every port's failures pass through them). */
+  /** Which of its driver's errors mean the database is unavailable, and the retry hint (its DatabaseFaults). */
   readonly faults: DriverFaults;
   readonly statements: (dataSource: DataSource) => S;
   /** An event appended together with its quota consumption, atomically (the only consumption there is). */
@@ -92,18 +92,13 @@ export const PERSISTENCE_PORTS = [
 
 type Port = (typeof PERSISTENCE_PORTS)[number];
 
-/** The token a port's adapter is provided under before its faults are translated. */
-function untranslated(port: Port): symbol {
-  return Symbol.for(`svc.untranslated.${port.name}`);
-}
-
 /**
  * The module of one SQL database: TypeORM on the database's own options and
  * migrations (each one applied at start-up logged), the portable adapters shared by every SQL database (keys,
  * users, key context, audit log, ping; all on the records and mappers of
- * `typeorm/`), and the database's own, each port's failures translated by the
- * database's DriverFaults (a driver's unavailability becomes the domain's
- * DatabaseUnavailableError before it leaves the adapter). Global, like the configuration: the
+ * `typeorm/`), and the database's own, and its DatabaseFaults (the database's DriverFaults: which
+ * of its driver's errors mean it is unavailable), which the HTTP filter and the CLI apply to a
+ * failure before they report it. Global, like the configuration: the
  * feature modules ask for ports, never for a database. The secrets the adapters keep are sealed
  * by `secrets` (SECRETS_KEY), checked at start-up by SecretsAtRest.
  */
@@ -118,7 +113,7 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     { provide: AnalyticsEventRepository, inject: [SqlStatements], useFactory: dialect.events },
     {
       provide: UnitOfWork,
-      inject: [SqlStatements, untranslated(AnalyticsEventRepository), getDataSourceToken(), OutboxBell],
+      inject: [SqlStatements, AnalyticsEventRepository, getDataSourceToken(), OutboxBell],
       useFactory: (statements: S, events: E, dataSource: DataSource, bell: OutboxBell) =>
         dialect.unitOfWork(statements, events, new OutboxWrites(dataSource, statements), bell),
     },
@@ -137,13 +132,13 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     },
     {
       provide: WebhookOutbox,
-      inject: [getDataSourceToken(), WebhookStatements, OutboxBell, untranslated(WebhookEndpointRepository)],
+      inject: [getDataSourceToken(), WebhookStatements, OutboxBell, WebhookEndpointRepository],
       useFactory: (dataSource: DataSource, sql: WebhookStatements, bell: OutboxBell, endpoints: WebhookEndpointRepository) =>
         new SqlWebhookOutbox(dataSource, sql, bell, endpoints),
     },
     {
       provide: WebhookDeliveryQueue,
-      inject: [getDataSourceToken(), WebhookStatements, OutboxBell, untranslated(WebhookEndpointRepository)],
+      inject: [getDataSourceToken(), WebhookStatements, OutboxBell, WebhookEndpointRepository],
       useFactory: dialect.deliveries,
     },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
@@ -188,13 +183,8 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
       inject: [SqlStatements, AuditLines],
       useFactory: (statements: S, lines: AuditLines) => new WebhookStatements(statements, lines, dialect.boundedDeleteSql),
     },
-    // Each adapter under a token of its own, and its port bound to it with the driver's faults translated.
-    ...adapters.map(({ provide, ...adapter }): Provider => ({ provide: untranslated(provide), ...adapter })),
-    ...adapters.map(({ provide }): Provider => ({
-      provide,
-      inject: [untranslated(provide)],
-      useFactory: (adapter: object) => translatingFaults(adapter, dialect.faults),
-    })),
+    { provide: DatabaseFaults, useValue: new DriverFaultTranslator(dialect.faults) },
+    ...adapters,
   ];
   return {
     module,
@@ -209,6 +199,6 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
       TypeOrmModule.forFeature(RECORDS),
     ],
     providers,
-    exports: [...PERSISTENCE_PORTS, SecretsAtRest, OutboxSignal, TypeOrmModule],
+    exports: [...PERSISTENCE_PORTS, DatabaseFaults, SecretsAtRest, OutboxSignal, TypeOrmModule],
   };
 }
