@@ -128,7 +128,8 @@ export class OfflineLicenses {
   async signAhead(key: ApiKey, now: Date): Promise<boolean> {
     try {
       await this.put(key, NO_DEVICE, now);
-      for (const { digest } of await this.devices.seatsHeld([key.licenseId], this.seatHeldSince(key, now))) await this.put(key, digest, now);
+      for (const { digest } of await this.devices.seatsHeld([key.licenseId], this.seatHeldSince(key, now)))
+        await this.put(key, digest, now);
       return true;
     } catch {
       return false;
@@ -206,7 +207,10 @@ export class OfflineLicenses {
     }
     const work: LicenseToRefresh[] = [];
     for (const [since, sharing] of bySince) {
-      const seats = await this.devices.seatsHeld([...new Set(sharing.map((key) => key.licenseId))], since === null ? null : new Date(since));
+      const seats = await this.devices.seatsHeld(
+        [...new Set(sharing.map((key) => key.licenseId))],
+        since === null ? null : new Date(since),
+      );
       for (const key of sharing) {
         for (const seat of seats) {
           if (seat.licenseId !== key.licenseId) continue;

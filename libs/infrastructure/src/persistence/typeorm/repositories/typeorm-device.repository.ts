@@ -41,7 +41,11 @@ function deviceOf(record: DeviceRecord): Device {
 }
 
 /** The license's rows holding a seat: not deactivated and, with a lease, seen after `heldSince`. */
-function holding(query: SelectQueryBuilder<DeviceRecord>, licenseIds: readonly string[], heldSince: Date | null): SelectQueryBuilder<DeviceRecord> {
+function holding(
+  query: SelectQueryBuilder<DeviceRecord>,
+  licenseIds: readonly string[],
+  heldSince: Date | null,
+): SelectQueryBuilder<DeviceRecord> {
   query.where('d.license_id IN (:...licenseIds)', { licenseIds }).andWhere('d.deactivated_at IS NULL');
   return heldSince === null ? query : query.andWhere('d.last_seen_at > :heldSince', { heldSince });
 }
