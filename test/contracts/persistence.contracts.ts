@@ -3,6 +3,7 @@ import { T0, makeAnalyticsEvent, makeAuditEntry, revokeAlone, uniqueId, NO_RECOR
 import { describeAnalyticsEventRepositoryContract } from './analytics-event-repository.contract';
 import { describeApiKeyRepositoryContract } from './api-key-repository.contract';
 import { describeAuditLogContract } from './audit-log.contract';
+import { describeDeviceRepositoryContract } from './device-repository.contract';
 import {
   describeGeneratedSecretRepositoryContract,
   describeLicenseSigningKeyRepositoryContract,
@@ -35,6 +36,7 @@ export function describePersistenceContracts(make: MakePersistence): void {
   describeGeneratedSecretRepositoryContract(make);
   describeLicenseSigningKeyRepositoryContract(make);
   describeWebhookPortsContract(make);
+  describeDeviceRepositoryContract(make);
 }
 
 /**
