@@ -212,6 +212,9 @@ export function describeDeviceRepositoryContract(make: MakePersistence): void {
         await expect(f.devices.findHolding(license, digest, at(11))).resolves.toBeNull();
         await expect(f.devices.findHolding(other, digest, null)).resolves.toBeNull();
         await expect(f.devices.findHolding(license, randomDigest(), null)).resolves.toBeNull();
+        // the exact digest only: no other case, no padding
+        await expect(f.devices.findHolding(license, digest.toUpperCase(), null)).resolves.toBeNull();
+        await expect(f.devices.findHolding(license, `${digest} `, null)).resolves.toBeNull();
       });
 
       it('finds it again once it is seen, and never after its deactivation', async () => {
