@@ -15,6 +15,7 @@ import { describeKeyRotationContract, rotationOf } from './key-rotation.contract
 import { describeKeyDirectoryContract } from './key-directory.contract';
 import { describeModelRepositoryContract } from './model-repository.contract';
 import { describeOperatorRepositoryContract, seedOperator } from './operator-repository.contract';
+import { describeStoredLicenseRepositoryContract } from './stored-license.contract';
 import { type MakePersistence, type PersistenceFixture, seedKey } from './persistence-fixture';
 import { describeUsageRepositoryContract } from './usage-repository.contract';
 import { describeUserRepositoryContract } from './user-repository.contract';
@@ -37,6 +38,7 @@ export function describePersistenceContracts(make: MakePersistence): void {
   describeLicenseSigningKeyRepositoryContract(make);
   describeWebhookPortsContract(make);
   describeDeviceRepositoryContract(make);
+  describeStoredLicenseRepositoryContract(make);
 }
 
 /**
