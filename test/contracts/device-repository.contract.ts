@@ -198,6 +198,40 @@ export function describeDeviceRepositoryContract(make: MakePersistence): void {
       });
     });
 
+    describe('activate, concurrently', () => {
+      it('of activations racing for the free seats, exactly as many succeed as there were free seats', async () => {
+        const f = fixture();
+        const license = await licenseOf(f);
+        await activated(f, activationOf(license, { maxDevices: 4 }));
+        const racing = Array.from({ length: 8 }, (_, i) => activationOf(license, { maxDevices: 4, at: at(i + 1) }));
+
+        const outcomes = await Promise.all(racing.map((a) => f.devices.activate(a, noRecords)));
+
+        expect(outcomes.filter((o) => o.kind === 'activated')).toHaveLength(3);
+        expect(outcomes.filter((o) => o.kind === 'limit_reached')).toEqual(
+          Array.from({ length: 5 }, () => ({ kind: 'limit_reached', maxDevices: 4, active: 4 })),
+        );
+        expect(await f.devices.listByLicense(license)).toHaveLength(4);
+      });
+
+      it('of activations of one fingerprint racing, one activates and the others find it already active', async () => {
+        const f = fixture();
+        const license = await licenseOf(f);
+        const digest = randomDigest();
+        const racing = Array.from({ length: 6 }, (_, i) =>
+          activationOf(license, { fingerprintDigest: digest, maxDevices: 5, at: at(i + 1) }),
+        );
+
+        const outcomes = await Promise.all(racing.map((a) => f.devices.activate(a, noRecords)));
+
+        expect(outcomes.filter((o) => o.kind === 'activated')).toHaveLength(1);
+        expect(outcomes.filter((o) => o.kind === 'already_active')).toHaveLength(5);
+        const devices = await f.devices.listByLicense(license);
+        expect(devices).toHaveLength(1);
+        expect(outcomes.map((o) => (o.kind === 'limit_reached' ? null : o.device.id))).toEqual(racing.map(() => devices[0].id));
+      });
+    });
+
     describe('findHolding', () => {
       it("finds the license's device of that fingerprint while it is active and seen after heldSince", async () => {
         const f = fixture();
