@@ -9,11 +9,13 @@ import {
   AnalyticsEventRepository,
   ApiKeyRepository,
   AuditLog,
+  DeviceRepository,
   GeneratedSecretRepository,
   KeyContextRepository,
   LicenseSigningKeyRepository,
   ModelRepository,
   OperatorRepository,
+  StoredLicenseRepository,
   UsageRepository,
   UserRepository,
   WebhookDeliveryQueue,
@@ -69,6 +71,8 @@ export async function openPorts(
     operators: context.get(OperatorRepository),
     secrets: context.get(GeneratedSecretRepository),
     signingKeys: context.get(LicenseSigningKeyRepository),
+    devices: context.get(DeviceRepository),
+    storedLicenses: context.get(StoredLicenseRepository),
     unitOfWork: context.get(UnitOfWork),
     webhooks: webhookPorts(context),
     dispose: () => context.close(),
@@ -117,6 +121,9 @@ export function sqliteFilePersistence(): { make: MakePersistence; newPath: () =>
 
 /** Every table, children first: emptied between tests on a server database. */
 const TABLES = [
+  'license_tokens',
+  'devices',
+  'license_device_limits',
   'webhook_deliveries',
   'webhook_events',
   'webhook_endpoints',

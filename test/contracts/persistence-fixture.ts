@@ -3,11 +3,13 @@ import {
   type AnalyticsEventRepository,
   type ApiKeyRepository,
   type AuditLog,
+  type DeviceRepository,
   type GeneratedSecretRepository,
   type KeyContextRepository,
   type LicenseSigningKeyRepository,
   type ModelRepository,
   type OperatorRepository,
+  type StoredLicenseRepository,
   type UsageRepository,
   type UserRepository,
   type WebhookDeliveryQueue,
@@ -44,6 +46,10 @@ export interface PersistenceFixture {
   readonly operators: OperatorRepository;
   readonly secrets: GeneratedSecretRepository;
   readonly signingKeys: LicenseSigningKeyRepository;
+  /** The licenses' devices; a device names its license by the id of the license's first key. */
+  readonly devices: DeviceRepository;
+  /** The keys' signed licenses; the refresh job's reads join the keys of `keys`. */
+  readonly storedLicenses: StoredLicenseRepository;
   /** A change and its notices in one transaction, over the same store (`events`, and the outbox of `webhooks`). */
   readonly unitOfWork: UnitOfWork;
   /** The endpoints, the outbox and the deliveries: SQL databases only (null on the in-memory adapters, which have none). */

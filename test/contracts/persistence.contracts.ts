@@ -1,8 +1,19 @@
-import { type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '@svc/domain';
-import { T0, makeAnalyticsEvent, makeAuditEntry, revokeAlone, uniqueId, NO_RECORDS } from '../factories/domain.factory';
+import { NO_DEVICE, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '@svc/domain';
+import {
+  DAY_MS,
+  T0,
+  makeAnalyticsEvent,
+  makeAuditEntry,
+  makeStoredLicense,
+  randomDigest,
+  revokeAlone,
+  uniqueId,
+  NO_RECORDS,
+} from '../factories/domain.factory';
 import { describeAnalyticsEventRepositoryContract } from './analytics-event-repository.contract';
 import { describeApiKeyRepositoryContract } from './api-key-repository.contract';
 import { describeAuditLogContract } from './audit-log.contract';
+import { describeDeviceRepositoryContract } from './device-repository.contract';
 import {
   describeGeneratedSecretRepositoryContract,
   describeLicenseSigningKeyRepositoryContract,
@@ -14,6 +25,7 @@ import { describeKeyRotationContract, rotationOf } from './key-rotation.contract
 import { describeKeyDirectoryContract } from './key-directory.contract';
 import { describeModelRepositoryContract } from './model-repository.contract';
 import { describeOperatorRepositoryContract, seedOperator } from './operator-repository.contract';
+import { describeStoredLicenseRepositoryContract } from './stored-license.contract';
 import { type MakePersistence, type PersistenceFixture, seedKey } from './persistence-fixture';
 import { describeUsageRepositoryContract } from './usage-repository.contract';
 import { describeUserRepositoryContract } from './user-repository.contract';
@@ -35,6 +47,8 @@ export function describePersistenceContracts(make: MakePersistence): void {
   describeGeneratedSecretRepositoryContract(make);
   describeLicenseSigningKeyRepositoryContract(make);
   describeWebhookPortsContract(make);
+  describeDeviceRepositoryContract(make);
+  describeStoredLicenseRepositoryContract(make);
 }
 
 /**
@@ -42,8 +56,9 @@ export function describePersistenceContracts(make: MakePersistence): void {
  * pools): what one writes the other reads at once, exactly one revocation
  * wins, and consumption through either never passes the limit together nor
  * loses an increment; an outbox event is fanned out, a delivery claimed, a
- * generated secret or signing key kept, and an owner removed by only one of
- * them. `open` makes another instance on the same, empty database.
+ * generated secret or signing key kept, a signed license stored and claimed,
+ * and an owner removed by only one of them; activations through both take no
+ * more seats than are free. `open` makes another instance on the same, empty database.
  */
 export function describeSharedDatabaseContract(
   open: () => Promise<PersistenceFixture>,
@@ -160,6 +175,47 @@ export function describeSharedDatabaseContract(
       const kept = await Promise.all(keys.map((key, i) => (i % 2 === 0 ? one : two).signingKeys.addIfAbsent(key)));
       expect(kept.filter(Boolean)).toHaveLength(1);
       await expect(two.signingKeys.list()).resolves.toEqual([keys[kept.indexOf(true)]]);
+    });
+
+    it('store one of the licenses both sign at once, and claim it for one of them', async () => {
+      const key = await seedKey(one);
+      const signed = Array.from({ length: 8 }, (_, i) => makeStoredLicense({ refreshAt: new Date(T0.getTime() + i * 1000) }));
+      const stored = await Promise.all(signed.map((license, i) => (i % 2 === 0 ? one : two).storedLicenses.replace(key.id, null, license)));
+      expect(stored.filter(Boolean)).toHaveLength(1);
+      const kept = signed[stored.indexOf(true)];
+      await expect(two.storedLicenses.find(key.id)).resolves.toEqual(kept);
+      const until = new Date(T0.getTime() + DAY_MS);
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? one : two).storedLicenses.claim(key.id, NO_DEVICE, kept.refreshAt, until)),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect((await one.storedLicenses.find(key.id))?.refreshAt).toEqual(until);
+    });
+
+    // Not on two SQLite connections in one process, for the reason given for the owners below: an
+    // activation is a TypeORM transaction that awaits between its statements.
+    (options.oneFileInOneProcess ? it.skip : it)('activate no more devices through both than there are free seats', async () => {
+      const key = await seedKey(one);
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 === 0 ? one : two).devices.activate(
+            {
+              id: uniqueId('dev'),
+              licenseId: key.licenseId,
+              fingerprintDigest: randomDigest(),
+              name: null,
+              platform: null,
+              at: T0,
+              maxDevices: 3,
+              heldSince: null,
+            },
+            () => ({ audit: [], events: [] }),
+          ),
+        ),
+      );
+      expect(outcomes.filter((o) => o.kind === 'activated')).toHaveLength(3);
+      expect(await two.devices.listByLicense(key.licenseId)).toHaveLength(3);
+      await expect(one.devices.countNotDeactivated()).resolves.toBe(3);
     });
 
     // Not on two SQLite connections in one process: the operators' update is a TypeORM transaction

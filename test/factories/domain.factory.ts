@@ -11,6 +11,7 @@ import {
   type KeyEnvironment,
   type Model,
   RandomSource,
+  type StoredLicense,
   TierCatalog,
   type User,
 } from '@svc/domain';
@@ -176,6 +177,22 @@ export function makeAnalyticsEvent(overrides: Partial<AnalyticsEvent> & Pick<Ana
     receivedAt: T0,
     occurredAt: overrides.receivedAt ?? T0,
     batched: false,
+    ...overrides,
+  };
+}
+
+/**
+ * A signed license as the store keeps it, signed at T0 by `kid-1` and due for re-signing half a day
+ * later; its token and terms are unique, so a test tells stored licenses apart by them.
+ */
+export function makeStoredLicense(overrides: Partial<StoredLicense> = {}): StoredLicense {
+  const id = uniqueId('tok');
+  return {
+    token: `eyJhbGciOiJFZERTQSJ9.${id}.c2ln`,
+    kid: 'kid-1',
+    terms: JSON.stringify([id, 'research', ['realtime'], 50000]),
+    signedAt: T0,
+    refreshAt: new Date(T0.getTime() + DAY_MS / 2),
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 import { type ApiKey, type LicenseToRefresh, NO_DEVICE, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
 import { type InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 
-/** Each key's stored licenses in a Map (by key id and device), with the SQL adapter's compare-and-set; for use-case tests only. */
+/** Each key's stored licenses in a Map (by key id and device), with the SQL adapter's compare-and-set; for tests only (it passes the same contract). */
 export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
   /** By `<key id>/<device>`. */
   readonly byKey = new Map<string, StoredLicense>();
@@ -45,7 +45,7 @@ export class InMemoryStoredLicenseRepository extends StoredLicenseRepository {
     return this.withKeys([...this.byKey].filter(([, s]) => s.kid !== kid).slice(0, limit));
   }
 
-  /** In memory the keys cannot be listed: none is found. */
+  /** The keys of `keys` in id order (the SQL walk's), each with whether its slot naming no device is filled. */
   async keysAfter(afterKeyId: string, limit: number): Promise<Array<{ key: ApiKey; hasLicense: boolean }>> {
     return this.keys
       .allInIdOrder()
