@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { BATCH_LIMITS } from '@svc/domain';
 import { API_KEY_EXAMPLE } from '@svc/presentation';
 import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
+import { CheckedBySchema } from '../../../http/body-schema';
 import { FieldEventRequest } from './log-event.request';
 
 const EVENTS_RULE = { message: `events must be an array of 1 to ${BATCH_LIMITS.events} events` };
@@ -10,8 +11,11 @@ const EVENTS_RULE = { message: `events must be an array of 1 to ${BATCH_LIMITS.e
  * POST /v1/analytics/batch (CONTRACT 22): the list as a whole is checked here
  * (a malformed list answers the request); each event is checked on its own,
  * as the single endpoint checks its body, and a bad one gets its own result
- * while the others proceed.
+ * while the others proceed. The list's own rules have a schema, so the
+ * events are handed on as sent (no class-transformer copy of a hundred of
+ * them) and each is read by `checkedItem`.
  */
+@CheckedBySchema()
 export class BatchEventsRequest {
   @ApiPropertyOptional({
     type: String,
