@@ -37,8 +37,8 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
   }
 
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
-    this.transaction ??= this.sqlite.database.transaction(this.steps());
-    return this.transaction.immediate(event, cost, limit);
+    const transaction = (this.transaction ??= this.sqlite.database.transaction(this.steps()));
+    return this.sqlite.inTurn(() => transaction.immediate(event, cost, limit));
   }
 
   /** The step, synchronously, for a transaction already open on the connection (SqliteUnitOfWork): the new total or null. */

@@ -19,7 +19,7 @@ export class SqliteModelRepository extends ReturningDeleteModelRepository {
     return driverError.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || driverError.code === 'SQLITE_CONSTRAINT_UNIQUE';
   }
 
-  /** One synchronous better-sqlite3 transaction (BEGIN IMMEDIATE): the delete, then the events. */
+  /** One synchronous better-sqlite3 transaction (BEGIN IMMEDIATE), in its turn: the delete, then the events. */
   protected async deleteRecording(name: string, eventsOf: (deleted: Model) => readonly WebhookEvent[]): Promise<Model | null> {
     const db = this.sqlite.database;
     const run = db.transaction((): Model | null => {
@@ -30,6 +30,6 @@ export class SqliteModelRepository extends ReturningDeleteModelRepository {
       for (let step = writes.next(); !step.done; step = writes.next(0)) db.prepare(step.value.sql).run(...step.value.params);
       return model;
     });
-    return run.immediate();
+    return this.sqlite.inTurn(() => run.immediate());
   }
 }

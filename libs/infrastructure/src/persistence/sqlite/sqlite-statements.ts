@@ -14,6 +14,8 @@ export class SqliteStatements extends SqlStatements {
    * multi-row inserts of a batch of events, one text per row count (at most BATCH_LIMITS.events of each).
    */
   private readonly writes = new Map<string, Statement>();
+  /** The end of the transactions queued so far (inTurn). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(readonly dataSource: DataSource) {
     super();
@@ -35,17 +37,24 @@ export class SqliteStatements extends SqlStatements {
 
   /**
    * One synchronous better-sqlite3 transaction, BEGIN IMMEDIATE (the write
-   * lock first, so another process on the file waits rather than failing):
-   * nothing of this process can run between its writes either.
+   * lock first, so another process on the file waits rather than failing),
+   * in its turn: nothing of this process can run between its writes either.
    */
-  async writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
+  writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
     const run = this.database.transaction((): T => {
       const writes = script();
       let step = writes.next();
       while (!step.done) step = writes.next(this.write(step.value.sql).run(...step.value.params).changes);
       return step.value;
     });
-    return run.immediate();
+    return this.inTurn(() => run.immediate());
+  }
+
+  /** The process's transactions one after another, in the order they asked (see SqlStatements.inTurn). */
+  override inTurn<T>(work: () => Promise<T> | T): Promise<T> {
+    const mine = this.turn.then(work);
+    this.turn = mine.catch(() => undefined);
+    return mine;
   }
 
   ignoringDuplicates(insertSql: string): string {

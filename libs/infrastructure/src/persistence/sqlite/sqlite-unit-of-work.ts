@@ -57,12 +57,12 @@ const ATTEMPTS = 20;
  * each write answers what its port answered the work. If one does not
  * (another writer consumed in between), that transaction is rolled back
  * whole and the work runs once more from the start, as UnitOfWork allows.
- * The units of this process take turns, so they do not outdate each other.
+ * The units take their turn among the process's transactions
+ * (SqliteStatements.inTurn), so they do not outdate each other.
  * The conditional consumption (SqliteAnalyticsEventRepository) keeps the
  * quota exact whatever the first run read.
  */
 export class SqliteUnitOfWork extends UnitOfWork {
-  private turn: Promise<unknown> = Promise.resolve();
   private eventExists?: Statement;
 
   constructor(
@@ -75,9 +75,7 @@ export class SqliteUnitOfWork extends UnitOfWork {
   }
 
   run<T>(work: (ports: TransactionalPorts) => Promise<T>): Promise<T> {
-    const mine = this.turn.then(() => this.runNow(work));
-    this.turn = mine.catch(() => undefined);
-    return mine;
+    return this.sqlite.inTurn(() => this.runNow(work));
   }
 
   private async runNow<T>(work: (ports: TransactionalPorts) => Promise<T>): Promise<T> {

@@ -47,6 +47,18 @@ export abstract class SqlStatements {
   abstract writeTogether<T>(script: () => WriteScript<T>): Promise<T>;
 
   /**
+   * Runs `work` once this process's other transactions are done, and holds
+   * the others until it is. SQLite has one connection per process, where a
+   * transaction takes in every statement run while it is open: its
+   * transactions take turns, so that one rolled back takes no other
+   * writer's work with it. A database of many connections runs `work` at
+   * once (its transactions are kept apart by the database).
+   */
+  inTurn<T>(work: () => Promise<T> | T): Promise<T> {
+    return Promise.resolve().then(work);
+  }
+
+  /**
    * An `INSERT INTO … VALUES …` that writes nothing (and changes 0 rows)
    * when a row of the same primary key exists, instead of failing: a record
    * made at most once whoever makes it (a webhook notice).

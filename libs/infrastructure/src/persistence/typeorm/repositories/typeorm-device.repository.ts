@@ -61,12 +61,6 @@ function holding(
  * committed, the entries are logged and the outbox's bell rung.
  */
 export class TypeOrmDeviceRepository extends DeviceRepository {
-  /**
-   * One device transaction at a time in this instance: on SQLite TypeORM runs every transaction on its one
-   * connection, where a second BEGIN while the first is open fails. Other instances wait on the lock.
-   */
-  private transactions: Promise<unknown> = Promise.resolve();
-
   private readonly deviceValues: RecordValues<DeviceRecord>;
   private readonly outbox: OutboxWrites;
 
@@ -82,18 +76,17 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
     this.outbox = new OutboxWrites(records.manager.connection, statements);
   }
 
-  /** `work` in one transaction (after this instance's others); its records logged and rung once it has committed. */
-  private change<T>(work: (manager: EntityManager, written: DeviceChangeRecords[]) => Promise<T>): Promise<T> {
+  /**
+   * `work` in one transaction, in its turn among this process's transactions (SqlStatements.inTurn: on
+   * SQLite TypeORM runs it on the one connection, where anything run meanwhile would join it); its
+   * records logged and rung once it has committed. Other instances wait on the license's lock.
+   */
+  private async change<T>(work: (manager: EntityManager, written: DeviceChangeRecords[]) => Promise<T>): Promise<T> {
     const written: DeviceChangeRecords[] = [];
-    const run = this.transactions
-      .then(() => this.records.manager.transaction((manager) => work(manager, written)))
-      .then((result) => {
-        for (const entry of written.flatMap((r) => r.audit)) this.lines.stored(entry);
-        if (written.some((r) => r.events.length > 0)) this.bell.ring();
-        return result;
-      });
-    this.transactions = run.catch(() => undefined);
-    return run;
+    const result = await this.statements.inTurn(() => this.records.manager.transaction((manager) => work(manager, written)));
+    for (const entry of written.flatMap((r) => r.audit)) this.lines.stored(entry);
+    if (written.some((r) => r.events.length > 0)) this.bell.ring();
+    return result;
   }
 
   /** The one place a device change's records are written, in its transaction: audit entries, then events (a duplicate id ignored). */

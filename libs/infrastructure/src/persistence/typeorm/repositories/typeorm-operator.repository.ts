@@ -4,13 +4,17 @@ import { type NewOperator, type Operator, type OperatorChange, OperatorRepositor
 import { IsNull, Repository } from 'typeorm';
 import { OperatorMapper } from '../mappers/operator.mapper';
 import { OperatorRecord } from '../records/operator.record';
+import { SqlStatements } from '../sql-statements';
 
 const ENABLED_OWNERS = `role = 'owner' AND disabled_at IS NULL`;
 
 /** Operators on every SQL database (CONTRACT 21). */
 @Injectable()
 export class TypeOrmOperatorRepository extends OperatorRepository {
-  constructor(@InjectRepository(OperatorRecord) private readonly records: Repository<OperatorRecord>) {
+  constructor(
+    @InjectRepository(OperatorRecord) private readonly records: Repository<OperatorRecord>,
+    private readonly statements: SqlStatements,
+  ) {
     super();
   }
 
@@ -40,17 +44,9 @@ export class TypeOrmOperatorRepository extends OperatorRepository {
    * once are serialised: the second sees the first's change and is refused.
    */
   async update(id: string, change: OperatorChange, at: Date, keepAnOwner: boolean): Promise<Operator | 'last_owner' | null> {
-    const run = this.updates.then(() => this.updateNow(id, change, at, keepAnOwner));
-    this.updates = run.catch(() => undefined);
-    return run;
+    // in its turn among this process's transactions (SqlStatements.inTurn: on SQLite TypeORM runs it on the one connection)
+    return this.statements.inTurn(() => this.updateNow(id, change, at, keepAnOwner));
   }
-
-  /**
-   * One update at a time in this instance: on SQLite TypeORM runs every transaction on its one
-   * connection, where a second BEGIN while the first is open fails ("cannot start a transaction
-   * within a transaction"). Other instances are kept apart by the locks below.
-   */
-  private updates: Promise<unknown> = Promise.resolve();
 
   private async updateNow(id: string, change: OperatorChange, at: Date, keepAnOwner: boolean): Promise<Operator | 'last_owner' | null> {
     return this.records.manager.transaction(async (manager) => {

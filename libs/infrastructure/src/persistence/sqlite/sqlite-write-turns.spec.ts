@@ -1,0 +1,47 @@
+import { type DeviceActivation } from '@svc/domain';
+import { T0, makeAnalyticsEvent, makeApiKey, makeUser, randomDigest, uniqueId } from '../../../../../test/factories/domain.factory';
+import { openSqlitePersistence, sqliteFilePersistence } from '../../../../../test/contracts/module-persistence';
+
+/**
+ * SQLite has one connection per process: a transaction open on it takes in
+ * every statement run meanwhile. Writes therefore take turns: a change that
+ * fails and rolls back takes no other writer's committed work with it.
+ */
+describe('writes on SQLite take turns', () => {
+  const sqlite = sqliteFilePersistence();
+
+  const activationOf = (licenseId: string): DeviceActivation => ({
+    id: uniqueId('dev'),
+    licenseId,
+    fingerprintDigest: randomDigest(),
+    name: null,
+    platform: null,
+    at: T0,
+    maxDevices: null,
+    heldSince: null,
+  });
+
+  it('an event stored while a device change is under way stays stored when that change rolls back', async () => {
+    const store = await openSqlitePersistence(sqlite.newPath());
+    try {
+      const user = makeUser();
+      await store.users.insert(user);
+      const key = makeApiKey({ userId: user.id });
+      await store.keys.insert(key, { audit: [], events: [] });
+      const event = makeAnalyticsEvent({ keyId: key.id, licenseId: key.licenseId });
+
+      const refused = store.devices.activate(activationOf(key.licenseId), () => {
+        throw new Error('records refused');
+      });
+      const stored = store.unitOfWork.run(async ({ events }) => events.storeAll([event]));
+
+      await expect(refused).rejects.toThrow('records refused');
+      await stored;
+      const rows: unknown[] = await store.dataSource.query('SELECT id FROM analytics_events WHERE id = ?', [event.id]);
+      expect(rows).toHaveLength(1);
+      await expect(store.devices.listByLicense(key.licenseId)).resolves.toEqual([]);
+    } finally {
+      await store.dispose();
+    }
+  });
+});
