@@ -103,11 +103,7 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     });
   }
 
-  async insert(key: ApiKey, records?: KeyChangeRecords): Promise<void> {
-    if (records === undefined) {
-      await this.records.insert(ApiKeyMapper.toRecord(key));
-      return;
-    }
+  async insert(key: ApiKey, records: KeyChangeRecords = { audit: [] }): Promise<void> {
     await this.change(() => this.insertWrites(key, records));
   }
 
