@@ -60,12 +60,8 @@ export class RefreshStoredLicenses {
       this.walkedTo = window.length < limit - work.length ? null : window[window.length - 1].key.id;
       const valid = window.filter(({ key }) => key.verify(now).ok);
       for (const { key, hasLicense } of valid) if (!hasLicense) work.push({ key, device: NO_DEVICE, stored: null });
-      work.push(
-        ...(await this.licenses.unsignedDevicesOf(
-          valid.map(({ key }) => key),
-          now,
-        )),
-      );
+      const keys = valid.map(({ key }) => key);
+      work.push(...(await this.licenses.unsignedDevicesOf(keys, now)));
     }
     const round = { resigned: 0, forgotten: 0, skipped: 0 };
     for (const entry of work) round[await this.licenses.refresh(entry, now, LICENSE_CLAIM_MS)] += 1;

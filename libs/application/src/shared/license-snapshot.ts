@@ -203,7 +203,9 @@ export class OfflineLicenses {
     const bySince = new Map<number | null, ApiKey[]>();
     for (const key of keys) {
       const since = this.seatHeldSince(key, now)?.getTime() ?? null;
-      bySince.set(since, [...(bySince.get(since) ?? []), key]);
+      const sharing = bySince.get(since) ?? [];
+      sharing.push(key);
+      bySince.set(since, sharing);
     }
     const work: LicenseToRefresh[] = [];
     for (const [since, sharing] of bySince) {
