@@ -133,7 +133,7 @@ export async function tableWriterFor(database: DatabaseConfig, dataSource: DataS
 }
 
 /** A record's column values as the driver stores them (TypeORM's own conversion, e.g. a Date to SQLite's UTC text). */
-/** The columns a seeding INSERT writes: every column but those the database generates (an audit entry's `seq`), as RecordValues does. */
+/** The columns a seeding INSERT writes: every column but those the database generates (an audit entry's `seq`). */
 export function writtenColumns(metadata: EntityMetadata): EntityMetadata['columns'] {
   return metadata.columns.filter((column) => !column.isGenerated);
 }

@@ -15,6 +15,8 @@ export interface DriverFaults {
   readonly retryAfterSeconds: number;
   /** A driver error code that means the text given cannot be stored (PostgreSQL: NUL in text, 22021). */
   readonly unstorableText?: (code: string) => boolean;
+  /** Whether a driver's error (TypeORM's `driverError`) is a unique-key violation: the row is there already. */
+  readonly duplicateKey: (driverError: { readonly code?: unknown; readonly errno?: unknown }) => boolean;
 }
 
 /**

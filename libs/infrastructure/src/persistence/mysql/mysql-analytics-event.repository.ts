@@ -67,7 +67,7 @@ export class MySqlAnalyticsEventRepository extends SqlAnalyticsEventRepository {
   protected async append(event: AnalyticsEvent, cost: number, limit: number | null): Promise<number | null> {
     if (cost === 0) return this.appendIn(this.mysql.session(), event, cost, limit, true);
     const once = (opened: boolean) =>
-      this.mysql.transaction(async (session) => ({ value: await this.appendIn(session, event, cost, limit, opened) }));
+      this.mysql.sessionTransaction(async (session) => ({ value: await this.appendIn(session, event, cost, limit, opened) }));
     try {
       return await once(false);
     } catch (error) {

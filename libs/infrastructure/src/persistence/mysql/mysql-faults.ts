@@ -34,4 +34,6 @@ export const MYSQL_FAULTS: DriverFaults = {
     TYPEORM_NOT_CONNECTED,
   ],
   retryAfterSeconds: 2,
+  // ER_DUP_ENTRY
+  duplicateKey: ({ code, errno }) => errno === 1062 || code === 'ER_DUP_ENTRY',
 };

@@ -4,10 +4,9 @@ import { type SecretsCipher } from '../../crypto/secrets-cipher';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repository';
 import { mysqlDataSourceOptions } from './mysql-data-source';
-import { MySqlModelRepository } from './mysql-model.repository';
 import { MySqlStatements } from './mysql-statements';
 import { MYSQL_FAULTS } from './mysql-faults';
-import { MySqlWebhookDeliveryQueue, mysqlBoundedDeleteSql } from './mysql-webhook-delivery-queue';
+import { MySqlWebhookDeliveryQueue } from './mysql-webhook-delivery-queue';
 import { MySqlUnitOfWork } from './mysql-unit-of-work';
 
 /** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
@@ -23,9 +22,7 @@ export class MySqlPersistenceModule {
         statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
         events: (statements) => new MySqlAnalyticsEventRepository(statements),
         unitOfWork: (statements, events, writes, bell) => new MySqlUnitOfWork(statements, events, writes, bell),
-        models: (records, statements, bell) => new MySqlModelRepository(records, statements, bell),
         deliveries: (dataSource, sql, bell, endpoints) => new MySqlWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
-        boundedDeleteSql: mysqlBoundedDeleteSql,
       },
       secrets,
     );

@@ -1,8 +1,8 @@
 import type { Pool } from 'mysql2';
 import type { Pool as PromisePool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
-import { type DataSource, type ObjectLiteral } from 'typeorm';
+import { type DataSource, type EntityManager, type ObjectLiteral, QueryFailedError } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
-import { type PreparedStatement, SqlStatements, type WriteScript } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
 /**
  * The time zone the prepared statements read DATETIME in: UTC, spelled so
@@ -73,7 +73,7 @@ export class MySqlStatements extends SqlStatements {
    * transaction InnoDB chose as a deadlock victim (rolled back whole, nothing
    * kept) runs again, up to DEADLOCK_ATTEMPTS times in all, before the error counts.
    */
-  async transaction<T>(work: (session: MySqlSession) => Promise<{ value: T; rollback?: boolean }>): Promise<T> {
+  async sessionTransaction<T>(work: (session: MySqlSession) => Promise<{ value: T; rollback?: boolean }>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.transactionOnce(work);
@@ -83,21 +83,16 @@ export class MySqlStatements extends SqlStatements {
     }
   }
 
-  /**
-   * One transaction (as `transaction`), instants bound as DATETIME(3) text in
-   * UTC, exact whatever the driver's date handling. A conditional UPDATE's row
-   * lock makes a racing one wait, then find the row as the winner left it.
-   */
-  writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
-    return this.transaction(async (session) => {
-      const writes = script();
-      let step = writes.next();
-      while (!step.done) {
-        const params = step.value.params.map((v) => (v instanceof Date ? mysqlInstant(v) : v));
-        step = writes.next((await session.write(step.value.sql, params)).affectedRows);
+  /** TypeORM's transaction (SqlStatements.transaction), run again while InnoDB chooses it as a deadlock victim (as `sessionTransaction`). */
+  override async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await super.transaction(work);
+      } catch (error) {
+        const victim = error instanceof QueryFailedError && (error.driverError as { errno?: unknown }).errno === DEADLOCK_VICTIM;
+        if (!victim || attempt === DEADLOCK_ATTEMPTS) throw error;
       }
-      return { value: step.value };
-    });
+    }
   }
 
   private async transactionOnce<T>(work: (session: MySqlSession) => Promise<{ value: T; rollback?: boolean }>): Promise<T> {
@@ -115,10 +110,6 @@ export class MySqlStatements extends SqlStatements {
       );
       throw error;
     }
-  }
-
-  ignoringDuplicates(insertSql: string): string {
-    return insertSql.replace(/^INSERT INTO/, 'INSERT IGNORE INTO');
   }
 
   private sessionOn(runner: PromisePool | PoolConnection): MySqlSession {

@@ -62,7 +62,7 @@ export class MySqlUnitOfWork extends UnitOfWork {
 
   private async once<T>(work: (ports: TransactionalPorts) => Promise<T>, opened: boolean): Promise<T> {
     let outbox: TransactionalOutbox | undefined;
-    const value = await this.mysql.transaction(async (session) => {
+    const value = await this.mysql.sessionTransaction(async (session) => {
       outbox = new TransactionalOutbox(
         this.writes,
         async (sql, params) =>

@@ -1,10 +1,6 @@
 import { type ClaimedDelivery } from '@svc/domain';
 import { CLAIM_CANDIDATES, SqlWebhookDeliveryQueue, firstOfEachEndpoint } from '../typeorm/repositories/sql-webhook-delivery-queue';
 import { type MySqlStatements, mysqlInstant } from './mysql-statements';
-import { type BoundedDeleteSql } from '../typeorm/repositories/webhook-statements';
-
-/** MySQL and MariaDB take no LIMIT in an IN subquery, but a DELETE of their own with one. */
-export const mysqlBoundedDeleteSql: BoundedDeleteSql = (table, where, limit) => `DELETE FROM ${table} WHERE ${where} LIMIT ${limit}`;
 
 /**
  * Webhook deliveries on MySQL / MariaDB: a claim is one transaction that locks the
@@ -20,7 +16,7 @@ export class MySqlWebhookDeliveryQueue extends SqlWebhookDeliveryQueue {
     const params = claimable.params.map((v) => (v instanceof Date ? mysqlInstant(v) : v));
     const until = mysqlInstant(leaseUntil);
     const skip = skipEndpoints.length === 0 ? '' : ` AND endpoint_id NOT IN (${skipEndpoints.map(() => '?').join(', ')})`;
-    const rows = await mysql.transaction(async (session) => {
+    const rows = await mysql.sessionTransaction(async (session) => {
       const candidates = await session.rows<{ id: string; endpoint_id: string }>(
         `SELECT id, endpoint_id FROM webhook_deliveries WHERE ${claimable.sql}${skip}
           ORDER BY next_attempt_at LIMIT ${CLAIM_CANDIDATES} FOR UPDATE SKIP LOCKED`,

@@ -23,4 +23,6 @@ export const POSTGRES_FAULTS: DriverFaults = {
   retryAfterSeconds: 2,
   // character_not_in_repertoire: "invalid byte sequence for encoding UTF8: 0x00", NUL in a text parameter
   unstorableText: (code) => code === '22021',
+  // unique_violation
+  duplicateKey: ({ code }) => code === '23505',
 };

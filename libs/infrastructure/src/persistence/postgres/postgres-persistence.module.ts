@@ -4,7 +4,6 @@ import { type SecretsCipher } from '../../crypto/secrets-cipher';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.repository';
 import { postgresDataSourceOptions } from './postgres-data-source';
-import { PostgresModelRepository } from './postgres-model.repository';
 import { PostgresStatements } from './postgres-statements';
 import { POSTGRES_FAULTS } from './postgres-faults';
 import { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue';
@@ -23,7 +22,6 @@ export class PostgresPersistenceModule {
         statements: (dataSource) => new PostgresStatements(dataSource),
         events: (statements) => new PostgresAnalyticsEventRepository(statements),
         unitOfWork: (statements, _events, writes, bell) => new PostgresUnitOfWork(statements, writes, bell),
-        models: (records, statements, bell) => new PostgresModelRepository(records, statements, bell),
         deliveries: (dataSource, sql, bell, endpoints) => new PostgresWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
       },
       secrets,

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { ConnectionIsNotSetError, type DataSource, type ObjectLiteral } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { type PreparedStatement, SqlStatements, type WriteScript } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
 /**
  * PostgreSQL's statements: named prepared statements on TypeORM's own pool
@@ -42,25 +42,10 @@ export class PostgresStatements extends SqlStatements {
   }
 
   /**
-   * One transaction on one client of the pool (READ COMMITTED: a conditional
-   * UPDATE racing another waits on the row lock, then sees the row as the
-   * other left it). A client that cannot even roll back is not handed back.
-   */
-  async writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
-    return this.inTransaction(async (client) => {
-      const writes = script();
-      let step = writes.next();
-      while (!step.done) {
-        const { rowCount } = await client.query(numbered(step.value.sql), step.value.params as unknown[]);
-        step = writes.next(rowCount ?? 0);
-      }
-      return step.value;
-    });
-  }
-
-  /**
-   * `work` in one transaction on one client (as writeTogether), for the PostgreSQL adapters' own steps that read as
-   * they write, and for a unit of work; on a transaction's client (on), in that transaction.
+   * `work` in one transaction on one client of the pool (READ COMMITTED: a conditional UPDATE racing
+   * another waits on the row lock, then sees the row as the other left it), for the PostgreSQL adapters'
+   * hot steps and a unit of work; on a transaction's client (on), in that transaction. A client that
+   * cannot even roll back is not handed back.
    */
   async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     if (this.client) return work(this.client);
@@ -78,9 +63,6 @@ export class PostgresStatements extends SqlStatements {
       );
       throw error;
     }
-  }
-  ignoringDuplicates(insertSql: string): string {
-    return `${insertSql} ON CONFLICT DO NOTHING`;
   }
 }
 

@@ -9,4 +9,5 @@ export const SQLITE_FAULTS: DriverFaults = {
   code: (code) => /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR)/.test(code),
   messages: [/database is locked/i, /The database connection is not open/i],
   retryAfterSeconds: 1,
+  duplicateKey: ({ code }) => code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE',
 };

@@ -4,7 +4,6 @@ import { type SecretsCipher } from '../../crypto/secrets-cipher';
 import { sqlPersistenceModule } from '../typeorm/sql-persistence.module';
 import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.repository';
 import { sqliteDataSourceOptions } from './sqlite-data-source';
-import { SqliteModelRepository } from './sqlite-model.repository';
 import { SqliteStatements } from './sqlite-statements';
 import { SQLITE_FAULTS } from './sqlite-faults';
 import { SqliteWebhookDeliveryQueue } from './sqlite-webhook-delivery-queue';
@@ -23,7 +22,6 @@ export class SqlitePersistenceModule {
         statements: (dataSource) => new SqliteStatements(dataSource),
         events: (statements) => new SqliteAnalyticsEventRepository(statements),
         unitOfWork: (statements, events, writes, bell) => new SqliteUnitOfWork(statements, events, writes, bell),
-        models: (records, statements, bell) => new SqliteModelRepository(records, statements, bell),
         deliveries: (dataSource, sql, bell, endpoints) => new SqliteWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
       },
       secrets,

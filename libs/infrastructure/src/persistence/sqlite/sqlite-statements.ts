@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { type DataSource, type ObjectLiteral } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
-import { type PreparedStatement, SqlStatements, type WriteScript } from '../typeorm/sql-statements';
+import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
 /**
  * SQLite's statements: better-sqlite3 statements on TypeORM's own connection,
@@ -10,12 +10,18 @@ import { type PreparedStatement, SqlStatements, type WriteScript } from '../type
  */
 export class SqliteStatements extends SqlStatements {
   /**
-   * The writes of writeTogether and runWrite, prepared once per SQL text: the scripts' statements, and the
-   * multi-row inserts of a batch of events, one text per row count (at most BATCH_LIMITS.events of each).
+   * The writes of runWrite, prepared once per SQL text: a unit of work's statements, and the multi-row
+   * inserts of a batch of events, one text per row count (at most BATCH_LIMITS.events of each).
    */
   private readonly writes = new Map<string, Statement>();
-  /** The end of the transactions queued so far (inTurn). */
-  private turn: Promise<unknown> = Promise.resolve();
+  /**
+   * The end of the transactions queued so far on each database file, by its path, for every connection
+   * of this process (inTurn). A file (not `:memory:`) may be opened twice in one process: by two
+   * instances under test, or the CLI's and the service's modules.
+   */
+  private static readonly turns = new Map<string, Promise<unknown>>();
+  /** The end of the transactions queued so far on an in-memory database (its own, one connection). */
+  private memoryTurn: Promise<unknown> = Promise.resolve();
 
   constructor(readonly dataSource: DataSource) {
     super();
@@ -36,29 +42,27 @@ export class SqliteStatements extends SqlStatements {
   }
 
   /**
-   * One synchronous better-sqlite3 transaction, BEGIN IMMEDIATE (the write
-   * lock first, so another process on the file waits rather than failing),
-   * in its turn: nothing of this process can run between its writes either.
+   * The process's transactions on the file one after another, in the order they asked (see
+   * SqlStatements.inTurn), whichever connection runs them: SQLite has one writer per file at a time,
+   * and better-sqlite3 waits for the file's lock synchronously (its busy timeout, during which the
+   * event loop stands), so a transaction of this process that waited on another of this process
+   * would wait for the whole timeout and fail. Other processes on the file wait for its lock.
    */
-  writeTogether<T>(script: () => WriteScript<T>): Promise<T> {
-    const run = this.database.transaction((): T => {
-      const writes = script();
-      let step = writes.next();
-      while (!step.done) step = writes.next(this.write(step.value.sql).run(...step.value.params).changes);
-      return step.value;
-    });
-    return this.inTurn(() => run.immediate());
-  }
-
-  /** The process's transactions one after another, in the order they asked (see SqlStatements.inTurn). */
   override inTurn<T>(work: () => Promise<T> | T): Promise<T> {
-    const mine = this.turn.then(work);
-    this.turn = mine.catch(() => undefined);
+    const database = this.database;
+    const file = database.memory ? null : database.name;
+    const turns = SqliteStatements.turns;
+    const previous = file === null ? this.memoryTurn : (turns.get(file) ?? Promise.resolve());
+    const mine = previous.then(work);
+    const settled = mine.catch(() => undefined);
+    if (file === null) {
+      this.memoryTurn = settled;
+    } else {
+      turns.set(file, settled);
+      // the last turn queued on a file forgets it once done, so that the map keeps no file no one writes
+      void settled.then(() => turns.get(file) === settled && turns.delete(file));
+    }
     return mine;
-  }
-
-  ignoringDuplicates(insertSql: string): string {
-    return insertSql.replace(/^INSERT INTO/, 'INSERT OR IGNORE INTO');
   }
 
   /** One write on the connection as it is (in the transaction open on it, if any): the rows it changed. */

@@ -12,7 +12,7 @@ export interface TransactionSql {
 
 /** What differs between the databases in these statements. */
 export interface FieldEventDialect {
-  /** An `INSERT … VALUES …` that skips rows whose primary key exists (SqlStatements.ignoringDuplicates). */
+  /** An `INSERT … VALUES …` that skips rows whose primary key exists (INSERT OR IGNORE, ON CONFLICT DO NOTHING, INSERT IGNORE). */
   ignoringDuplicates(insertSql: string): string;
   /** The clause a read takes to lock its rows until the transaction ends (`''` where the transaction holds the database). */
   readonly forUpdate: string;

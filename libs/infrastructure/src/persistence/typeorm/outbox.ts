@@ -1,12 +1,10 @@
 import { OutboxSignal } from '@svc/application';
 import { type AuditEntry, type WebhookEvent } from '@svc/domain';
-import { type DataSource } from 'typeorm';
+import { type DataSource, type EntityManager, type InsertQueryBuilder, type ObjectLiteral } from 'typeorm';
 import { AuditEntryMapper } from './mappers/audit-entry.mapper';
 import { WebhookMapper } from './mappers/webhook.mapper';
-import { RecordValues } from './record-values';
 import { AuditEntryRecord } from './records/audit-entry.record';
 import { WebhookEventRecord } from './records/webhook.records';
-import { type SqlStatements, type WriteScript } from './sql-statements';
 
 /**
  * The OutboxSignal of this process: the adapters ring it once a transaction
@@ -27,44 +25,55 @@ export class OutboxBell extends OutboxSignal {
 }
 
 /**
+ * The rows an insert wrote, in `manager`'s transaction: TypeORM's structured
+ * result (QueryRunner.query with `useStructuredResult`), whose `affected`
+ * every driver fills for an insert, where InsertResult has no count (an
+ * insert that ignores a duplicate writes 0).
+ */
+export async function rowsInserted(manager: EntityManager, insert: InsertQueryBuilder<ObjectLiteral>): Promise<number> {
+  const [sql, params] = insert.getQueryAndParameters();
+  const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
+  try {
+    return (await runner.query(sql, params, true)).affected ?? 0;
+  } finally {
+    if (!manager.queryRunner) await runner.release();
+  }
+}
+
+/**
  * The writes that put webhook events (and audit entries) into a change's
  * transaction: the one place a change's events become outbox rows.
  */
 export class OutboxWrites {
-  private readonly eventValues: RecordValues<WebhookEventRecord>;
-  private readonly auditValues: RecordValues<AuditEntryRecord>;
+  constructor(private readonly dataSource: DataSource) {}
 
-  constructor(
-    dataSource: DataSource,
-    private readonly statements: SqlStatements,
-  ) {
-    this.eventValues = new RecordValues(dataSource, WebhookEventRecord);
-    this.auditValues = new RecordValues(dataSource, AuditEntryRecord);
+  /** Each event as an outbox row, in `manager`'s transaction. */
+  async events(manager: EntityManager, events: readonly WebhookEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const rows = events.map((event) => WebhookMapper.eventToRecord(event));
+    await manager.createQueryBuilder().insert().into(WebhookEventRecord).values(rows).updateEntity(false).execute();
   }
 
-  /** Each event as an outbox row. */
-  *events(events: readonly WebhookEvent[]): WriteScript<void> {
-    for (const event of events) {
-      yield { sql: this.eventValues.insertSql(), params: this.eventValues.of(WebhookMapper.eventToRecord(event)) };
-    }
+  /** The event unless one of its id is recorded already (even by a transaction racing this one): true when this wrote it. */
+  async eventOnce(manager: EntityManager, event: WebhookEvent): Promise<boolean> {
+    const insert = manager.createQueryBuilder().insert().into(WebhookEventRecord).values(WebhookMapper.eventToRecord(event)).orIgnore();
+    return (await rowsInserted(manager, insert.updateEntity(false))) === 1;
   }
 
-  /** The event unless one of its id is recorded already: true when this wrote it. */
-  *eventOnce(event: WebhookEvent): WriteScript<boolean> {
-    return (yield this.eventInsertIgnoring(event)) === 1;
-  }
-
-  /** The SQL and values of an event row, for a statement run in a unit of work's transaction (ignoring a duplicate id). */
+  /**
+   * The SQL and values of an event row (ignoring a duplicate id), as TypeORM writes them for the
+   * database, for a statement run in a unit of work's transaction on the database's own connection.
+   */
   eventInsertIgnoring(event: WebhookEvent): { sql: string; params: unknown[] } {
-    return {
-      sql: this.statements.ignoringDuplicates(this.eventValues.insertSql()),
-      params: this.eventValues.of(WebhookMapper.eventToRecord(event)),
-    };
+    const insert = this.dataSource.createQueryBuilder().insert().into(WebhookEventRecord).values(WebhookMapper.eventToRecord(event));
+    const [sql, params] = insert.orIgnore().getQueryAndParameters();
+    return { sql, params: params as unknown[] };
   }
 
-  *audit(entries: readonly AuditEntry[]): WriteScript<void> {
-    for (const entry of entries) {
-      yield { sql: this.auditValues.insertSql(), params: this.auditValues.of(AuditEntryMapper.toRecord(entry)) };
-    }
+  /** The entries in the audit log, in order, in `manager`'s transaction. */
+  async audit(manager: EntityManager, entries: readonly AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const rows = entries.map((entry) => AuditEntryMapper.toRecord(entry));
+    await manager.createQueryBuilder().insert().into(AuditEntryRecord).values(rows).updateEntity(false).execute();
   }
 }

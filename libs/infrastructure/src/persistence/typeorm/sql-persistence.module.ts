@@ -40,7 +40,8 @@ import { SqlStatements } from './sql-statements';
 import { OutboxBell, OutboxWrites } from './outbox';
 import { SqlWebhookEndpointRepository } from './repositories/sql-webhook-endpoint.repository';
 import { SqlWebhookOutbox } from './repositories/sql-webhook-outbox';
-import { type BoundedDeleteSql, WebhookStatements } from './repositories/webhook-statements';
+import { WebhookStatements } from './repositories/webhook-statements';
+import { SqlModelRepository } from './repositories/sql-model.repository';
 import { openMigratedDataSource } from './migrated-data-source';
 
 /** What a SQL database's module supplies: its statements, and its own adapters where its dialect differs. */
@@ -52,8 +53,6 @@ export interface SqlDialectAdapters<S extends SqlStatements, E extends Analytics
   readonly events: (statements: S) => E;
   /** A unit of work: one transaction of the database, in which its events and the outbox's writes run. */
   readonly unitOfWork: (statements: S, events: E, writes: OutboxWrites, bell: OutboxBell) => UnitOfWork;
-  /** The registry's writes in the dialect's atomic steps. */
-  readonly models: (records: Repository<ModelRecord>, statements: S, bell: OutboxBell) => ModelRepository;
   /** Webhook deliveries, claimed the dialect's way. */
   readonly deliveries: (
     dataSource: DataSource,
@@ -61,8 +60,6 @@ export interface SqlDialectAdapters<S extends SqlStatements, E extends Analytics
     bell: OutboxBell,
     endpoints: WebhookEndpointRepository,
   ) => WebhookDeliveryQueue;
-  /** The retention sweep's bounded DELETE, where the portable one (boundedDeleteSql) is not the dialect's. */
-  readonly boundedDeleteSql?: BoundedDeleteSql;
 }
 
 /**
@@ -115,9 +112,14 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
       provide: UnitOfWork,
       inject: [SqlStatements, AnalyticsEventRepository, getDataSourceToken(), OutboxBell],
       useFactory: (statements: S, events: E, dataSource: DataSource, bell: OutboxBell) =>
-        dialect.unitOfWork(statements, events, new OutboxWrites(dataSource, statements), bell),
+        dialect.unitOfWork(statements, events, new OutboxWrites(dataSource), bell),
     },
-    { provide: ModelRepository, inject: [getRepositoryToken(ModelRecord), SqlStatements, OutboxBell], useFactory: dialect.models },
+    {
+      provide: ModelRepository,
+      inject: [getRepositoryToken(ModelRecord), SqlStatements, OutboxBell],
+      useFactory: (records: Repository<ModelRecord>, statements: S, bell: OutboxBell) =>
+        new SqlModelRepository(records, statements, bell, dialect.faults),
+    },
     {
       provide: ApiKeyRepository,
       inject: [getRepositoryToken(ApiKeyRecord), SqlStatements, AuditLines, OutboxBell],
@@ -181,7 +183,7 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     {
       provide: WebhookStatements,
       inject: [SqlStatements, AuditLines],
-      useFactory: (statements: S, lines: AuditLines) => new WebhookStatements(statements, lines, dialect.boundedDeleteSql),
+      useFactory: (statements: S, lines: AuditLines) => new WebhookStatements(statements, lines),
     },
     { provide: DatabaseFaults, useValue: new DriverFaultTranslator(dialect.faults) },
     ...adapters,

@@ -1,4 +1,4 @@
-import { type DataSource, type ObjectLiteral } from 'typeorm';
+import { type DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
 
 /** A statement prepared once and run many times; parameters bind to its `?` placeholders in order. */
 export interface PreparedStatement<Row extends ObjectLiteral = Record<string, unknown>> {
@@ -6,20 +6,6 @@ export interface PreparedStatement<Row extends ObjectLiteral = Record<string, un
   first(params: readonly unknown[]): Promise<Row | undefined>;
   all(params: readonly unknown[]): Promise<Row[]>;
 }
-
-/** One write of a transaction: SQL with `?` placeholders, and its parameters (as `prepare`'s). */
-export interface SqlWrite {
-  readonly sql: string;
-  readonly params: readonly unknown[];
-}
-
-/**
- * The writes of one transaction, written once for every database: each
- * yielded write is run and answers the number of rows it changed (inserted
- * or updated); what the generator returns is the transaction's answer. A
- * script that finds nothing to do returns before its first write.
- */
-export type WriteScript<T> = Generator<SqlWrite, T, number>;
 
 /**
  * How the configured database runs the hot path's statements, below
@@ -38,13 +24,16 @@ export abstract class SqlStatements {
   abstract prepare<Row extends ObjectLiteral = Record<string, unknown>>(name: string, sql: string): PreparedStatement<Row>;
 
   /**
-   * Runs a fresh `script()` in one transaction, its writes on one connection
-   * with nothing else between them: committed when the script returns, rolled
-   * back whole when a write fails (which rejects with the database's error).
-   * A database may run the script once more, from the start, when it rolled
-   * the first attempt back whole (MySQL's deadlock victim).
+   * `work` in one of TypeORM's transactions (DataSource.transaction), in its
+   * turn (inTurn): committed when it resolves, rolled back whole when it
+   * throws. Its statements go through `manager`. A database may run `work`
+   * once more, from the start, when it rolled the first attempt back whole
+   * (MySQL's deadlock victim), so `work` keeps what it has written to itself
+   * until it has returned.
    */
-  abstract writeTogether<T>(script: () => WriteScript<T>): Promise<T>;
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.inTurn(() => this.dataSource.transaction(work));
+  }
 
   /**
    * Runs `work` once this process's other transactions are done, and holds
@@ -57,11 +46,4 @@ export abstract class SqlStatements {
   inTurn<T>(work: () => Promise<T> | T): Promise<T> {
     return Promise.resolve().then(work);
   }
-
-  /**
-   * An `INSERT INTO … VALUES …` that writes nothing (and changes 0 rows)
-   * when a row of the same primary key exists, instead of failing: a record
-   * made at most once whoever makes it (a webhook notice).
-   */
-  abstract ignoringDuplicates(insertSql: string): string;
 }

@@ -1,40 +1,34 @@
 import { type Model, type ModelFile, ModelRepository, type WebhookEvent } from '@svc/domain';
-import { IsNull, QueryFailedError, type Repository } from 'typeorm';
+import { type EntityManager, IsNull, QueryFailedError, type Repository } from 'typeorm';
+import { type DriverFaults } from '../../driver-faults';
 import { ModelMapper } from '../mappers/model.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
 import { RecordHydrator } from '../record-hydrator';
-import { RecordValues } from '../record-values';
-import { type PreparedStatement, type SqlStatements, type WriteScript } from '../sql-statements';
+import { type PreparedStatement, type SqlStatements } from '../sql-statements';
 import { ModelRecord } from '../records/model.record';
 
-/** The fields of a driver's error that tell a unique-key violation (`code`; mysql2's `errno` too). */
-type DriverErrorFields = { readonly code?: unknown; readonly errno?: unknown };
-
 /**
- * The registry's records on a SQL database. Reads and the portable
- * conditional updates are shared; each database's module adds what its
- * dialect says differently: which error is a taken name, and how to delete a
- * record and learn what it held in one atomic step.
+ * The registry's records on every SQL database: reads on prepared
+ * statements (every SDK lists the models), and each change with its
+ * webhook events in one transaction (SqlStatements.transaction), the events
+ * written only when the change happened and the bell rung once committed.
  */
-export abstract class SqlModelRepository extends ModelRepository {
-  protected readonly modelRows: RecordHydrator<ModelRecord>;
-  protected readonly modelValues: RecordValues<ModelRecord>;
-  protected readonly outbox: OutboxWrites;
+export class SqlModelRepository extends ModelRepository {
+  private readonly modelRows: RecordHydrator<ModelRecord>;
+  private readonly outbox: OutboxWrites;
   private reads?: { byName: PreparedStatement; all: PreparedStatement };
 
   constructor(
-    protected readonly records: Repository<ModelRecord>,
-    protected readonly statements: SqlStatements,
-    protected readonly bell: OutboxBell,
+    private readonly records: Repository<ModelRecord>,
+    private readonly statements: SqlStatements,
+    private readonly bell: OutboxBell,
+    /** The database's driver faults: which error is a taken name. */
+    private readonly faults: DriverFaults,
   ) {
     super();
     this.modelRows = new RecordHydrator(records.manager.connection, ModelRecord);
-    this.modelValues = new RecordValues(records.manager.connection, ModelRecord);
-    this.outbox = new OutboxWrites(records.manager.connection, statements);
+    this.outbox = new OutboxWrites(records.manager.connection);
   }
-
-  /** Whether the driver's error (TypeORM's `driverError`) is a unique-key violation. */
-  protected abstract isUniqueViolation(driverError: DriverErrorFields): boolean;
 
   /** The two reads keys make (list, one record): prepared statements. */
   private prepared(): { byName: PreparedStatement; all: PreparedStatement } {
@@ -50,51 +44,41 @@ export abstract class SqlModelRepository extends ModelRepository {
 
   async findByName(name: string): Promise<Model | null> {
     const row = await this.prepared().byName.first([name]);
-    return row ? this.modelOf(row) : null;
+    return row ? ModelMapper.toDomain(this.modelRows.hydrate(row)) : null;
   }
 
   async list(): Promise<Model[]> {
-    return (await this.prepared().all.all([])).map((row) => this.modelOf(row));
+    return (await this.prepared().all.all([])).map((row) => ModelMapper.toDomain(this.modelRows.hydrate(row)));
   }
 
+  /** False when the name is taken (the database's unique-key violation). */
   async insert(model: Model, events: readonly WebhookEvent[] = []): Promise<boolean> {
     try {
-      if (events.length === 0) {
-        await this.records.insert(ModelMapper.toRecord(model));
-        return true;
-      }
-      const values = this.modelValues;
-      return await this.withEvents(events, function* () {
-        yield { sql: values.insertSql(), params: values.of(ModelMapper.toRecord(model)) };
+      return await this.withEvents(events, async (manager) => {
+        await manager.createQueryBuilder().insert().into(ModelRecord).values(ModelMapper.toRecord(model)).updateEntity(false).execute();
         return true;
       });
     } catch (error) {
-      const driverError: DriverErrorFields =
-        error instanceof QueryFailedError
-          ? ((error as QueryFailedError<Error & DriverErrorFields>).driverError ?? {})
-          : (error as DriverErrorFields);
-      if (this.isUniqueViolation(driverError)) return false;
+      if (error instanceof QueryFailedError && this.faults.duplicateKey(error.driverError as object)) return false;
       throw error;
     }
   }
 
   async updateDescription(model: Model): Promise<boolean> {
-    const result = await this.records.update({ name: model.name }, ModelMapper.descriptionColumns(model));
-    return (result.affected ?? 0) === 1;
+    return this.withEvents([], async (manager) => {
+      const result = await manager.update(ModelRecord, { name: model.name }, ModelMapper.descriptionColumns(model));
+      return result.affected === 1;
+    });
   }
 
   async updateUnstored(model: Model, events: readonly WebhookEvent[] = []): Promise<boolean> {
-    if (events.length > 0) {
-      const set = this.modelValues.assignments(ModelMapper.unstoredColumns(model));
-      return this.withEvents(events, function* () {
-        return (yield { sql: `UPDATE models SET ${set.sql} WHERE name = ?`, params: [...set.params, model.name] }) === 1;
-      });
-    }
-    const result = await this.records.update({ name: model.name }, ModelMapper.unstoredColumns(model));
-    return (result.affected ?? 0) === 1;
+    return this.withEvents(events, async (manager) => {
+      const result = await manager.update(ModelRecord, { name: model.name }, ModelMapper.unstoredColumns(model));
+      return result.affected === 1;
+    });
   }
 
-  /** Portable: one UPDATE conditional on the stored file, whose affected count every driver reports. */
+  /** One UPDATE conditional on the stored file: of uploads racing, the one that read the file still there wins. */
   async replaceFile(
     name: string,
     expected: string | null,
@@ -103,56 +87,44 @@ export abstract class SqlModelRepository extends ModelRepository {
     events: readonly WebhookEvent[] = [],
   ): Promise<boolean> {
     const columns = { storedFile: file.storedFile, checksum: file.checksum, sizeBytes: file.sizeBytes, updatedAt: at };
-    if (events.length > 0) {
-      const set = this.modelValues.assignments(columns);
-      const condition = expected === null ? 'stored_file IS NULL' : 'stored_file = ?';
-      const params = [...set.params, name, ...(expected === null ? [] : [expected])];
-      return this.withEvents(events, function* () {
-        return (yield { sql: `UPDATE models SET ${set.sql} WHERE name = ? AND ${condition}`, params }) === 1;
-      });
-    }
-    const result = await this.records.update({ name, storedFile: expected === null ? IsNull() : expected }, columns);
-    return (result.affected ?? 0) === 1;
+    return this.withEvents(events, async (manager) => {
+      const result = await manager.update(ModelRecord, { name, storedFile: expected === null ? IsNull() : expected }, columns);
+      return result.affected === 1;
+    });
   }
 
-  /** A change's writes and its webhook events in one transaction, the events only when the change happened; the bell rung once committed. */
-  protected async withEvents(events: readonly WebhookEvent[], change: () => WriteScript<boolean>): Promise<boolean> {
-    const outbox = this.outbox;
-    const changed = await this.statements.writeTogether(function* () {
-      if (!(yield* change())) return false;
-      yield* outbox.events(events);
+  /**
+   * The record and what it held, so that the file removed is the one the deleted row named: a write
+   * that changes nothing first locks the row (the database's one write lock on SQLite), then it is
+   * read and deleted, and the events of the deleted record written, in one transaction.
+   */
+  async delete(name: string, eventsOf?: (deleted: Model) => readonly WebhookEvent[]): Promise<Model | null> {
+    const deleted = await this.statements.transaction(async (manager) => {
+      await manager
+        .createQueryBuilder()
+        .update(ModelRecord)
+        .set({ name: () => 'name' })
+        .where('name = :name', { name })
+        .execute();
+      const record = await manager.findOneBy(ModelRecord, { name });
+      if (!record) return null;
+      await manager.delete(ModelRecord, { name });
+      const model = ModelMapper.toDomain(record);
+      await this.outbox.events(manager, eventsOf?.(model) ?? []);
+      return model;
+    });
+    if (deleted && eventsOf) this.bell.ring();
+    return deleted;
+  }
+
+  /** A change and its webhook events in one transaction, the events only when the change happened; the bell rung once committed. */
+  private async withEvents(events: readonly WebhookEvent[], change: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
+    const changed = await this.statements.transaction(async (manager) => {
+      if (!(await change(manager))) return false;
+      await this.outbox.events(manager, events);
       return true;
     });
-    if (changed) this.bell.ring();
+    if (changed && events.length > 0) this.bell.ring();
     return changed;
   }
-
-  /** A raw `models` row (column names as stored) as the domain's record. */
-  protected modelOf(row: Record<string, unknown>): Model {
-    return ModelMapper.toDomain(this.modelRows.hydrate(row));
-  }
-}
-
-/**
- * For the databases that say `DELETE … RETURNING` (SQLite 3.35+, PostgreSQL):
- * one statement, so the file removed is the one the deleted row named. With
- * events, the database's own transaction runs it and then records them (deleteRecording).
- */
-export abstract class ReturningDeleteModelRepository extends SqlModelRepository {
-  protected static readonly DELETE_RETURNING = 'DELETE FROM models WHERE name = ? RETURNING *';
-  private deletion?: PreparedStatement;
-
-  async delete(name: string, eventsOf?: (deleted: Model) => readonly WebhookEvent[]): Promise<Model | null> {
-    if (eventsOf) {
-      const deleted = await this.deleteRecording(name, eventsOf);
-      if (deleted) this.bell.ring();
-      return deleted;
-    }
-    this.deletion ??= this.statements.prepare('model_delete', ReturningDeleteModelRepository.DELETE_RETURNING);
-    const row = await this.deletion.first([name]);
-    return row ? this.modelOf(row) : null;
-  }
-
-  /** DELETE_RETURNING and the events of the deleted record (outbox.events) in one transaction. */
-  protected abstract deleteRecording(name: string, eventsOf: (deleted: Model) => readonly WebhookEvent[]): Promise<Model | null>;
 }

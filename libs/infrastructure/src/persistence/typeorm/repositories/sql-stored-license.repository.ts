@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type ApiKey, type LicenseToRefresh, NO_DEVICE, type StoredLicense, StoredLicenseRepository } from '@svc/domain';
-import { DataSource, type ObjectLiteral } from 'typeorm';
+import { DataSource, type ObjectLiteral, type Repository } from 'typeorm';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
 import { RecordHydrator } from '../record-hydrator';
-import { RecordValues } from '../record-values';
+import { rowsInserted } from '../outbox';
 import { ApiKeyRecord } from '../records/api-key.record';
 import { LicenseTokenRecord } from '../records/license-token.record';
 import { SqlStatements } from '../sql-statements';
@@ -22,7 +22,7 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
   private readonly rows: RecordHydrator<LicenseTokenRecord>;
   private readonly joined: RecordHydrator<LicenseTokenRecord>;
   private readonly keyRows: RecordHydrator<ApiKeyRecord>;
-  private readonly values: RecordValues<LicenseTokenRecord>;
+  private readonly licenses: Repository<LicenseTokenRecord>;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -32,7 +32,7 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
     this.rows = new RecordHydrator(dataSource, LicenseTokenRecord);
     this.joined = new RecordHydrator(dataSource, LicenseTokenRecord, 't_');
     this.keyRows = new RecordHydrator(dataSource, ApiKeyRecord, 'k_');
-    this.values = new RecordValues(dataSource, LicenseTokenRecord);
+    this.licenses = dataSource.getRepository(LicenseTokenRecord);
   }
 
   async find(keyId: string, device = NO_DEVICE): Promise<StoredLicense | null> {
@@ -44,44 +44,47 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
 
   async replace(keyId: string, expected: string | null, next: StoredLicense, device = NO_DEVICE): Promise<boolean> {
     const record = recordOf(keyId, device, next);
-    const values = this.values;
-    const insert = this.statements.ignoringDuplicates(values.insertSql());
-    return this.statements.writeTogether(function* () {
-      if (expected === null) return (yield { sql: insert, params: values.of(record) }) === 1;
-      const changed = yield {
-        sql: 'UPDATE license_tokens SET token = ?, kid = ?, terms = ?, signed_at = ?, refresh_at = ? WHERE key_id = ? AND device = ? AND token = ?',
-        params: [...values.of(record, ['token', 'kid', 'terms', 'signed_at', 'refresh_at']), keyId, device, expected],
-      };
-      return changed === 1;
+    return this.statements.transaction(async (manager) => {
+      if (expected === null) {
+        return (
+          (await rowsInserted(manager, manager.createQueryBuilder().insert().into(LicenseTokenRecord).values(record).orIgnore())) === 1
+        );
+      }
+      const { token, kid, terms, signedAt, refreshAt } = record;
+      const changed = await manager.update(
+        LicenseTokenRecord,
+        { keyId, device, token: expected },
+        { token, kid, terms, signedAt, refreshAt },
+      );
+      return changed.affected === 1;
     });
   }
 
   async put(keyId: string, next: StoredLicense, device = NO_DEVICE): Promise<void> {
-    const values = this.values;
-    const record = recordOf(keyId, device, next);
-    await this.statements.writeTogether(function* () {
-      yield { sql: 'DELETE FROM license_tokens WHERE key_id = ? AND device = ?', params: [keyId, device] };
-      yield { sql: values.insertSql(), params: values.of(record) };
+    await this.statements.transaction(async (manager) => {
+      await manager.delete(LicenseTokenRecord, { keyId, device });
+      await manager
+        .createQueryBuilder()
+        .insert()
+        .into(LicenseTokenRecord)
+        .values(recordOf(keyId, device, next))
+        .updateEntity(false)
+        .execute();
     });
   }
 
   async forget(keyId: string, device?: string): Promise<void> {
-    const write =
-      device === undefined
-        ? { sql: 'DELETE FROM license_tokens WHERE key_id = ?', params: [keyId] }
-        : { sql: 'DELETE FROM license_tokens WHERE key_id = ? AND device = ?', params: [keyId, device] };
-    await this.statements.writeTogether(function* () {
-      yield write;
-    });
+    await this.statements.inTurn(() => this.licenses.delete(device === undefined ? { keyId } : { keyId, device }));
   }
 
   async forgetDevice(licenseId: string, device: string): Promise<void> {
-    await this.statements.writeTogether(function* () {
-      yield {
-        sql: 'DELETE FROM license_tokens WHERE device = ? AND key_id IN (SELECT k.id FROM api_keys k WHERE k.license_id = ?)',
-        params: [device, licenseId],
-      };
-    });
+    await this.statements.inTurn(() =>
+      this.licenses
+        .createQueryBuilder()
+        .delete()
+        .where('device = :device AND key_id IN (SELECT k.id FROM api_keys k WHERE k.license_id = :licenseId)', { device, licenseId })
+        .execute(),
+    );
   }
 
   async due(at: Date, limit: number): Promise<LicenseToRefresh[]> {
@@ -123,10 +126,8 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
   }
 
   async claim(keyId: string, device: string, seen: Date, until: Date): Promise<boolean> {
-    const params = [this.rows.bind('refreshAt', until), keyId, device, this.rows.bind('refreshAt', seen)];
-    return this.statements.writeTogether(function* () {
-      return (yield { sql: 'UPDATE license_tokens SET refresh_at = ? WHERE key_id = ? AND device = ? AND refresh_at = ?', params }) === 1;
-    });
+    const claimed = await this.statements.inTurn(() => this.licenses.update({ keyId, device, refreshAt: seen }, { refreshAt: until }));
+    return claimed.affected === 1;
   }
 
   private refreshOf(row: ObjectLiteral): LicenseToRefresh {

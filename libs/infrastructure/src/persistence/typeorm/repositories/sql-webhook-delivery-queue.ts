@@ -9,11 +9,10 @@ import {
   type WebhookEndpointRepository,
   WebhookDeliveryQueue,
 } from '@svc/domain';
-import { type DataSource, type Repository } from 'typeorm';
+import { type DataSource, type EntityManager, type Repository } from 'typeorm';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
 import { RecordHydrator } from '../record-hydrator';
-import { RecordValues } from '../record-values';
 import { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from '../records/webhook.records';
 import { type PreparedStatement, type SqlStatements } from '../sql-statements';
 import { type WebhookStatements } from './webhook-statements';
@@ -51,8 +50,6 @@ export function firstOfEachEndpoint(candidates: ReadonlyArray<{ id: string; endp
 export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   protected readonly deliveryRows: RecordHydrator<WebhookDeliveryRecord>;
   private readonly eventRows: RecordHydrator<WebhookEventRecord>;
-  private readonly endpointValues: RecordValues<WebhookEndpointRecord>;
-  private readonly deliveryValues: RecordValues<WebhookDeliveryRecord>;
   private readonly outbox: OutboxWrites;
   protected readonly statements: SqlStatements;
   private readonly deliveries: Repository<WebhookDeliveryRecord>;
@@ -68,9 +65,7 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
     this.deliveries = dataSource.getRepository(WebhookDeliveryRecord);
     this.deliveryRows = new RecordHydrator(dataSource, WebhookDeliveryRecord);
     this.eventRows = new RecordHydrator(dataSource, WebhookEventRecord);
-    this.endpointValues = new RecordValues(dataSource, WebhookEndpointRecord);
-    this.deliveryValues = new RecordValues(dataSource, WebhookDeliveryRecord);
-    this.outbox = new OutboxWrites(dataSource, sql.statements);
+    this.outbox = new OutboxWrites(dataSource);
   }
 
   protected statement(name: string, sql: string): PreparedStatement {
@@ -83,11 +78,10 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   }
 
   async add(delivery: WebhookDelivery, audit: AuditEntry): Promise<void> {
-    const values = this.deliveryValues;
-    const outbox = this.outbox;
-    await this.sql.audited([audit], function* () {
-      yield { sql: values.insertSql(), params: values.of(WebhookMapper.deliveryToRecord(delivery)) };
-      yield* outbox.audit([audit]);
+    await this.sql.audited([audit], async (manager) => {
+      const row = WebhookMapper.deliveryToRecord(delivery);
+      await manager.createQueryBuilder().insert().into(WebhookDeliveryRecord).values(row).updateEntity(false).execute();
+      await this.outbox.audit(manager, [audit]);
       return true;
     });
     this.bell.ring();
@@ -134,45 +128,48 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   }
 
   async recordAttempt(attempt: AttemptRecord): Promise<boolean> {
-    const values = this.deliveryValues;
-    const endpointValues = this.endpointValues;
-    const outbox = this.outbox;
-    const set = values.assignments({
-      status: attempt.status,
-      nextAttemptAt: attempt.nextAttemptAt,
-      lastAttemptAt: attempt.countsAsAttempt === false ? undefined : attempt.at,
-      lastStatusCode: attempt.statusCode,
-      lastError: attempt.error,
-    });
-    // assignments leaves out undefined values; null ones are written
-    const nulls = ['next_attempt_at', 'last_status_code', 'last_error'].filter((c) => !set.sql.includes(`${c} = ?`));
-    const attempts = attempt.countsAsAttempt === false ? '' : ', attempts = attempts + 1';
-    const update = `UPDATE webhook_deliveries SET ${set.sql}${nulls.map((c) => `, ${c} = NULL`).join('')}${attempts}, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?`;
-    const at = endpointValues.assignments({ failingSince: attempt.at }).params[0];
     const audit = attempt.disable?.audit;
-    const disable = attempt.disable;
-    const recorded = await this.sql.audited(audit ? [audit] : [], function* () {
-      if ((yield { sql: update, params: [...set.params, attempt.deliveryId, attempt.leaseOwner] }) !== 1) return false;
-      const endpointOf = '(SELECT endpoint_id FROM webhook_deliveries WHERE id = ?)';
-      if (attempt.countsAsAttempt === false) return true;
-      if (attempt.succeeded) {
-        yield { sql: `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${endpointOf}`, params: [attempt.deliveryId] };
-      } else {
-        yield {
-          sql: `UPDATE webhook_endpoints SET failing_since = ? WHERE id = ${endpointOf} AND failing_since IS NULL`,
-          params: [at, attempt.deliveryId],
-        };
-      }
-      if (disable && audit) {
-        const disabled = yield {
-          sql: `UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE id = ${endpointOf} AND disabled_at IS NULL`,
-          params: [at, disable.reason, at, attempt.deliveryId],
-        };
-        if (disabled === 1) yield* outbox.audit([audit]);
-      }
+    return this.sql.audited(audit ? [audit] : [], async (manager) => {
+      const counted = attempt.countsAsAttempt !== false;
+      // only the holder of the lease writes the attempt
+      const written = await manager
+        .createQueryBuilder()
+        .update(WebhookDeliveryRecord)
+        .set({
+          status: attempt.status,
+          nextAttemptAt: attempt.nextAttemptAt,
+          lastStatusCode: attempt.statusCode,
+          lastError: attempt.error,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+          ...(counted ? { lastAttemptAt: attempt.at, attempts: () => 'attempts + 1' } : {}),
+        })
+        .where('id = :id AND lease_owner = :owner', { id: attempt.deliveryId, owner: attempt.leaseOwner })
+        .execute();
+      if (written.affected !== 1) return false;
+      if (!counted) return true;
+      await this.endpointAfter(manager, attempt, audit);
       return true;
     });
-    return recorded;
+  }
+
+  /** What an attempt implies for its endpoint: failing since its first failure, or no longer; disabled (and audited) when asked. */
+  private async endpointAfter(manager: EntityManager, attempt: AttemptRecord, audit: AuditEntry | undefined): Promise<void> {
+    const endpointOf = { delivery: attempt.deliveryId };
+    const ofTheDelivery = 'id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = :delivery)';
+    const endpoints = () => manager.createQueryBuilder().update(WebhookEndpointRecord);
+    if (attempt.succeeded) {
+      await endpoints().set({ failingSince: null }).where(ofTheDelivery, endpointOf).execute();
+    } else {
+      await endpoints().set({ failingSince: attempt.at }).where(ofTheDelivery, endpointOf).andWhere('failing_since IS NULL').execute();
+    }
+    if (!attempt.disable || !audit) return;
+    const disabled = await endpoints()
+      .set({ disabledAt: attempt.at, disabledReason: attempt.disable.reason, updatedAt: attempt.at })
+      .where(ofTheDelivery, endpointOf)
+      .andWhere('disabled_at IS NULL')
+      .execute();
+    if (disabled.affected === 1) await this.outbox.audit(manager, [audit]);
   }
 
   async list(filter: DeliveryFilter): Promise<WebhookDelivery[]> {
@@ -198,15 +195,15 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   }
 
   async retry(endpointId: string, deliveryId: string, at: Date, audit: AuditEntry): Promise<boolean> {
-    const now = this.instant(at);
-    const outbox = this.outbox;
-    const retried = await this.sql.audited([audit], function* () {
-      const changed = yield {
-        sql: "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND endpoint_id = ?",
-        params: [now, deliveryId, endpointId],
-      };
-      if (changed !== 1) return false;
-      yield* outbox.audit([audit]);
+    const retried = await this.sql.audited([audit], async (manager) => {
+      const changed = await manager
+        .createQueryBuilder()
+        .update(WebhookDeliveryRecord)
+        .set({ status: 'pending', nextAttemptAt: at, leaseOwner: null, leaseExpiresAt: null })
+        .where('id = :deliveryId AND endpoint_id = :endpointId', { deliveryId, endpointId })
+        .execute();
+      if (changed.affected !== 1) return false;
+      await this.outbox.audit(manager, [audit]);
       return true;
     });
     if (retried) this.bell.ring();
@@ -237,11 +234,11 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   }
 
   async prune(endedBefore: Date, limit: number): Promise<number> {
-    const before = this.instant(endedBefore);
     return this.sql.boundedDelete(
       'webhook_deliveries',
-      "status IN ('succeeded', 'failed') AND created_at < ? AND (last_attempt_at IS NULL OR last_attempt_at < ?)",
-      [before, before],
+      `webhook_deliveries.status IN ('succeeded', 'failed') AND webhook_deliveries.created_at < :before
+        AND (webhook_deliveries.last_attempt_at IS NULL OR webhook_deliveries.last_attempt_at < :before)`,
+      { before: endedBefore },
       limit,
     );
   }

@@ -11,7 +11,6 @@ import { type DataSource } from 'typeorm';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
 import { RecordHydrator } from '../record-hydrator';
-import { RecordValues } from '../record-values';
 import { WebhookDeliveryRecord, WebhookEventRecord } from '../records/webhook.records';
 import { type WebhookStatements } from './webhook-statements';
 
@@ -23,7 +22,6 @@ import { type WebhookStatements } from './webhook-statements';
  */
 export class SqlWebhookOutbox extends WebhookOutbox {
   private readonly eventRows: RecordHydrator<WebhookEventRecord>;
-  private readonly deliveryValues: RecordValues<WebhookDeliveryRecord>;
   private readonly writes: OutboxWrites;
 
   constructor(
@@ -34,24 +32,17 @@ export class SqlWebhookOutbox extends WebhookOutbox {
   ) {
     super();
     this.eventRows = new RecordHydrator(dataSource, WebhookEventRecord);
-    this.deliveryValues = new RecordValues(dataSource, WebhookDeliveryRecord);
-    this.writes = new OutboxWrites(dataSource, sql.statements);
+    this.writes = new OutboxWrites(dataSource);
   }
 
   async record(events: readonly WebhookEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const writes = this.writes;
-    await this.sql.statements.writeTogether(function* () {
-      yield* writes.events(events);
-    });
+    await this.sql.statements.transaction((manager) => this.writes.events(manager, events));
     this.bell.ring();
   }
 
   async recordOnce(event: WebhookEvent): Promise<boolean> {
-    const writes = this.writes;
-    const recorded = await this.sql.statements.writeTogether(function* () {
-      return yield* writes.eventOnce(event);
-    });
+    const recorded = await this.sql.statements.transaction((manager) => this.writes.eventOnce(manager, event));
     if (recorded) this.bell.ring();
     return recorded;
   }
@@ -70,19 +61,21 @@ export class SqlWebhookOutbox extends WebhookOutbox {
     if (rows.length === 0) return 0;
     const events = rows.map((row) => WebhookMapper.eventToDomain(this.eventRows.hydrate(row)));
     const endpoints = (await this.endpoints.list()).filter((e) => e.enabled);
-    const deliveryValues = this.deliveryValues;
-    const fannedAt = this.eventRows.bind('fannedOutAt', at);
-    return this.sql.statements.writeTogether(function* () {
+    // each event is claimed by a conditional UPDATE: of instances fanning out at once, one writes its deliveries
+    return this.sql.statements.transaction(async (manager) => {
       let count = 0;
       for (const event of events) {
-        const claimed = yield {
-          sql: 'UPDATE webhook_events SET fanned_out_at = ? WHERE id = ? AND fanned_out_at IS NULL',
-          params: [fannedAt, event.id],
-        };
-        if (claimed !== 1) continue;
+        const claimed = await manager
+          .createQueryBuilder()
+          .update(WebhookEventRecord)
+          .set({ fannedOutAt: at })
+          .where('id = :id AND fanned_out_at IS NULL', { id: event.id })
+          .execute();
+        if (claimed.affected !== 1) continue;
         count += 1;
-        for (const delivery of deliveriesOf(event, endpoints)) {
-          yield { sql: deliveryValues.insertSql(), params: deliveryValues.of(WebhookMapper.deliveryToRecord(delivery)) };
+        const deliveries = deliveriesOf(event, endpoints).map((delivery) => WebhookMapper.deliveryToRecord(delivery));
+        if (deliveries.length > 0) {
+          await manager.createQueryBuilder().insert().into(WebhookDeliveryRecord).values(deliveries).updateEntity(false).execute();
         }
       }
       return count;
@@ -91,15 +84,12 @@ export class SqlWebhookOutbox extends WebhookOutbox {
 
   async prune(fannedOutBefore: Readonly<Record<WebhookEventType, Date>>, limit: number): Promise<number> {
     const latest = new Date(Math.max(...WEBHOOK_EVENT_TYPES.map((type) => fannedOutBefore[type].getTime())));
-    const at = (d: Date) => this.eventRows.bind('fannedOutAt', d);
+    const params: Record<string, unknown> = { latest };
+    WEBHOOK_EVENT_TYPES.forEach((type, i) => Object.assign(params, { [`type${i}`]: type, [`before${i}`]: fannedOutBefore[type] }));
     // the first condition is the index's range (ix_webhook_events_pending); each type then has its own instant
-    const where = `fanned_out_at < ? AND (${WEBHOOK_EVENT_TYPES.map(() => '(type = ? AND fanned_out_at < ?)').join(' OR ')})
+    const where = `webhook_events.fanned_out_at < :latest
+      AND (${WEBHOOK_EVENT_TYPES.map((_, i) => `(webhook_events.type = :type${i} AND webhook_events.fanned_out_at < :before${i})`).join(' OR ')})
       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`;
-    return this.sql.boundedDelete(
-      'webhook_events',
-      where,
-      [at(latest), ...WEBHOOK_EVENT_TYPES.flatMap((type) => [type, at(fannedOutBefore[type])])],
-      limit,
-    );
+    return this.sql.boundedDelete('webhook_events', where, params, limit);
   }
 }

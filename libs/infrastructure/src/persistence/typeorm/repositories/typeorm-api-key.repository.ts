@@ -1,29 +1,12 @@
 import { ApiKeyRepository, keyExpiringEventId } from '@svc/domain';
 import type { ApiKey, ExpiringKey, KeyChangeRecords, KeyRotation, RecordsOfRevoked, Revocation } from '@svc/domain';
-import { IsNull, type Repository } from 'typeorm';
+import { type EntityManager, IsNull, type Repository } from 'typeorm';
 import { type AuditLines } from '../../../audit/logging-audit-log';
 import { ApiKeyMapper } from '../mappers/api-key.mapper';
 import { RecordHydrator } from '../record-hydrator';
 import { type OutboxBell, OutboxWrites } from '../outbox';
-import { RecordValues } from '../record-values';
-import { type PreparedStatement, type SqlStatements, type WriteScript } from '../sql-statements';
+import { type PreparedStatement, type SqlStatements } from '../sql-statements';
 import { ApiKeyRecord } from '../records/api-key.record';
-
-/** The predecessor's columns a rotation writes, in the order ROTATE_PREDECESSOR binds them (then its id). */
-const ROTATED_COLUMNS = ['rotated_to', 'expires_at', 'revoked_at'] as const;
-
-/**
- * The conditional UPDATE that decides a rotation's single winner: the
- * predecessor is marked only while neither rotated nor revoked.
- */
-const ROTATE_PREDECESSOR =
-  'UPDATE api_keys SET rotated_to = ?, expires_at = ?, revoked_at = ? WHERE id = ? AND rotated_to IS NULL AND revoked_at IS NULL';
-
-/** The conditional UPDATE that decides a revocation's single winner (and revokes a predecessor only while not revoked). */
-const REVOKE = 'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL';
-
-/** REVOKE, only while the key is still its license's current key (not rotated): then its predecessors go with it. */
-const REVOKE_CURRENT = `${REVOKE} AND rotated_to IS NULL`;
 
 /** What a key change's transaction answers: whether it happened, and the records it wrote (logged once committed). */
 interface Written {
@@ -32,15 +15,14 @@ interface Written {
 }
 
 /**
- * Keys on a SQL database: reads on prepared statements, the portable
- * conditional updates, and the key changes (rotation, revocation) as one
- * script of writes with their records, which each database runs in one
- * transaction of its own (SqlStatements.writeTogether). Audit entries
- * written with a change are logged as lines once it is committed.
+ * Keys on a SQL database: reads on prepared statements (every request reads
+ * its key), and each key change (issue, rotation, revocation) with its
+ * records in one transaction (SqlStatements.transaction), its winner decided
+ * by a conditional UPDATE. Audit entries written with a change are logged
+ * as lines once it is committed.
  */
 export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   private readonly keyRows: RecordHydrator<ApiKeyRecord>;
-  private readonly keyValues: RecordValues<ApiKeyRecord>;
   private readonly outbox: OutboxWrites;
   private byDigest?: PreparedStatement;
   private byId?: PreparedStatement;
@@ -54,8 +36,7 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   ) {
     super();
     this.keyRows = new RecordHydrator(records.manager.connection, ApiKeyRecord);
-    this.keyValues = new RecordValues(records.manager.connection, ApiKeyRecord);
-    this.outbox = new OutboxWrites(records.manager.connection, statements);
+    this.outbox = new OutboxWrites(records.manager.connection);
   }
 
   /** Every authenticated request's read: one prepared statement on the unique digest index. */
@@ -104,78 +85,92 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   }
 
   async insert(key: ApiKey, records: KeyChangeRecords = { audit: [] }): Promise<void> {
-    await this.change(() => this.insertWrites(key, records));
+    await this.change(async (manager) => {
+      await this.insertKey(manager, key);
+      await this.recordWrites(manager, [records]);
+      return { changed: true, records: [records] };
+    });
   }
 
   async updateTerms(key: ApiKey): Promise<boolean> {
-    const result = await this.records.update(
-      { id: key.id, revokedAt: IsNull() },
-      {
-        licenseType: key.licenseType,
-        expiresAt: key.expiresAt,
-        ...ApiKeyMapper.limitColumns(key.props.monthlyLimit),
-      },
-    );
+    const terms = { licenseType: key.licenseType, expiresAt: key.expiresAt, ...ApiKeyMapper.limitColumns(key.props.monthlyLimit) };
+    const result = await this.statements.inTurn(() => this.records.update({ id: key.id, revokedAt: IsNull() }, terms));
     return (result.affected ?? 0) === 1;
   }
 
   revoke(revocation: Revocation, recordsOf: RecordsOfRevoked): Promise<boolean> {
-    return this.change(() => this.revocationWrites(revocation, recordsOf));
+    return this.change((manager) => this.revocationWrites(manager, revocation, recordsOf));
   }
 
   rotate(rotation: KeyRotation, records: KeyChangeRecords): Promise<boolean> {
-    return this.change(() => this.rotationWrites(rotation, records));
+    return this.change((manager) => this.rotationWrites(manager, rotation, records));
   }
 
   /**
-   * The key's conditional UPDATE decides the winner; when the revocation
-   * carries predecessors, it is first tried as the license's current key
-   * (REVOKE_CURRENT), and only that revokes them. Then each revoked key's records.
+   * The key's conditional UPDATE decides the winner: a key is revoked only while not revoked. When the
+   * revocation carries predecessors, it is first tried as the license's current key (not rotated), and only
+   * that revokes them. Then each revoked key's records.
    */
-  private *revocationWrites({ keyId, at, predecessorsInGrace }: Revocation, recordsOf: RecordsOfRevoked): WriteScript<Written> {
-    const revokedAt = this.keyValues.of(Object.assign(new ApiKeyRecord(), { revokedAt: at }), ['revoked_at'])[0];
+  private async revocationWrites(
+    manager: EntityManager,
+    { keyId, at, predecessorsInGrace }: Revocation,
+    recordsOf: RecordsOfRevoked,
+  ): Promise<Written> {
+    const revoke = async (id: string, current: boolean) => {
+      const query = manager
+        .createQueryBuilder()
+        .update(ApiKeyRecord)
+        .set({ revokedAt: at })
+        .where('id = :id AND revoked_at IS NULL', { id });
+      return (await (current ? query.andWhere('rotated_to IS NULL') : query).execute()).affected === 1;
+    };
     const revoked = [keyId];
-    if (predecessorsInGrace.length > 0 && (yield { sql: REVOKE_CURRENT, params: [revokedAt, keyId] }) === 1) {
-      for (const id of predecessorsInGrace) if ((yield { sql: REVOKE, params: [revokedAt, id] }) === 1) revoked.push(id);
-    } else if ((yield { sql: REVOKE, params: [revokedAt, keyId] }) !== 1) {
+    if (predecessorsInGrace.length > 0 && (await revoke(keyId, true))) {
+      for (const id of predecessorsInGrace) if (await revoke(id, false)) revoked.push(id);
+    } else if (!(await revoke(keyId, false))) {
       return { changed: false, records: [] };
     }
     const records = revoked.map(recordsOf);
-    yield* this.recordWrites(records);
+    await this.recordWrites(manager, records);
     return { changed: true, records };
   }
 
-  private *insertWrites(key: ApiKey, records: KeyChangeRecords): WriteScript<Written> {
-    yield { sql: this.keyValues.insertSql(), params: this.keyValues.of(ApiKeyMapper.toRecord(key)) };
-    yield* this.recordWrites([records]);
-    return { changed: true, records: [records] };
+  private async insertKey(manager: EntityManager, key: ApiKey): Promise<void> {
+    await manager.createQueryBuilder().insert().into(ApiKeyRecord).values(ApiKeyMapper.toRecord(key)).updateEntity(false).execute();
   }
 
-  /** ROTATE_PREDECESSOR decides the winner; only then the successor's insert and the records. */
-  private *rotationWrites(rotation: KeyRotation, records: KeyChangeRecords): WriteScript<Written> {
+  /** The predecessor marked only while neither rotated nor revoked (the single winner); only then the successor's insert and the records. */
+  private async rotationWrites(manager: EntityManager, rotation: KeyRotation, records: KeyChangeRecords): Promise<Written> {
     const { predecessor, successor, predecessorExpiresAt, predecessorRevokedAt } = rotation;
-    const marked = ApiKeyMapper.toRecord(predecessor);
-    marked.rotatedTo = successor.id;
-    marked.expiresAt = predecessorExpiresAt;
-    marked.revokedAt = predecessorRevokedAt;
-    const mark = [...this.keyValues.of(marked, ROTATED_COLUMNS), predecessor.id];
-    if ((yield { sql: ROTATE_PREDECESSOR, params: mark }) !== 1) return { changed: false, records: [] };
-    yield { sql: this.keyValues.insertSql(), params: this.keyValues.of(ApiKeyMapper.toRecord(successor)) };
-    yield* this.recordWrites([records]);
+    const marked = await manager
+      .createQueryBuilder()
+      .update(ApiKeyRecord)
+      .set({ rotatedTo: successor.id, expiresAt: predecessorExpiresAt, revokedAt: predecessorRevokedAt })
+      .where('id = :id AND rotated_to IS NULL AND revoked_at IS NULL', { id: predecessor.id })
+      .execute();
+    if (marked.affected !== 1) return { changed: false, records: [] };
+    await this.insertKey(manager, successor);
+    await this.recordWrites(manager, [records]);
     return { changed: true, records: [records] };
   }
 
   /** A key change in one transaction; once it is committed, its audit entries logged and the outbox's bell rung for its events. */
-  private async change(script: () => WriteScript<Written>): Promise<boolean> {
-    const { changed, records } = await this.statements.writeTogether(script);
+  private async change(work: (manager: EntityManager) => Promise<Written>): Promise<boolean> {
+    const { changed, records } = await this.statements.transaction(work);
     for (const entry of records.flatMap((r) => r.audit)) this.lines.stored(entry);
     if (records.some((r) => (r.events ?? []).length > 0)) this.bell.ring();
     return changed;
   }
 
   /** The one place a key change's records are written, in its transaction: each kind of record, in order. */
-  private *recordWrites(records: readonly KeyChangeRecords[]): WriteScript<void> {
-    yield* this.outbox.audit(records.flatMap((r) => r.audit));
-    yield* this.outbox.events(records.flatMap((r) => r.events ?? []));
+  private async recordWrites(manager: EntityManager, records: readonly KeyChangeRecords[]): Promise<void> {
+    await this.outbox.audit(
+      manager,
+      records.flatMap((r) => r.audit),
+    );
+    await this.outbox.events(
+      manager,
+      records.flatMap((r) => r.events ?? []),
+    );
   }
 }

@@ -15,16 +15,11 @@ import {
 } from '@svc/domain';
 import { type EntityManager, type Repository, type SelectQueryBuilder } from 'typeorm';
 import { type AuditLines } from '../../../audit/logging-audit-log';
-import { AuditEntryMapper } from '../mappers/audit-entry.mapper';
-import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
-import { RecordValues } from '../record-values';
 import { ApiKeyRecord } from '../records/api-key.record';
-import { AuditEntryRecord } from '../records/audit-entry.record';
 import { DeviceRecord } from '../records/device.record';
 import { type LicenseDeviceLimitRecord } from '../records/license-device-limit.record';
-import { WebhookEventRecord } from '../records/webhook.records';
-import { type SqlStatements, type WriteScript } from '../sql-statements';
+import { type SqlStatements } from '../sql-statements';
 
 /** A device record as the domain's device (the digest stays in the record). */
 function deviceOf(record: DeviceRecord): Device {
@@ -61,7 +56,6 @@ function holding(
  * committed, the entries are logged and the outbox's bell rung.
  */
 export class TypeOrmDeviceRepository extends DeviceRepository {
-  private readonly deviceValues: RecordValues<DeviceRecord>;
   private readonly outbox: OutboxWrites;
 
   constructor(
@@ -72,18 +66,16 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
     private readonly bell: OutboxBell,
   ) {
     super();
-    this.deviceValues = new RecordValues(records.manager.connection, DeviceRecord);
-    this.outbox = new OutboxWrites(records.manager.connection, statements);
+    this.outbox = new OutboxWrites(records.manager.connection);
   }
 
   /**
-   * `work` in one transaction, in its turn among this process's transactions (SqlStatements.inTurn: on
-   * SQLite TypeORM runs it on the one connection, where anything run meanwhile would join it); its
-   * records logged and rung once it has committed. Other instances wait on the license's lock.
+   * `work` in one transaction (SqlStatements.transaction); its records logged and rung once it has
+   * committed. Other instances wait on the license's lock.
    */
   private async change<T>(work: (manager: EntityManager, written: DeviceChangeRecords[]) => Promise<T>): Promise<T> {
     const written: DeviceChangeRecords[] = [];
-    const result = await this.statements.inTurn(() => this.records.manager.transaction((manager) => work(manager, written)));
+    const result = await this.statements.transaction((manager) => work(manager, written));
     for (const entry of written.flatMap((r) => r.audit)) this.lines.stored(entry);
     if (written.some((r) => r.events.length > 0)) this.bell.ring();
     return result;
@@ -91,16 +83,8 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
 
   /** The one place a device change's records are written, in its transaction: audit entries, then events (a duplicate id ignored). */
   private async writeRecords(manager: EntityManager, records: DeviceChangeRecords, written: DeviceChangeRecords[]): Promise<void> {
-    for (const entry of records.audit) await manager.getRepository(AuditEntryRecord).insert(AuditEntryMapper.toRecord(entry));
-    for (const event of records.events) {
-      await manager
-        .getRepository(WebhookEventRecord)
-        .createQueryBuilder()
-        .insert()
-        .values(WebhookMapper.eventToRecord(event))
-        .orIgnore()
-        .execute();
-    }
+    await this.outbox.audit(manager, records.audit);
+    for (const event of records.events) await this.outbox.eventOnce(manager, event);
     written.push(records);
   }
 
@@ -175,19 +159,21 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
   }
 
   async touch(deviceId: string, at: Date, before: Date): Promise<boolean> {
-    const result = await this.records
-      .createQueryBuilder()
-      .update()
-      .set({ lastSeenAt: at })
-      .where('id = :deviceId', { deviceId })
-      .andWhere('deactivated_at IS NULL')
-      .andWhere('last_seen_at < :before', { before })
-      .execute();
+    const result = await this.statements.inTurn(() =>
+      this.records
+        .createQueryBuilder()
+        .update()
+        .set({ lastSeenAt: at })
+        .where('id = :deviceId', { deviceId })
+        .andWhere('deactivated_at IS NULL')
+        .andWhere('last_seen_at < :before', { before })
+        .execute(),
+    );
     return (result.affected ?? 0) > 0;
   }
 
   deactivate(deviceId: string, reason: DeviceDeactivationReason, at: Date, records: DeviceChangeRecords): Promise<boolean> {
-    return this.release(() => this.releaseWrites(deviceId, reason, at, null, records), records);
+    return this.release(deviceId, reason, at, null, records);
   }
 
   async lapsed(leases: readonly DeviceLease[], limit: number): Promise<LapsedDevice[]> {
@@ -215,39 +201,31 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
   }
 
   releaseLapsed(deviceId: string, heldSince: Date, at: Date, records: DeviceChangeRecords): Promise<boolean> {
-    return this.release(() => this.releaseWrites(deviceId, 'lease_expired', at, heldSince, records), records);
+    return this.release(deviceId, 'lease_expired', at, heldSince, records);
   }
 
   /**
-   * A deactivation in one transaction of the database's own statements (on SQLite one synchronous
-   * BEGIN IMMEDIATE, so instances on one file wait for each other rather than fail); once it has
-   * committed, its audit entries logged and the outbox's bell rung.
+   * A deactivation in one transaction: the mark (only a device still active, and still lapsed at
+   * `lapsedBy` when given), then, if it marked, the records.
    */
-  private async release(script: () => WriteScript<boolean>, records: DeviceChangeRecords): Promise<boolean> {
-    const changed = await this.statements.writeTogether(script);
-    if (changed) {
-      for (const entry of records.audit) this.lines.stored(entry);
-      if (records.events.length > 0) this.bell.ring();
-    }
-    return changed;
-  }
-
-  /** The mark (only a device still active, and still lapsed at `lapsedBy` when given), then, if it marked, the records. */
-  private *releaseWrites(
+  private release(
     deviceId: string,
     reason: DeviceDeactivationReason,
     at: Date,
     lapsedBy: Date | null,
     records: DeviceChangeRecords,
-  ): WriteScript<boolean> {
-    const set = this.deviceValues.assignments({ deactivatedAt: at, deactivationReason: reason });
-    const lapsed =
-      lapsedBy === null ? [] : this.deviceValues.of(Object.assign(new DeviceRecord(), { lastSeenAt: lapsedBy }), ['last_seen_at']);
-    const sql = `UPDATE devices SET ${set.sql} WHERE id = ? AND deactivated_at IS NULL${lapsedBy === null ? '' : ' AND last_seen_at <= ?'}`;
-    if ((yield { sql, params: [...set.params, deviceId, ...lapsed] }) !== 1) return false;
-    yield* this.outbox.audit(records.audit);
-    for (const event of records.events) yield* this.outbox.eventOnce(event);
-    return true;
+  ): Promise<boolean> {
+    return this.change(async (manager, written) => {
+      const mark = manager
+        .createQueryBuilder()
+        .update(DeviceRecord)
+        .set({ deactivatedAt: at, deactivationReason: reason })
+        .where('id = :deviceId AND deactivated_at IS NULL', { deviceId });
+      if (lapsedBy !== null) mark.andWhere('last_seen_at <= :lapsedBy', { lapsedBy });
+      if ((await mark.execute()).affected !== 1) return false;
+      await this.writeRecords(manager, records, written);
+      return true;
+    });
   }
 
   async listByLicense(licenseId: string): Promise<Device[]> {
@@ -283,7 +261,9 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
   }
 
   async setMaxDevicesOverride(licenseId: string, maxDevices: MaxDevicesOverride): Promise<void> {
-    if (maxDevices === null) await this.limits.delete({ licenseId });
-    else await this.limits.upsert({ licenseId, maxDevices }, ['licenseId']);
+    await this.statements.inTurn(async () => {
+      if (maxDevices === null) await this.limits.delete({ licenseId });
+      else await this.limits.upsert({ licenseId, maxDevices }, ['licenseId']);
+    });
   }
 }

@@ -19,7 +19,7 @@ export class TypeOrmOperatorRepository extends OperatorRepository {
   }
 
   async create(created: NewOperator): Promise<void> {
-    await this.records.insert(OperatorMapper.toRecord(created.operator, created.tokenDigest));
+    await this.statements.inTurn(() => this.records.insert(OperatorMapper.toRecord(created.operator, created.tokenDigest)));
   }
 
   async findById(id: string): Promise<Operator | null> {
@@ -44,12 +44,7 @@ export class TypeOrmOperatorRepository extends OperatorRepository {
    * once are serialised: the second sees the first's change and is refused.
    */
   async update(id: string, change: OperatorChange, at: Date, keepAnOwner: boolean): Promise<Operator | 'last_owner' | null> {
-    // in its turn among this process's transactions (SqlStatements.inTurn: on SQLite TypeORM runs it on the one connection)
-    return this.statements.inTurn(() => this.updateNow(id, change, at, keepAnOwner));
-  }
-
-  private async updateNow(id: string, change: OperatorChange, at: Date, keepAnOwner: boolean): Promise<Operator | 'last_owner' | null> {
-    return this.records.manager.transaction(async (manager) => {
+    return this.statements.transaction(async (manager) => {
       const records = manager.getRepository(OperatorRecord);
       if (keepAnOwner) {
         await records
@@ -74,17 +69,19 @@ export class TypeOrmOperatorRepository extends OperatorRepository {
   }
 
   async replaceToken(id: string, digest: string): Promise<boolean> {
-    return ((await this.records.update({ id }, { tokenDigest: digest })).affected ?? 0) > 0;
+    return ((await this.statements.inTurn(() => this.records.update({ id }, { tokenDigest: digest }))).affected ?? 0) > 0;
   }
 
   async touch(id: string, at: Date): Promise<void> {
-    await this.records
-      .createQueryBuilder()
-      .update()
-      .set({ lastUsedAt: at })
-      .where('id = :id', { id })
-      .andWhere('(last_used_at IS NULL OR last_used_at < :at)', { at })
-      .execute();
+    await this.statements.inTurn(() =>
+      this.records
+        .createQueryBuilder()
+        .update()
+        .set({ lastUsedAt: at })
+        .where('id = :id', { id })
+        .andWhere('(last_used_at IS NULL OR last_used_at < :at)', { at })
+        .execute(),
+    );
   }
 
   async anyEnabled(): Promise<boolean> {
