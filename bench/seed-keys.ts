@@ -4,7 +4,7 @@ import { createConnection } from 'mysql2/promise';
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import type { DatabaseConfig } from '@svc/config';
-import type { ApiKey as DomainApiKey, HeldSeat, LicenseType, StoredLicense, User } from '@svc/domain';
+import type { ApiKey as DomainApiKey, LicenseType, StoredLicense, User } from '@svc/domain';
 import { type Libraries } from './built-service';
 
 /** The plaintext keys the load generator presents, as issuance returned them. */
@@ -242,9 +242,10 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
 }
 
 /**
- * Signs keys' licenses as issuance does (OfflineLicenses.signAhead), under the
- * generated signing key kept in the database (made here when there is none,
- * as the service makes it), answering each stored license instead of writing it.
+ * Signs keys' licenses as issuance does (OfflineLicenses.signAhead: licenseAt, signedForStore), under
+ * the generated signing key kept in the database (made here when there is none, as the service makes
+ * it). Seeded keys have no devices yet (the bench activates them through the service, which signs
+ * their licenses).
  */
 async function licensesSignedAhead(
   lib: Libraries,
@@ -262,56 +263,11 @@ async function licensesSignedAhead(
     config.license.signingKeyFile,
     config.license.verifyKeys,
   );
-  let last: StoredLicense | null = null;
-  const kept = new (class extends domain.StoredLicenseRepository {
-    async put(_keyId: string, next: StoredLicense): Promise<void> {
-      last = next;
-    }
-    find = notUsed;
-    replace = notUsed;
-    forget = notUsed;
-    due = notUsed;
-    signedByOther = notUsed;
-    keysAfter = notUsed;
-    claim = notUsed;
-    forgetDevice = notUsed;
-  })();
-  // seeded keys have no devices yet (the bench activates them through the service, which signs their licenses)
-  const devices = new (class extends domain.DeviceRepository {
-    async seatsHeld(): Promise<HeldSeat[]> {
-      return [];
-    }
-    activate = notUsed;
-    findHolding = notUsed;
-    touch = notUsed;
-    deactivate = notUsed;
-    lapsed = notUsed;
-    releaseLapsed = notUsed;
-    listByLicense = notUsed;
-    findById = notUsed;
-    fingerprintDigestOf = notUsed;
-    countNotDeactivated = notUsed;
-    maxDevicesOverrideOf = notUsed;
-    setMaxDevicesOverride = notUsed;
-  })();
-  const licenses = new application.OfflineLicenses(
-    new domain.OfflineLicensePolicy(config.license.tokenTtlSeconds),
-    signer,
-    kept,
-    infrastructure.tierCatalogOf(config),
-    devices,
-  );
+  const policy = new domain.OfflineLicensePolicy(config.license.tokenTtlSeconds);
+  const catalog = infrastructure.tierCatalogOf(config);
   return {
-    async sign(key, now) {
-      last = null;
-      if (!(await licenses.signAhead(key, now)) || last === null) throw new Error(`the license of ${key.id} could not be signed`);
-      return last;
-    },
+    sign: (key, now) => application.signedForStore(policy, signer, application.licenseAt(policy, catalog, key, now), now),
   };
-}
-
-function notUsed(): never {
-  throw new Error('not used by the seeder');
 }
 
 /** The service's own options for the database (the bench is not the service: it may name each kind). */

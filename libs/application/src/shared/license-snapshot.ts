@@ -245,15 +245,32 @@ export class OfflineLicenses {
   }
 
   private licenseOf(key: ApiKey, now: Date, device: string = NO_DEVICE): OfflineLicense {
-    const quota = new Quota(key.monthlyLimitUnder(this.catalog), 0, BillingPeriod.containing(now));
-    return this.policy.licenseOf(key, this.catalog.featuresOf(key.licenseType), quota, now, device === NO_DEVICE ? null : device);
+    return licenseAt(this.policy, this.catalog, key, now, device);
   }
 
-  /** `license` signed, as it is stored: refreshed from half its lifetime on, a random tenth later (licenses signed together are re-signed apart). */
-  private async signed(license: OfflineLicense, now: Date): Promise<StoredLicense> {
-    const kid = await this.signer.signingKeyAt(now);
-    return this.policy.storedOf(license, await this.signer.sign(license), kid, Math.random());
+  private signed(license: OfflineLicense, now: Date): Promise<StoredLicense> {
+    return signedForStore(this.policy, this.signer, license, now);
   }
+}
+
+/** `key`'s license naming `device` (its fingerprint's digest; NO_DEVICE: none) as its terms are at `now`, not yet signed. */
+export function licenseAt(policy: OfflineLicensePolicy, catalog: TierCatalog, key: ApiKey, now: Date, device = NO_DEVICE): OfflineLicense {
+  const quota = new Quota(key.monthlyLimitUnder(catalog), 0, BillingPeriod.containing(now));
+  return policy.licenseOf(key, catalog.featuresOf(key.licenseType), quota, now, device === NO_DEVICE ? null : device);
+}
+
+/**
+ * `license` signed with the signing key of `now`, as it is stored: refreshed from half its lifetime
+ * on, a random tenth later (licenses signed together are re-signed apart).
+ */
+export async function signedForStore(
+  policy: OfflineLicensePolicy,
+  signer: LicenseSigner,
+  license: OfflineLicense,
+  now: Date,
+): Promise<StoredLicense> {
+  const kid = await signer.signingKeyAt(now);
+  return policy.storedOf(license, await signer.sign(license), kid, Math.random());
 }
 
 function reasonFor(stored: StoredLicense | null, license: OfflineLicense, published: readonly string[]): OnRequestReason {

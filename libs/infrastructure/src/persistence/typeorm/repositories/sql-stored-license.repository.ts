@@ -36,10 +36,8 @@ export class SqlStoredLicenseRepository extends StoredLicenseRepository {
   }
 
   async find(keyId: string, device = NO_DEVICE): Promise<StoredLicense | null> {
-    const row = await this.statements
-      .prepare('license_token_by_key', `SELECT ${this.rows.selectList('t')} FROM license_tokens t WHERE t.key_id = ? AND t.device = ?`)
-      .first([keyId, device]);
-    return row ? storedOf(this.rows.hydrate(row)) : null;
+    const record = await this.licenses.findOneBy({ keyId, device });
+    return record ? storedOf(record) : null;
   }
 
   async replace(keyId: string, expected: string | null, next: StoredLicense, device = NO_DEVICE): Promise<boolean> {

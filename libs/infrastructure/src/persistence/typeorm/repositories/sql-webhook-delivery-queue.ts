@@ -9,7 +9,7 @@ import {
   type WebhookEndpointRepository,
   WebhookDeliveryQueue,
 } from '@svc/domain';
-import { type DataSource, type EntityManager, type Repository } from 'typeorm';
+import { type DataSource, type EntityManager, IsNull, type Repository } from 'typeorm';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
 import { RecordHydrator } from '../record-hydrator';
@@ -49,7 +49,7 @@ export function firstOfEachEndpoint(candidates: ReadonlyArray<{ id: string; endp
  */
 export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   protected readonly deliveryRows: RecordHydrator<WebhookDeliveryRecord>;
-  private readonly eventRows: RecordHydrator<WebhookEventRecord>;
+  private readonly events: Repository<WebhookEventRecord>;
   private readonly outbox: OutboxWrites;
   protected readonly statements: SqlStatements;
   private readonly deliveries: Repository<WebhookDeliveryRecord>;
@@ -64,7 +64,7 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
     this.statements = sql.statements;
     this.deliveries = dataSource.getRepository(WebhookDeliveryRecord);
     this.deliveryRows = new RecordHydrator(dataSource, WebhookDeliveryRecord);
-    this.eventRows = new RecordHydrator(dataSource, WebhookEventRecord);
+    this.events = dataSource.getRepository(WebhookEventRecord);
     this.outbox = new OutboxWrites(dataSource);
   }
 
@@ -211,24 +211,15 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   }
 
   async depth(): Promise<OutboxDepth> {
-    const [events, deliveries] = await Promise.all([
-      this.statement(
-        'webhook_events_depth',
-        'SELECT COUNT(*) AS n, MIN(occurred_at) AS oldest FROM webhook_events WHERE fanned_out_at IS NULL',
-      ).first([]),
-      this.statement(
-        'webhook_deliveries_depth',
-        "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'",
-      ).first([]),
+    const [events, oldestEvent, deliveries, oldestDelivery] = await Promise.all([
+      this.events.countBy({ fannedOutAt: IsNull() }),
+      this.events.findOne({ where: { fannedOutAt: IsNull() }, order: { occurredAt: 'ASC' } }),
+      this.deliveries.countBy({ status: 'pending' }),
+      this.deliveries.findOne({ where: { status: 'pending' }, order: { createdAt: 'ASC' } }),
     ]);
-    const oldestOf = (row: Record<string, unknown> | undefined, hydrate: (v: unknown) => Date | null) =>
-      row?.oldest === null || row?.oldest === undefined ? null : hydrate(row.oldest);
-    const oldest = [
-      oldestOf(events, (v) => this.eventRows.hydrate({ occurred_at: v }).occurredAt),
-      oldestOf(deliveries, (v) => this.deliveryRows.hydrate({ created_at: v }).createdAt),
-    ].filter((d): d is Date => d instanceof Date && !Number.isNaN(d.getTime()));
+    const oldest = [oldestEvent?.occurredAt, oldestDelivery?.createdAt].filter((d): d is Date => d instanceof Date);
     return {
-      pending: Number(events?.n ?? 0) + Number(deliveries?.n ?? 0),
+      pending: events + deliveries,
       oldest: oldest.length === 0 ? null : new Date(Math.min(...oldest.map((d) => d.getTime()))),
     };
   }

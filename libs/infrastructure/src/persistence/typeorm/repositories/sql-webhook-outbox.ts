@@ -7,10 +7,9 @@ import {
   WebhookOutbox,
   WEBHOOK_EVENT_TYPES,
 } from '@svc/domain';
-import { type DataSource } from 'typeorm';
+import { type DataSource, IsNull, type Repository } from 'typeorm';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
-import { RecordHydrator } from '../record-hydrator';
 import { WebhookDeliveryRecord, WebhookEventRecord } from '../records/webhook.records';
 import { type WebhookStatements } from './webhook-statements';
 
@@ -21,7 +20,7 @@ import { type WebhookStatements } from './webhook-statements';
  * per event (a conditional UPDATE decides), and pruned past their retention.
  */
 export class SqlWebhookOutbox extends WebhookOutbox {
-  private readonly eventRows: RecordHydrator<WebhookEventRecord>;
+  private readonly events: Repository<WebhookEventRecord>;
   private readonly writes: OutboxWrites;
 
   constructor(
@@ -31,7 +30,7 @@ export class SqlWebhookOutbox extends WebhookOutbox {
     private readonly endpoints: WebhookEndpointRepository,
   ) {
     super();
-    this.eventRows = new RecordHydrator(dataSource, WebhookEventRecord);
+    this.events = dataSource.getRepository(WebhookEventRecord);
     this.writes = new OutboxWrites(dataSource);
   }
 
@@ -52,14 +51,9 @@ export class SqlWebhookOutbox extends WebhookOutbox {
     deliveriesOf: (event: WebhookEvent, endpoints: readonly WebhookEndpoint[]) => WebhookDelivery[],
     at: Date,
   ): Promise<number> {
-    const rows = await this.sql
-      .statement(
-        `webhook_events_pending_${limit}`,
-        `SELECT ${this.eventRows.selectList('e')} FROM webhook_events e WHERE e.fanned_out_at IS NULL ORDER BY e.occurred_at, e.id LIMIT ${Math.trunc(limit)}`,
-      )
-      .all([]);
-    if (rows.length === 0) return 0;
-    const events = rows.map((row) => WebhookMapper.eventToDomain(this.eventRows.hydrate(row)));
+    const records = await this.events.find({ where: { fannedOutAt: IsNull() }, order: { occurredAt: 'ASC', id: 'ASC' }, take: limit });
+    if (records.length === 0) return 0;
+    const events = records.map((record) => WebhookMapper.eventToDomain(record));
     const endpoints = (await this.endpoints.list()).filter((e) => e.enabled);
     // each event is claimed by a conditional UPDATE: of instances fanning out at once, one writes its deliveries
     return this.sql.statements.transaction(async (manager) => {
