@@ -96,6 +96,14 @@ describe('database dialects stay in their modules', () => {
     expect(module).toContain(example.trim());
   });
 
+  it('"Adding a database" takes at most five steps, numbered from one', () => {
+    const section = addingADatabase(readFileSync(join(ROOT, 'docs/EXTENDING.md'), 'utf8'));
+    const steps = [...section.matchAll(/^(\d+)\. \*\*/gm)].map((m) => Number(m[1]));
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.length).toBeLessThanOrEqual(5);
+    expect(steps).toEqual(steps.map((_, i) => i + 1));
+  });
+
   it('"Adding a database" names every file the MySQL module brings, and the benchmark\'s dialect files', () => {
     const guide = readFileSync(join(ROOT, 'docs/EXTENDING.md'), 'utf8');
     const section = addingADatabase(guide);
