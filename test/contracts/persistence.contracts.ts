@@ -60,10 +60,7 @@ export function describePersistenceContracts(make: MakePersistence): void {
  * and an owner removed by only one of them; activations through both take no
  * more seats than are free. `open` makes another instance on the same, empty database.
  */
-export function describeSharedDatabaseContract(
-  open: () => Promise<PersistenceFixture>,
-  options: { readonly oneFileInOneProcess?: boolean } = {},
-): void {
+export function describeSharedDatabaseContract(open: () => Promise<PersistenceFixture>): void {
   describe('two service instances sharing one database', () => {
     let one: PersistenceFixture;
     let two: PersistenceFixture;
@@ -192,9 +189,10 @@ export function describeSharedDatabaseContract(
       expect((await one.storedLicenses.find(key.id))?.refreshAt).toEqual(until);
     });
 
-    // Not on two SQLite connections in one process, for the reason given for the owners below: an
-    // activation is a TypeORM transaction that awaits between its statements.
-    (options.oneFileInOneProcess ? it.skip : it)('activate no more devices through both than there are free seats', async () => {
+    // On two SQLite connections in one process too: their transactions on the file take turns
+    // (SqliteStatements.inTurn), so none waits in better-sqlite3's busy wait, which would hold the one
+    // event loop the other transaction needs to commit.
+    it('activate no more devices through both than there are free seats', async () => {
       const key = await seedKey(one);
       const outcomes = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
@@ -218,11 +216,7 @@ export function describeSharedDatabaseContract(
       await expect(one.devices.countNotDeactivated()).resolves.toBe(3);
     });
 
-    // Not on two SQLite connections in one process: the operators' update is a TypeORM transaction
-    // that awaits between its statements, and better-sqlite3's busy wait for the file's lock blocks
-    // the one event loop the other transaction needs to commit. Two service processes do not share
-    // an event loop; one instance's racing updates are held to the rule by the contract above.
-    (options.oneFileInOneProcess ? it.skip : it)('remove owners at once through both, leaving one enabled owner', async () => {
+    it('remove owners at once through both, leaving one enabled owner', async () => {
       // rounds of the last two owners demoting each other, one through each instance: one is refused each time
       let survivor = (await seedOperator(one, { name: 'First', role: 'owner' })).operator;
       for (let round = 0; round < 6; round++) {

@@ -26,6 +26,6 @@ describe(`${SqlitePersistenceModule.name} on SQLite files`, () => {
     beforeEach(() => {
       path = sqlite.newPath();
     });
-    describeSharedDatabaseContract(() => openSqlitePersistence(path), { oneFileInOneProcess: true });
+    describeSharedDatabaseContract(() => openSqlitePersistence(path));
   });
 });
