@@ -5,14 +5,6 @@ import { TransactionalOutbox } from '../typeorm/transactional-outbox';
 import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.repository';
 import { type PostgresStatements, numbered } from './postgres-statements';
 
-/**
- * A unit of work on PostgreSQL: one READ COMMITTED transaction on one client
- * of TypeORM's pool (PostgresStatements.inTransaction, the module's one way
- * to open a transaction), its ports' prepared statements run on that client.
- * A consumption's row lock is held until the commit, so racing consumptions
- * of one license wait and each sees the total the previous one left: exactly
- * one crosses each threshold.
- */
 /** PostgreSQL's side of the statements of events from the field: READ COMMITTED, each statement sees the latest commits. */
 const POSTGRES_FIELD_EVENTS: FieldEventDialect = {
   ignoringDuplicates: (sql) => `${sql} ON CONFLICT DO NOTHING`,
@@ -23,6 +15,13 @@ const POSTGRES_FIELD_EVENTS: FieldEventDialect = {
   instant: (at) => at,
 };
 
+/**
+ * A unit of work on PostgreSQL: one READ COMMITTED transaction on one client
+ * of TypeORM's pool (PostgresStatements.inTransaction), its ports' prepared
+ * statements run on that client. A consumption's row lock is held until the
+ * commit, so racing consumptions of one license wait and each sees the total
+ * the previous one left: exactly one crosses each threshold.
+ */
 export class PostgresUnitOfWork extends UnitOfWork {
   constructor(
     private readonly postgres: PostgresStatements,

@@ -1,5 +1,14 @@
 import { type DeviceActivation } from '@svc/domain';
-import { T0, makeAnalyticsEvent, makeApiKey, makeUser, randomDigest, uniqueId } from '../../../../../test/factories/domain.factory';
+import {
+  T0,
+  makeAnalyticsEvent,
+  makeApiKey,
+  makeAuditEntry,
+  makeUser,
+  randomDigest,
+  uniqueId,
+} from '../../../../../test/factories/domain.factory';
+import { SqliteStatements } from './sqlite-statements';
 import { openSqlitePersistence, sqliteFilePersistence } from '../../../../../test/contracts/module-persistence';
 
 /**
@@ -40,6 +49,34 @@ describe('writes on SQLite take turns', () => {
       const rows: unknown[] = await store.dataSource.query('SELECT id FROM analytics_events WHERE id = ?', [event.id]);
       expect(rows).toHaveLength(1);
       await expect(store.devices.listByLicense(key.licenseId)).resolves.toEqual([]);
+    } finally {
+      await store.dispose();
+    }
+  });
+
+  it('a user, an audit entry and a generated secret written while a transaction is open stay when it rolls back', async () => {
+    const store = await openSqlitePersistence(sqlite.newPath());
+    try {
+      // another SqliteStatements on the same file: the turns are the file's, whichever connection or instance asks
+      const statements = new SqliteStatements(store.dataSource);
+      const user = makeUser();
+      const entry = makeAuditEntry();
+      const name = uniqueId('secret');
+      let written: Promise<unknown> = Promise.resolve();
+      const failed = statements.transaction(async (manager) => {
+        await manager.query('SELECT 1');
+        written = Promise.all([store.users.insert(user), store.audit.append(entry), store.secrets.keepFirst(name, 'kept', T0)]);
+        // long enough for the writes to run now, were they not waiting for their turn
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        throw new Error('rolled back');
+      });
+
+      await expect(failed).rejects.toThrow('rolled back');
+      await written;
+      await expect(store.users.findById(user.id)).resolves.toEqual(user);
+      const rows: unknown[] = await store.dataSource.query('SELECT id FROM audit_log WHERE id = ?', [entry.id]);
+      expect(rows).toHaveLength(1);
+      await expect(store.secrets.find(name)).resolves.toBe('kept');
     } finally {
       await store.dispose();
     }

@@ -4,15 +4,20 @@ import { AuditEntry, AuditFilter, AuditLog } from '@svc/domain';
 import { Repository } from 'typeorm';
 import { AuditEntryMapper } from '../mappers/audit-entry.mapper';
 import { AuditEntryRecord } from '../records/audit-entry.record';
+import { SqlStatements } from '../sql-statements';
 
 @Injectable()
 export class TypeOrmAuditLog extends AuditLog {
-  constructor(@InjectRepository(AuditEntryRecord) private readonly records: Repository<AuditEntryRecord>) {
+  constructor(
+    @InjectRepository(AuditEntryRecord) private readonly records: Repository<AuditEntryRecord>,
+    private readonly statements: SqlStatements,
+  ) {
     super();
   }
 
+  /** In its turn among the process's transactions (SqlStatements.inTurn), so that none takes it in. */
   async append(entry: AuditEntry): Promise<void> {
-    await this.records.insert(AuditEntryMapper.toRecord(entry));
+    await this.statements.inTurn(() => this.records.insert(AuditEntryMapper.toRecord(entry)));
   }
 
   /**

@@ -4,6 +4,7 @@ import { GeneratedSecretRepository } from '@svc/domain';
 import { Repository } from 'typeorm';
 import { SecretsCipher } from '../../../crypto/secrets-cipher';
 import { GeneratedSecretRecord } from '../records/generated-secret.record';
+import { SqlStatements } from '../sql-statements';
 
 /**
  * Generated secrets on every SQL database: insert-if-absent under the name
@@ -16,6 +17,7 @@ export class TypeOrmGeneratedSecretRepository extends GeneratedSecretRepository 
   constructor(
     @InjectRepository(GeneratedSecretRecord) private readonly records: Repository<GeneratedSecretRecord>,
     private readonly cipher: SecretsCipher,
+    private readonly statements: SqlStatements,
   ) {
     super();
   }
@@ -27,7 +29,10 @@ export class TypeOrmGeneratedSecretRepository extends GeneratedSecretRepository 
 
   async keepFirst(name: string, value: string, at: Date): Promise<string> {
     const sealed = this.cipher.seal(value);
-    await this.records.createQueryBuilder().insert().values({ name, value: sealed, createdAt: at }).orIgnore().execute();
+    // in its turn among the process's transactions (SqlStatements.inTurn), so that none takes it in
+    await this.statements.inTurn(() =>
+      this.records.createQueryBuilder().insert().values({ name, value: sealed, createdAt: at }).orIgnore().execute(),
+    );
     const kept = await this.find(name);
     if (kept === null) throw new Error(`the generated secret ${name} was neither kept nor found`);
     return kept;

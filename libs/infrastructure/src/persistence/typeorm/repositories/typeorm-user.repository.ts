@@ -4,10 +4,14 @@ import { User, UserRepository } from '@svc/domain';
 import { Repository } from 'typeorm';
 import { UserMapper } from '../mappers/user.mapper';
 import { UserRecord } from '../records/user.record';
+import { SqlStatements } from '../sql-statements';
 
 @Injectable()
 export class TypeOrmUserRepository extends UserRepository {
-  constructor(@InjectRepository(UserRecord) private readonly records: Repository<UserRecord>) {
+  constructor(
+    @InjectRepository(UserRecord) private readonly records: Repository<UserRecord>,
+    private readonly statements: SqlStatements,
+  ) {
     super();
   }
 
@@ -16,7 +20,8 @@ export class TypeOrmUserRepository extends UserRepository {
     return record ? UserMapper.toDomain(record) : null;
   }
 
+  /** In its turn among the process's transactions (SqlStatements.inTurn), so that none takes it in. */
   async insert(user: User): Promise<void> {
-    await this.records.insert(UserMapper.toRecord(user));
+    await this.statements.inTurn(() => this.records.insert(UserMapper.toRecord(user)));
   }
 }
