@@ -30,7 +30,6 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
   protected readonly dating: EventDating = { dayOf: (column) => `substr(${column}, 1, 10)`, instant: (at) => at.toISOString() };
   private step?: Append;
   private transaction?: Transaction<Append>;
-  private used?: Statement;
 
   constructor(private readonly sqlite: SqliteStatements) {
     super(sqlite.dataSource);
@@ -44,13 +43,6 @@ export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository 
   /** The step, synchronously, for a transaction already open on the connection (SqliteUnitOfWork): the new total or null. */
   appendInOpenTransaction(event: AnalyticsEvent, cost: number, limit: number | null): number | null {
     return refusedOutright(cost, limit) ? null : this.steps()(event, cost, limit);
-  }
-
-  /** The license's counter in the period as it stands (0 before its first consumption). */
-  usedNow(licenseId: string, period: string): number {
-    this.used ??= this.sqlite.database.prepare(USED_IN_PERIOD);
-    const row = this.used.get(licenseId, period) as { used: number | bigint } | undefined;
-    return row ? Number(row.used) : 0;
   }
 
   private steps(): Append {

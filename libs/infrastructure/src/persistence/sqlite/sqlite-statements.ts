@@ -70,6 +70,11 @@ export class SqliteStatements extends SqlStatements {
     return this.write(sql).run(...params).changes;
   }
 
+  /** One read on the connection as it is (in the transaction open on it, if any), its statement prepared once per SQL text. */
+  runRead<Row>(sql: string, params: readonly unknown[]): Row[] {
+    return this.write(sql).all(...params) as Row[];
+  }
+
   private write(sql: string): Statement {
     let statement = this.writes.get(sql);
     if (!statement) this.writes.set(sql, (statement = this.database.prepare(sql)));
