@@ -23,7 +23,7 @@ type Append = (event: AnalyticsEvent, cost: number, limit: number | null) => num
  * read first could not upgrade once another process (the CLI) had committed
  * meanwhile: SQLite answers SQLITE_BUSY at once, without waiting, and the
  * event would fail with a 503. A unit of work (SqliteUnitOfWork) runs it in
- * the one synchronous transaction that applies the unit's writes.
+ * its own BEGIN IMMEDIATE transaction.
  */
 export class SqliteAnalyticsEventRepository extends SqlAnalyticsEventRepository {
   /** `received_at` is ISO 8601 text in UTC (`…T…Z`, written by this module): its day is its first ten characters. */

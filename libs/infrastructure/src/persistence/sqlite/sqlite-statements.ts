@@ -10,10 +10,10 @@ import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements
  */
 export class SqliteStatements extends SqlStatements {
   /**
-   * The writes of runWrite, prepared once per SQL text: a unit of work's statements, and the multi-row
-   * inserts of a batch of events, one text per row count (at most BATCH_LIMITS.events of each).
+   * The statements of runWrite and runRead, prepared once per SQL text: a unit of work's statements, and
+   * the multi-row inserts of a batch of events, one text per row count (at most BATCH_LIMITS.events of each).
    */
-  private readonly writes = new Map<string, Statement>();
+  private readonly statements = new Map<string, Statement>();
   /**
    * The end of the transactions queued so far on each database file, by its path, for every connection
    * of this process (inTurn). A file (not `:memory:`) may be opened twice in one process: by two
@@ -67,17 +67,17 @@ export class SqliteStatements extends SqlStatements {
 
   /** One write on the connection as it is (in the transaction open on it, if any): the rows it changed. */
   runWrite(sql: string, params: readonly unknown[]): number {
-    return this.write(sql).run(...params).changes;
+    return this.statement(sql).run(...params).changes;
   }
 
   /** One read on the connection as it is (in the transaction open on it, if any), its statement prepared once per SQL text. */
   runRead<Row>(sql: string, params: readonly unknown[]): Row[] {
-    return this.write(sql).all(...params) as Row[];
+    return this.statement(sql).all(...params) as Row[];
   }
 
-  private write(sql: string): Statement {
-    let statement = this.writes.get(sql);
-    if (!statement) this.writes.set(sql, (statement = this.database.prepare(sql)));
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.database.prepare(sql)));
     return statement;
   }
 }
