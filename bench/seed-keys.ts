@@ -132,12 +132,12 @@ export async function tableWriterFor(database: DatabaseConfig, dataSource: DataS
   }
 }
 
-/** A record's column values as the driver stores them (TypeORM's own conversion, e.g. a Date to SQLite's UTC text). */
 /** The columns a seeding INSERT writes: every column but those the database generates (an audit entry's `seq`). */
 export function writtenColumns(metadata: EntityMetadata): EntityMetadata['columns'] {
   return metadata.columns.filter((column) => !column.isGenerated);
 }
 
+/** A record's column values as the driver stores them (TypeORM's own conversion, e.g. a Date to SQLite's UTC text). */
 export function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: ObjectLiteral): unknown[] {
   return writtenColumns(metadata).map((column): unknown => dataSource.driver.preparePersistentValue(record[column.propertyName], column));
 }

@@ -31,13 +31,9 @@ export class OutboxBell extends OutboxSignal {
  * insert that ignores a duplicate writes 0).
  */
 export async function rowsInserted(manager: EntityManager, insert: InsertQueryBuilder<ObjectLiteral>): Promise<number> {
+  if (!manager.queryRunner) throw new Error('rowsInserted runs in a transaction (SqlStatements.transaction)');
   const [sql, params] = insert.getQueryAndParameters();
-  const runner = manager.queryRunner ?? manager.connection.createQueryRunner();
-  try {
-    return (await runner.query(sql, params, true)).affected ?? 0;
-  } finally {
-    if (!manager.queryRunner) await runner.release();
-  }
+  return (await manager.queryRunner.query(sql, params, true)).affected ?? 0;
 }
 
 /**

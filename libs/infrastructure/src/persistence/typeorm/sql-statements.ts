@@ -36,12 +36,12 @@ export abstract class SqlStatements {
   }
 
   /**
-   * Runs `work` once this process's other transactions are done, and holds
-   * the others until it is. SQLite has one connection per process, where a
-   * transaction takes in every statement run while it is open: its
-   * transactions take turns, so that one rolled back takes no other
-   * writer's work with it. A database of many connections runs `work` at
-   * once (its transactions are kept apart by the database).
+   * Runs `work` once this process's other transactions and writes are done,
+   * and holds the others until it is. SQLite has one connection per file in
+   * a process, where a transaction takes in every statement run while it is
+   * open: its writes take turns, so that a transaction rolled back takes no
+   * other writer's work with it. A database of many connections runs `work`
+   * at once (its transactions are kept apart by the database).
    */
   inTurn<T>(work: () => Promise<T> | T): Promise<T> {
     return Promise.resolve().then(work);

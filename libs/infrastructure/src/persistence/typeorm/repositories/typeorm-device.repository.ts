@@ -71,11 +71,14 @@ export class TypeOrmDeviceRepository extends DeviceRepository {
 
   /**
    * `work` in one transaction (SqlStatements.transaction); its records logged and rung once it has
-   * committed. Other instances wait on the license's lock.
+   * committed (those of the attempt that committed, when the database ran it again). Other instances
+   * wait on the license's lock.
    */
   private async change<T>(work: (manager: EntityManager, written: DeviceChangeRecords[]) => Promise<T>): Promise<T> {
-    const written: DeviceChangeRecords[] = [];
-    const result = await this.statements.transaction((manager) => work(manager, written));
+    const { result, written } = await this.statements.transaction(async (manager) => {
+      const written: DeviceChangeRecords[] = [];
+      return { result: await work(manager, written), written };
+    });
     for (const entry of written.flatMap((r) => r.audit)) this.lines.stored(entry);
     if (written.some((r) => r.events.length > 0)) this.bell.ring();
     return result;
