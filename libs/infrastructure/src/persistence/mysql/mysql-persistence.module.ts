@@ -6,7 +6,6 @@ import { MySqlAnalyticsEventRepository } from './mysql-analytics-event.repositor
 import { mysqlDataSourceOptions } from './mysql-data-source';
 import { MySqlStatements } from './mysql-statements';
 import { MYSQL_FAULTS } from './mysql-faults';
-import { MySqlWebhookDeliveryQueue } from './mysql-webhook-delivery-queue';
 import { MySqlUnitOfWork } from './mysql-unit-of-work';
 
 /** MySQL 8 / MariaDB 10.11: every persistence port on one pool (mysql2). The worked example of docs/EXTENDING.md. */
@@ -22,7 +21,6 @@ export class MySqlPersistenceModule {
         statements: (dataSource) => new MySqlStatements(dataSource, database.statementTimeoutMs),
         events: (statements) => new MySqlAnalyticsEventRepository(statements),
         unitOfWork: (statements, events, writes, bell) => new MySqlUnitOfWork(statements, events, writes, bell),
-        deliveries: (dataSource, sql, bell, endpoints) => new MySqlWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
       },
       secrets,
     );

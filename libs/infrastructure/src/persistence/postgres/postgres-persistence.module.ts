@@ -6,7 +6,6 @@ import { PostgresAnalyticsEventRepository } from './postgres-analytics-event.rep
 import { postgresDataSourceOptions } from './postgres-data-source';
 import { PostgresStatements } from './postgres-statements';
 import { POSTGRES_FAULTS } from './postgres-faults';
-import { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue';
 import { PostgresUnitOfWork } from './postgres-unit-of-work';
 
 /** PostgreSQL, production: every persistence port on one pool (pg). */
@@ -22,7 +21,6 @@ export class PostgresPersistenceModule {
         statements: (dataSource) => new PostgresStatements(dataSource),
         events: (statements) => new PostgresAnalyticsEventRepository(statements),
         unitOfWork: (statements, _events, writes, bell) => new PostgresUnitOfWork(statements, writes, bell),
-        deliveries: (dataSource, sql, bell, endpoints) => new PostgresWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
       },
       secrets,
     );

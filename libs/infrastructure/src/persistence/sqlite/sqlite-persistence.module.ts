@@ -6,7 +6,6 @@ import { SqliteAnalyticsEventRepository } from './sqlite-analytics-event.reposit
 import { sqliteDataSourceOptions } from './sqlite-data-source';
 import { SqliteStatements } from './sqlite-statements';
 import { SQLITE_FAULTS } from './sqlite-faults';
-import { SqliteWebhookDeliveryQueue } from './sqlite-webhook-delivery-queue';
 import { SqliteUnitOfWork } from './sqlite-unit-of-work';
 
 /** SQLite, the embedded default: every persistence port on one file (better-sqlite3). */
@@ -22,7 +21,6 @@ export class SqlitePersistenceModule {
         statements: (dataSource) => new SqliteStatements(dataSource),
         events: (statements) => new SqliteAnalyticsEventRepository(statements),
         unitOfWork: (statements, events, writes, bell) => new SqliteUnitOfWork(statements, events, writes, bell),
-        deliveries: (dataSource, sql, bell, endpoints) => new SqliteWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
       },
       secrets,
     );

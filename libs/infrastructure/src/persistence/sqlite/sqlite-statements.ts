@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { type DataSource, type ObjectLiteral } from 'typeorm';
+import { type DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import type { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
 import { type PreparedStatement, SqlStatements } from '../typeorm/sql-statements';
 
@@ -63,6 +63,40 @@ export class SqliteStatements extends SqlStatements {
       void settled.then(() => turns.get(file) === settled && turns.delete(file));
     }
     return mine;
+  }
+
+  /**
+   * `work` in one transaction begun IMMEDIATE, in its turn. TypeORM begins SQLite's transactions
+   * DEFERRED (and has no option for another kind), and a deferred transaction that reads and then
+   * writes fails at once (SQLITE_BUSY_SNAPSHOT: the busy timeout does not wait for it) when another
+   * process wrote the file between its first read and its first write. Begun IMMEDIATE, it takes the
+   * file's write lock first, waiting up to the busy timeout for another process's. It runs on TypeORM's
+   * query runner, `work` with the runner's EntityManager, and is committed when `work` resolves or
+   * rolled back whole. TypeORM does not know this transaction is open, so `work` opens none of its own
+   * (no `manager.transaction`, no `save`).
+   */
+  override transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.inTurn(async () => {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        await runner.query('BEGIN IMMEDIATE');
+        try {
+          const value = await work(runner.manager);
+          await runner.query('COMMIT');
+          return value;
+        } catch (error) {
+          if (this.database.inTransaction) await runner.query('ROLLBACK');
+          throw error;
+        }
+      } finally {
+        await runner.release();
+      }
+    });
+  }
+
+  /** The rows as `query` reads them: a transaction here holds the file's write lock from its start, so no other claims meanwhile. */
+  override claimingRows<Row extends ObjectLiteral>(query: SelectQueryBuilder<Row>): SelectQueryBuilder<Row> {
+    return query;
   }
 
   /** One write on the connection as it is (in the transaction open on it, if any): the rows it changed. */

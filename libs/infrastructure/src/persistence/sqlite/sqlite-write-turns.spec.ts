@@ -8,6 +8,7 @@ import {
   randomDigest,
   uniqueId,
 } from '../../../../../test/factories/domain.factory';
+import Database from 'better-sqlite3';
 import { SqliteStatements } from './sqlite-statements';
 import { openSqlitePersistence, sqliteFilePersistence } from '../../../../../test/contracts/module-persistence';
 
@@ -78,6 +79,41 @@ describe('writes on SQLite take turns', () => {
       expect(rows).toHaveLength(1);
       await expect(store.secrets.find(name)).resolves.toBe('kept');
     } finally {
+      await store.dispose();
+    }
+  });
+
+  it("a transaction holds the file's write lock from its start: another process cannot write between its read and its write, and it commits", async () => {
+    const store = await openSqlitePersistence(sqlite.newPath());
+    // another process's connection to the file, which does not wait for the lock
+    const other = new Database(store.dataSource.options.database as string, { timeout: 0 });
+    try {
+      const before = makeUser();
+      const meanwhile = makeUser();
+      const inside = makeUser();
+      await store.users.insert(before);
+      let refused: unknown = null;
+      await new SqliteStatements(store.dataSource).transaction(async (manager) => {
+        await manager.query('SELECT COUNT(*) FROM users');
+        try {
+          other
+            .prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)')
+            .run(meanwhile.id, meanwhile.email, '2026-01-01 00:00:00.000');
+        } catch (error) {
+          refused = error;
+        }
+        // begun DEFERRED, this write would fail (SQLITE_BUSY_SNAPSHOT): the other write came after this transaction's read
+        await manager.query('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)', [
+          inside.id,
+          inside.email,
+          '2026-01-01 00:00:00.000',
+        ]);
+      });
+      expect(refused).toMatchObject({ code: 'SQLITE_BUSY' });
+      await expect(store.users.findById(inside.id)).resolves.toMatchObject({ id: inside.id });
+      await expect(store.users.findById(meanwhile.id)).resolves.toBeNull();
+    } finally {
+      other.close();
       await store.dispose();
     }
   });

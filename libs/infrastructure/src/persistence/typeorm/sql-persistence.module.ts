@@ -39,6 +39,7 @@ import { SqlSecretsAtRest } from './sql-secrets-at-rest';
 import { SqlStatements } from './sql-statements';
 import { OutboxBell, OutboxWrites } from './outbox';
 import { SqlWebhookEndpointRepository } from './repositories/sql-webhook-endpoint.repository';
+import { SqlWebhookDeliveryQueue } from './repositories/sql-webhook-delivery-queue';
 import { SqlWebhookOutbox } from './repositories/sql-webhook-outbox';
 import { WebhookStatements } from './repositories/webhook-statements';
 import { SqlModelRepository } from './repositories/sql-model.repository';
@@ -53,13 +54,6 @@ export interface SqlDialectAdapters<S extends SqlStatements, E extends Analytics
   readonly events: (statements: S) => E;
   /** A unit of work: one transaction of the database, in which its events and the outbox's writes run. */
   readonly unitOfWork: (statements: S, events: E, writes: OutboxWrites, bell: OutboxBell) => UnitOfWork;
-  /** Webhook deliveries, claimed the dialect's way. */
-  readonly deliveries: (
-    dataSource: DataSource,
-    statements: WebhookStatements,
-    bell: OutboxBell,
-    endpoints: WebhookEndpointRepository,
-  ) => WebhookDeliveryQueue;
 }
 
 /**
@@ -141,7 +135,8 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     {
       provide: WebhookDeliveryQueue,
       inject: [getDataSourceToken(), WebhookStatements, OutboxBell, WebhookEndpointRepository],
-      useFactory: dialect.deliveries,
+      useFactory: (dataSource: DataSource, sql: WebhookStatements, bell: OutboxBell, endpoints: WebhookEndpointRepository) =>
+        new SqlWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
     },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },

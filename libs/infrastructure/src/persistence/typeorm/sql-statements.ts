@@ -1,4 +1,4 @@
-import { type DataSource, type EntityManager, type ObjectLiteral } from 'typeorm';
+import { type DataSource, type EntityManager, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 
 /** A statement prepared once and run many times; parameters bind to its `?` placeholders in order. */
 export interface PreparedStatement<Row extends ObjectLiteral = Record<string, unknown>> {
@@ -33,6 +33,15 @@ export abstract class SqlStatements {
    */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.inTurn(() => this.dataSource.transaction(work));
+  }
+
+  /**
+   * `query` (read in a transaction) locking the rows it reads for that transaction and passing over rows
+   * another transaction has locked (`FOR UPDATE SKIP LOCKED`), so that instances claiming work at once
+   * take different rows without waiting on each other.
+   */
+  claimingRows<Row extends ObjectLiteral>(query: SelectQueryBuilder<Row>): SelectQueryBuilder<Row> {
+    return query.setLock('pessimistic_write').setOnLocked('skip_locked');
   }
 
   /**

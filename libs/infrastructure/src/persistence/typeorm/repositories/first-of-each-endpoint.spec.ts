@@ -2,12 +2,12 @@ import { firstOfEachEndpoint } from './sql-webhook-delivery-queue';
 
 describe('firstOfEachEndpoint (what a webhook claim takes from its candidates)', () => {
   const candidates = [
-    { id: 'm1', endpoint_id: 'slow' },
-    { id: 'm2', endpoint_id: 'slow' },
-    { id: 'm3', endpoint_id: 'fast' },
-    { id: 'm4', endpoint_id: 'slow' },
-    { id: 'm5', endpoint_id: 'other' },
-    { id: 'm6', endpoint_id: 'fast' },
+    { id: 'm1', endpointId: 'slow' },
+    { id: 'm2', endpointId: 'slow' },
+    { id: 'm3', endpointId: 'fast' },
+    { id: 'm4', endpointId: 'slow' },
+    { id: 'm5', endpointId: 'other' },
+    { id: 'm6', endpointId: 'fast' },
   ];
 
   it('takes the earliest due of each endpoint, in the order given', () => {

@@ -9,16 +9,15 @@ import {
   type WebhookEndpointRepository,
   WebhookDeliveryQueue,
 } from '@svc/domain';
-import { type DataSource, type EntityManager, IsNull, type Repository } from 'typeorm';
+import { type DataSource, type EntityManager, In, IsNull, type Repository } from 'typeorm';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
-import { RecordHydrator } from '../record-hydrator';
 import { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from '../records/webhook.records';
-import { type PreparedStatement, type SqlStatements } from '../sql-statements';
+import { type SqlStatements } from '../sql-statements';
 import { type WebhookStatements } from './webhook-statements';
 
 /** The lease a claim takes is the claimer's; an attempt is written only while it still holds it. */
-const CLAIMABLE = "status = 'pending' AND next_attempt_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)";
+const CLAIMABLE = "d.status = 'pending' AND d.next_attempt_at <= :at AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= :at)";
 
 /**
  * How many due deliveries a claim looks at (the earliest due, of endpoints
@@ -26,16 +25,16 @@ const CLAIMABLE = "status = 'pending' AND next_attempt_at <= ? AND (lease_expire
  * more due than this hides the others for one claim only: the caller claims
  * again while it has free slots, and skips that endpoint once its slots are full.
  */
-export const CLAIM_CANDIDATES = 100;
+const CLAIM_CANDIDATES = 100;
 
 /** The deliveries a claim takes from its candidates (earliest due first): the first of each endpoint, at most `limit`. */
-export function firstOfEachEndpoint(candidates: ReadonlyArray<{ id: string; endpoint_id: string }>, limit: number): string[] {
+export function firstOfEachEndpoint(candidates: ReadonlyArray<{ id: string; endpointId: string }>, limit: number): string[] {
   const endpoints = new Set<string>();
   const taken: string[] = [];
   for (const candidate of candidates) {
     if (taken.length >= limit) break;
-    if (endpoints.has(candidate.endpoint_id)) continue;
-    endpoints.add(candidate.endpoint_id);
+    if (endpoints.has(candidate.endpointId)) continue;
+    endpoints.add(candidate.endpointId);
     taken.push(candidate.id);
   }
   return taken;
@@ -44,14 +43,16 @@ export function firstOfEachEndpoint(candidates: ReadonlyArray<{ id: string; endp
 /**
  * Webhook deliveries on a SQL database (CONTRACT 20): each attempt written
  * only by the holder of its lease, with what it implies for the endpoint.
- * The claim is each database's own (claimDue): `FOR UPDATE SKIP LOCKED`
- * where there is one.
+ * A claim is one transaction: the earliest due deliveries of the endpoints
+ * not skipped, read with the database's claiming lock (`FOR UPDATE SKIP
+ * LOCKED` on PostgreSQL and MySQL: instances claiming at once take different
+ * deliveries without waiting on each other; SQLite's transaction holds the
+ * file's write lock from its start), the first of each endpoint leased.
  */
-export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
-  protected readonly deliveryRows: RecordHydrator<WebhookDeliveryRecord>;
+export class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   private readonly events: Repository<WebhookEventRecord>;
   private readonly outbox: OutboxWrites;
-  protected readonly statements: SqlStatements;
+  private readonly statements: SqlStatements;
   private readonly deliveries: Repository<WebhookDeliveryRecord>;
 
   constructor(
@@ -63,18 +64,8 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
     super();
     this.statements = sql.statements;
     this.deliveries = dataSource.getRepository(WebhookDeliveryRecord);
-    this.deliveryRows = new RecordHydrator(dataSource, WebhookDeliveryRecord);
     this.events = dataSource.getRepository(WebhookEventRecord);
     this.outbox = new OutboxWrites(dataSource);
-  }
-
-  protected statement(name: string, sql: string): PreparedStatement {
-    return this.sql.statement(name, sql);
-  }
-
-  /** An instant as the driver writes it into a delivery's instant columns. */
-  protected instant(at: Date): unknown {
-    return this.deliveryRows.bind('createdAt', at);
   }
 
   async add(delivery: WebhookDelivery, audit: AuditEntry): Promise<void> {
@@ -87,20 +78,39 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
     this.bell.ring();
   }
 
-  /** The claimed rows' deliveries with their endpoints (a claimed delivery whose endpoint is gone comes without one: `null`). */
-  protected async withEndpoints(
-    rows: readonly Record<string, unknown>[],
+  async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
+    const records = await this.statements.transaction(async (manager) => {
+      const due = manager
+        .createQueryBuilder(WebhookDeliveryRecord, 'd')
+        .select(['d.id', 'd.endpointId'])
+        .where(CLAIMABLE, { at })
+        .orderBy('d.nextAttemptAt', 'ASC')
+        .addOrderBy('d.id', 'ASC')
+        .limit(CLAIM_CANDIDATES);
+      if (skipEndpoints.length > 0) due.andWhere('d.endpoint_id NOT IN (:...skip)', { skip: [...skipEndpoints] });
+      const candidates = await this.statements.claimingRows(due).getMany();
+      const ids = firstOfEachEndpoint(candidates, Math.trunc(limit));
+      if (ids.length === 0) return [];
+      await manager.update(WebhookDeliveryRecord, { id: In(ids) }, { leaseOwner: owner, leaseExpiresAt: leaseUntil });
+      return manager.find(WebhookDeliveryRecord, { where: { id: In(ids) }, order: { nextAttemptAt: 'ASC', id: 'ASC' } });
+    });
+    return this.claimed(owner, records, at);
+  }
+
+  /** The claimed deliveries with their endpoints (a claimed delivery whose endpoint is gone comes without one: `null`). */
+  private async withEndpoints(
+    records: readonly WebhookDeliveryRecord[],
   ): Promise<Array<{ delivery: WebhookDelivery; endpoint: WebhookEndpoint | null }>> {
-    const deliveries = rows.map((row) => WebhookMapper.deliveryToDomain(this.deliveryRows.hydrate(row)));
+    const deliveries = records.map((record) => WebhookMapper.deliveryToDomain(record));
     const endpoints = new Map<string, WebhookEndpoint | null>();
     for (const d of deliveries) if (!endpoints.has(d.endpointId)) endpoints.set(d.endpointId, await this.endpoints.find(d.endpointId));
     return deliveries.map((delivery) => ({ delivery, endpoint: endpoints.get(delivery.endpointId) ?? null }));
   }
 
   /** The deliveries the claim took (`claimDue`); those whose endpoint is gone are failed at once, not attempted. */
-  protected async claimed(owner: string, rows: readonly Record<string, unknown>[], at: Date): Promise<ClaimedDelivery[]> {
+  private async claimed(owner: string, records: readonly WebhookDeliveryRecord[], at: Date): Promise<ClaimedDelivery[]> {
     const out: ClaimedDelivery[] = [];
-    for (const { delivery, endpoint } of await this.withEndpoints(rows)) {
+    for (const { delivery, endpoint } of await this.withEndpoints(records)) {
       if (endpoint === null) {
         await this.recordAttempt({
           deliveryId: delivery.id,
@@ -119,12 +129,6 @@ export abstract class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
       }
     }
     return out;
-  }
-
-  /** The claimable rows' condition and its parameters at `at`. */
-  protected claimable(at: Date): { sql: string; params: unknown[] } {
-    const now = this.instant(at);
-    return { sql: CLAIMABLE, params: [now, now] };
   }
 
   async recordAttempt(attempt: AttemptRecord): Promise<boolean> {

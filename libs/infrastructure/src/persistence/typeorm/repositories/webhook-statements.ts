@@ -1,23 +1,14 @@
 import { type AuditEntry } from '@svc/domain';
 import { type EntityManager, type ObjectLiteral } from 'typeorm';
 import { type AuditLines } from '../../../audit/logging-audit-log';
-import { type PreparedStatement, type SqlStatements } from '../sql-statements';
+import { type SqlStatements } from '../sql-statements';
 
-/** What the webhook adapters share: their prepared statements, audited changes and bounded deletes. */
+/** What the webhook adapters share: audited changes and bounded deletes. */
 export class WebhookStatements {
-  private readonly prepared = new Map<string, PreparedStatement>();
-
   constructor(
     readonly statements: SqlStatements,
     private readonly lines: AuditLines,
   ) {}
-
-  /** The statement of `sql`, prepared once under `name`. */
-  statement(name: string, sql: string): PreparedStatement {
-    let found = this.prepared.get(name);
-    if (!found) this.prepared.set(name, (found = this.statements.prepare(name, sql)));
-    return found;
-  }
 
   /** A change with its audit entries in one transaction; the entries logged once it is committed (when it happened). */
   async audited(audit: readonly AuditEntry[], work: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
