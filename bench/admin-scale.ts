@@ -7,6 +7,7 @@
  * admin read over real HTTP: warm-up, then sequential requests, median and p95 per read.
  *
  *   --pg | --mysql       PostgreSQL / MySQL (MariaDB) on this machine instead of a SQLite file
+ *                        (a new database on the server of BENCH_POSTGRES_ADMIN_URL / BENCH_MYSQL_ADMIN_URL)
  *   --keys N             keys to seed (default 100000)
  *   --events N           events to seed (default 1000000)
  *   --requests N         timed requests per read (default 50)
@@ -21,18 +22,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DataSource } from 'typeorm';
 import type { AnalyticsEvent, AuditEntry, IdKind, LicenseType, User } from '@svc/domain';
-import {
-  type BenchDatabase,
-  DEFAULT_MYSQL_ADMIN_URL,
-  DEFAULT_POSTGRES_ADMIN_URL,
-  mysqlBenchDatabase,
-  postgresBenchDatabase,
-  sqliteBenchDatabase,
-} from './bench-database';
 import { BenchProcess } from './bench-process';
+import { type BenchDatabase, type BenchDialect, chosenDialect, dialectOfKind, dialectOfUrl } from './dialects';
 import { BUILT_API_MAIN, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
 import { type AdminScaleResult, currentCommit, resultsFolder, thisMachine, writeResult } from './results';
-import { PooledRandom, dataSourceOptionsOf, rowOf, tableWriterFor, writtenColumns } from './seed-keys';
+import { PooledRandom, rowOf, writtenColumns } from './seed-keys';
 
 const DAY_MS = 86_400_000;
 const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];
@@ -41,7 +35,7 @@ const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const ROWS_PER_TRANSACTION = 50_000;
 
 interface AdminScaleOptions {
-  kind: 'sqlite' | 'postgres' | 'mysql';
+  kind: BenchDialect['kind'];
   keys: number;
   events: number;
   requests: number;
@@ -52,7 +46,7 @@ interface AdminScaleOptions {
 function parse(argv: readonly string[]): AdminScaleOptions {
   const smoke = argv.includes('--smoke');
   const options: AdminScaleOptions = {
-    kind: argv.includes('--pg') ? 'postgres' : argv.includes('--mysql') ? 'mysql' : 'sqlite',
+    kind: chosenDialect(argv, '').kind,
     keys: smoke ? 1_000 : 100_000,
     events: smoke ? 10_000 : 1_000_000,
     requests: smoke ? 5 : 50,
@@ -65,7 +59,6 @@ function parse(argv: readonly string[]): AdminScaleOptions {
     if (argv[i] === '--events') options.events = Math.max(1000, Math.round(n));
     if (argv[i] === '--requests') options.requests = Math.max(1, Math.round(n));
   }
-  if (argv.includes('--pg') && argv.includes('--mysql')) throw new Error('--pg and --mysql exclude each other');
   return options;
 }
 
@@ -124,9 +117,9 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
   const started = Date.now();
   const lib = LIBRARIES;
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
-  const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
-  const kind = config.database.kind;
-  const writer = await tableWriterFor(config.database, dataSource);
+  const dialect = dialectOfUrl(databaseUrl);
+  const dataSource = await new DataSource(dialect.dataSourceOptions(lib, config.database)).initialize();
+  const writer = await dialect.tableWriter(databaseUrl, dataSource);
   const { ApiKey, ApiKeyFormat } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
   const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);
@@ -144,12 +137,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
     counters: dataSource.getMetadata(lib.infrastructure.UsageCounterRecord),
   };
   const columns = (t: keyof typeof tables) => writtenColumns(tables[t]).map((c) => c.databaseName);
-  const eventAs =
-    kind === 'postgres'
-      ? { success: (ok: boolean) => ok, instant: (at: Date) => at }
-      : kind === 'mysql'
-        ? { success: (ok: boolean) => (ok ? 1 : 0), instant: (at: Date) => at.toISOString().slice(0, 23).replace('T', ' ') }
-        : { success: (ok: boolean) => (ok ? 1 : 0), instant: (at: Date) => at.toISOString() };
+  const eventAs = dialect.eventValues;
   const eventColumns = EVENT_COLUMNS;
 
   const now = new Date();
@@ -322,8 +310,7 @@ async function seed(databaseUrl: string, options: AdminScaleOptions, out: (line:
     }
     out(`  ${written} events and ${counterRows.length} usage counters: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     // autovacuum's steady state, reached at once: statistics, and the visibility map that index-only scans need
-    if (kind === 'postgres') await dataSource.query('VACUUM ANALYZE');
-    if (kind === 'mysql') await dataSource.query('ANALYZE TABLE users, api_keys, usage_counters, audit_log, analytics_events');
+    await dialect.analyze(dataSource, ['users', 'api_keys', 'usage_counters', 'audit_log', 'analytics_events'], true);
     return {
       emails,
       prefixes,
@@ -395,12 +382,7 @@ export async function runAdminScale(argv: readonly string[]): Promise<number> {
   const startedAt = new Date();
   const out = (line = '') => process.stdout.write(`${line}\n`);
   const folder = mkdtempSync(join(tmpdir(), 'svc-bench-admin-'));
-  const database: BenchDatabase =
-    options.kind === 'postgres'
-      ? await postgresBenchDatabase(process.env.BENCH_POSTGRES_ADMIN_URL ?? DEFAULT_POSTGRES_ADMIN_URL)
-      : options.kind === 'mysql'
-        ? await mysqlBenchDatabase(process.env.BENCH_MYSQL_ADMIN_URL ?? DEFAULT_MYSQL_ADMIN_URL)
-        : sqliteBenchDatabase(folder);
+  const database: BenchDatabase = await dialectOfKind(options.kind).freshDatabase(folder, '');
   let service: BenchProcess | undefined;
   try {
     const cpu = cpus();

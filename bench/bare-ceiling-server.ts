@@ -5,13 +5,10 @@
  *
  * - validate: one route that takes `api_key` from the JSON body, hashes it
  *   with SHA-256, reads the key row by digest through one prepared statement
- *   (better-sqlite3 on SQLite, one named pg query on PostgreSQL) and sends the
- *   row as JSON. No format check, no decision, no user or usage join.
+ *   (its database's, bench/dialects/) and sends the row as JSON. No format check, no decision, no user or usage join.
  * - analytics, its write twin: the same read, then the service's atomic
- *   consumption step on the key's license (the adapter's own statements: on
- *   SQLite the counter UPSERT … RETURNING and the event INSERT in one
- *   `BEGIN IMMEDIATE` better-sqlite3 transaction, on PostgreSQL the one CTE
- *   statement), answering the new total. The limit is the key's override or
+ *   consumption step on the key's license (the adapter's own statements, in
+ *   the database's BenchDialect), answering the new total. The limit is the key's override or
  *   its tier's (config/tiers.json); the body's fields are stored as sent.
  * - health: `{}` (bench-process.ts waits for a 200 here).
  *
@@ -20,82 +17,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import Fastify from 'fastify';
-import { Pool } from 'pg';
-
-interface KeyRow {
-  id: string;
-  license_id: string;
-  environment: string;
-  license_type: string;
-  monthly_limit_source: string;
-  monthly_limit: string | number | null;
-  [column: string]: unknown;
-}
-
-const EVENT_COLUMNS =
-  'id, key_id, environment, event_type, model_name, inference_type, duration_ms, success, error_message, metadata, period, received_at';
-
-interface Storage {
-  key(digest: string): Promise<KeyRow | undefined>;
-  /** The event's 12 column values, the license, the cost and the limit; the new total, or null when refused. */
-  consume(values: unknown[], license: string, limit: number | null): Promise<number | null>;
-}
-
-function sqliteStorage(path: string): Storage {
-  const db = new Database(path, { timeout: 5000 });
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  const key = db.prepare('SELECT * FROM api_keys WHERE digest = ?');
-  const upsert =
-    'INSERT INTO usage_counters (license_id, period, used) VALUES (?, ?, ?) ' +
-    'ON CONFLICT (license_id, period) DO UPDATE SET used = usage_counters.used + excluded.used';
-  const within = db.prepare(`${upsert} WHERE usage_counters.used + excluded.used <= ? RETURNING used`);
-  const unlimited = db.prepare(`${upsert} RETURNING used`);
-  const insert = db.prepare(`INSERT INTO analytics_events (${EVENT_COLUMNS}) VALUES (${EVENT_COLUMNS.split(',').map(() => '?')})`);
-  const step = db.transaction((values: unknown[], license: string, limit: number | null): number | null => {
-    const row = (limit === null ? unlimited.get(license, values[10], 1) : within.get(license, values[10], 1, limit)) as
-      { used: number } | undefined;
-    if (!row) return null;
-    insert.run(values);
-    return Number(row.used);
-  });
-  return {
-    key: async (digest) => key.get(digest) as KeyRow | undefined,
-    consume: async (values, license, limit) => step.immediate(values, license, limit),
-  };
-}
-
-function postgresStorage(url: string, poolSize: number): Storage {
-  const pool = new Pool({ connectionString: url, max: poolSize, application_name: 'svc-bench-bare-ceiling' });
-  const insertValues = EVENT_COLUMNS.split(',')
-    .map((_, i) => `$${i + 1}`)
-    .join(', ');
-  const consuming = (guard: string) =>
-    `WITH consumed AS (
-       INSERT INTO usage_counters (license_id, period, used) VALUES ($13, $11, $14)
-       ON CONFLICT (license_id, period) DO UPDATE SET used = usage_counters.used + excluded.used ${guard}
-       RETURNING used),
-     stored AS (INSERT INTO analytics_events (${EVENT_COLUMNS}) SELECT ${insertValues} FROM consumed RETURNING 1)
-     SELECT used, (SELECT COUNT(*) FROM stored) AS stored FROM consumed`;
-  const within = consuming('WHERE usage_counters.used + excluded.used <= $15');
-  const unlimited = consuming('');
-  return {
-    key: async (digest) =>
-      (await pool.query<KeyRow>({ name: 'bare_key', text: 'SELECT * FROM api_keys WHERE digest = $1', values: [digest] })).rows[0],
-    consume: async (values, license, limit) => {
-      const rows = (
-        await pool.query<{ used: string }>(
-          limit === null
-            ? { name: 'bare_consume_unlimited', text: unlimited, values: [...values, license, 1] }
-            : { name: 'bare_consume', text: within, values: [...values, license, 1, limit] },
-        )
-      ).rows;
-      return rows.length === 0 ? null : Number(rows[0].used);
-    },
-  };
-}
+import { type BareKeyRow as KeyRow, dialectOfUrl } from './dialects';
 
 const tierLimits = JSON.parse(readFileSync(process.env.TIERS_FILE ?? 'config/tiers.json', 'utf8')) as Record<
   string,
@@ -116,9 +39,9 @@ const digestOf = (body: unknown): string => {
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? '';
-  const storage = url.startsWith('sqlite:')
-    ? sqliteStorage(url.slice('sqlite:'.length))
-    : postgresStorage(url, Number(process.env.DATABASE_POOL_SIZE ?? 10));
+  const dialect = dialectOfUrl(url);
+  if (!dialect.bareCeilingStorage) throw new Error(`the bare ceiling does not read ${dialect.kind}`);
+  const storage = dialect.bareCeilingStorage(url, Number(process.env.DATABASE_POOL_SIZE ?? 10));
   const app = Fastify({ logger: false });
 
   app.post('/v1/auth/validate', async (request, reply) => {
@@ -142,11 +65,11 @@ async function main(): Promise<void> {
       body.model_name ?? null,
       body.inference_type ?? null,
       body.duration_ms ?? null,
-      body.success === undefined || body.success === null ? null : url.startsWith('sqlite:') ? Number(body.success) : body.success,
+      body.success ?? null,
       body.error_message ?? null,
       body.metadata == null ? null : JSON.stringify(body.metadata),
       period,
-      url.startsWith('sqlite:') ? now.toISOString() : now,
+      now,
     ];
     const used = await storage.consume(values, row.license_id, limitOf(row));
     if (used === null) return reply.status(429).send({ error: 'QUOTA_EXCEEDED' });

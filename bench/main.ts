@@ -59,14 +59,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import {
-  type BenchDatabase,
-  DEFAULT_MYSQL_ADMIN_URL,
-  DEFAULT_POSTGRES_ADMIN_URL,
-  mysqlBenchDatabase,
-  postgresBenchDatabase,
-  sqliteBenchDatabase,
-} from './bench-database';
+import { BENCH_DIALECTS, type BenchDatabase, type BenchDialect, chosenDialect, dialectOfKind } from './dialects';
 import { BenchProcess, RssSampler } from './bench-process';
 import { CpuMonitor, TICKS_PER_SECOND, processTicks } from './cpu-monitor';
 import { BUILT_API_MAIN, BARE_CEILING_SERVER, CEILING_SERVER, LIBRARIES, ROOT, assertBuilt, serviceCommand } from './built-service';
@@ -88,8 +81,8 @@ import { S3TestServer } from '../test/harness/s3-server';
 
 interface Options {
   smoke: boolean;
-  postgres: boolean;
-  mysql: boolean;
+  /** The database of the run (--pg, --mysql, or DATABASE_URL's; SQLite by default and in a smoke run). */
+  database: BenchDialect['kind'];
   objectStore: boolean;
   keys: number;
   rounds: number;
@@ -154,9 +147,7 @@ function parseOptions(argv: readonly string[]): Options {
   const options: Options = {
     smoke,
     ...(smoke ? { pacedSeconds: 0.5 } : {}),
-    postgres:
-      !smoke && (argv.includes('--pg') || (!argv.includes('--mysql') && /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ''))),
-    mysql: !smoke && (argv.includes('--mysql') || (!argv.includes('--pg') && /^mysql:\/\//.test(process.env.DATABASE_URL ?? ''))),
+    database: chosenDialect(smoke ? [] : argv, smoke ? '' : (process.env.DATABASE_URL ?? '')).kind,
     objectStore: argv.includes('--object-store'),
     keys: smoke ? 100 : 10_000,
     rounds: smoke ? 1 : 3,
@@ -186,8 +177,6 @@ function parseOptions(argv: readonly string[]): Options {
     switch (flag) {
       case '--smoke':
       case '--device-fingerprint':
-      case '--pg':
-      case '--mysql':
       case '--object-store':
       case '--keep':
         break;
@@ -267,10 +256,11 @@ function parseOptions(argv: readonly string[]): Options {
         i++;
         break;
       default:
+        // a database's flag (--pg, --mysql: chosenDialect reads them)
+        if (BENCH_DIALECTS.some((dialect) => dialect.flag === flag)) break;
         throw new Error(`unknown option ${flag} (see bench/main.ts for the list)`);
     }
   }
-  if (options.postgres && options.mysql) throw new Error('--pg and --mysql exclude each other');
   return options;
 }
 
@@ -337,16 +327,7 @@ async function main(): Promise<number> {
   }
 
   try {
-    const databaseUrl = process.env.DATABASE_URL ?? '';
-    const database: BenchDatabase = options.postgres
-      ? await postgresBenchDatabase(
-          process.env.BENCH_POSTGRES_ADMIN_URL ?? (/^postgres(ql)?:\/\//.test(databaseUrl) ? databaseUrl : DEFAULT_POSTGRES_ADMIN_URL),
-        )
-      : options.mysql
-        ? await mysqlBenchDatabase(
-            process.env.BENCH_MYSQL_ADMIN_URL ?? (/^mysql:\/\//.test(databaseUrl) ? databaseUrl : DEFAULT_MYSQL_ADMIN_URL),
-          )
-        : sqliteBenchDatabase(folder);
+    const database: BenchDatabase = await dialectOfKind(options.database).freshDatabase(folder, process.env.DATABASE_URL ?? '');
     cleanups.push(() => database.drop());
 
     const cpu = cpus();

@@ -1,11 +1,8 @@
-import type { Database, Statement } from 'better-sqlite3';
 import { randomFillSync } from 'node:crypto';
-import { createConnection } from 'mysql2/promise';
-import { Client } from 'pg';
-import { DataSource, type DataSourceOptions, type EntityMetadata, type ObjectLiteral } from 'typeorm';
-import type { DatabaseConfig } from '@svc/config';
+import { DataSource, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import type { ApiKey as DomainApiKey, LicenseType, StoredLicense, User } from '@svc/domain';
 import { type Libraries } from './built-service';
+import { dialectOfUrl } from './dialects';
 
 /** The plaintext keys the load generator presents, as issuance returned them. */
 export interface SeededKeys {
@@ -17,11 +14,6 @@ export interface SeededKeys {
 }
 
 const TIERS: readonly LicenseType[] = ['free', 'research', 'commercial', 'enterprise'];
-/**
- * Rows per multi-row INSERT on PostgreSQL and MySQL (keys have 11 columns: 22,000 parameters,
- * under PostgreSQL's 65,535; about 0.6 MB of SQL text on MySQL, under its max_allowed_packet).
- */
-const ROWS_PER_INSERT = 2000;
 /** Keys per transaction. */
 const KEYS_PER_TRANSACTION = 50_000;
 
@@ -42,93 +34,6 @@ export class PooledRandom {
     const hex = this.pool.toString('hex', this.at, this.at + bytes);
     this.at += bytes;
     return hex;
-  }
-}
-
-/** Writes rows of one table, in the column order of `columns`. */
-export interface TableWriter {
-  begin(): Promise<void>;
-  insert(table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void>;
-  commit(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** better-sqlite3 on the same file: one prepared INSERT per table, run row by row inside a transaction. */
-function sqliteWriter(dataSource: DataSource): TableWriter {
-  const db = (dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
-  // This connection only (the service opens its own): room for the digest index's random inserts.
-  db.pragma('cache_size = -262144');
-  db.pragma('synchronous = OFF');
-  const statements = new Map<string, Statement<unknown[]>>();
-  return {
-    begin: async () => void db.exec('BEGIN'),
-    insert: async (table, columns, rows) => {
-      let statement = statements.get(table);
-      if (!statement) {
-        statement = db.prepare<unknown[]>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-        statements.set(table, statement);
-      }
-      for (const row of rows) statement.run(...row);
-    },
-    commit: async () => void db.exec('COMMIT'),
-    close: async () => undefined,
-  };
-}
-
-/** One pg connection: multi-row INSERTs inside a transaction. */
-async function postgresWriter(url: string): Promise<TableWriter> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  return {
-    begin: async () => void (await client.query('BEGIN')),
-    insert: async (table, columns, rows) => {
-      for (let from = 0; from < rows.length; from += ROWS_PER_INSERT) {
-        const chunk = rows.slice(from, from + ROWS_PER_INSERT);
-        const values = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`).join(', ');
-        await client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${values}`, chunk.flat());
-      }
-    },
-    commit: async () => void (await client.query('COMMIT')),
-    close: () => client.end(),
-  };
-}
-
-/**
- * One mysql2 connection: multi-row INSERTs inside a transaction. The values are escaped into the
- * statement's text by mysql2 (`query`, not a prepared `execute`: one statement per chunk shape
- * would be prepared and cached for nothing), with the data source's UTC time zone for Dates.
- */
-async function mysqlWriter(url: string): Promise<TableWriter> {
-  const connection = await createConnection({
-    uri: url,
-    timezone: 'Z',
-    charset: 'utf8mb4_bin',
-    supportBigNumbers: true,
-    bigNumberStrings: true,
-  });
-  return {
-    begin: async () => void (await connection.beginTransaction()),
-    insert: async (table, columns, rows) => {
-      for (let from = 0; from < rows.length; from += ROWS_PER_INSERT) {
-        const chunk = rows.slice(from, from + ROWS_PER_INSERT);
-        const row = `(${columns.map(() => '?').join(', ')})`;
-        await connection.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}`, chunk.flat());
-      }
-    },
-    commit: async () => void (await connection.commit()),
-    close: () => connection.end(),
-  };
-}
-
-/** The bulk writer of `database`: its own connection on a server, the data source's on SQLite. */
-export async function tableWriterFor(database: DatabaseConfig, dataSource: DataSource): Promise<TableWriter> {
-  switch (database.kind) {
-    case 'sqlite':
-      return sqliteWriter(dataSource);
-    case 'postgres':
-      return postgresWriter(database.url);
-    case 'mysql':
-      return mysqlWriter(database.url);
   }
 }
 
@@ -160,8 +65,9 @@ export function rowOf(dataSource: DataSource, metadata: EntityMetadata, record: 
 export async function seedKeys(lib: Libraries, databaseUrl: string, count: number, progress: (line: string) => void): Promise<SeededKeys> {
   const started = Date.now();
   const config = lib.config.loadConfig({ DATABASE_URL: databaseUrl });
-  const dataSource = await new DataSource(dataSourceOptionsOf(lib, config.database)).initialize();
-  const writer = await tableWriterFor(config.database, dataSource);
+  const dialect = dialectOfUrl(databaseUrl);
+  const dataSource = await new DataSource(dialect.dataSourceOptions(lib, config.database)).initialize();
+  const writer = await dialect.tableWriter(databaseUrl, dataSource);
   const { ApiKey, ApiKeyFormat, defaultExpiryFrom } = lib.domain;
   const format = new ApiKeyFormat(config.keys.prefix);
   const hasher = new lib.infrastructure.Sha256SecretHasher(config.keys.digestPepper);
@@ -230,10 +136,7 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
         progress(`  seeded ${last} of ${count} keys (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       }
     }
-    if (config.database.kind === 'postgres') await dataSource.query('ANALYZE');
-    if (config.database.kind === 'mysql') {
-      await dataSource.query(`ANALYZE TABLE ${userTable.tableName}, ${keyTable.tableName}, ${licenseTable.tableName}`);
-    }
+    await dialect.analyze(dataSource, [userTable.tableName, keyTable.tableName, licenseTable.tableName], false);
   } finally {
     await writer.close();
     await dataSource.destroy();
@@ -268,16 +171,4 @@ async function licensesSignedAhead(
   return {
     sign: (key, now) => application.signedForStore(policy, signer, application.licenseAt(policy, catalog, key, now), now),
   };
-}
-
-/** The service's own options for the database (the bench is not the service: it may name each kind). */
-export function dataSourceOptionsOf(lib: Libraries, database: DatabaseConfig): DataSourceOptions {
-  switch (database.kind) {
-    case 'sqlite':
-      return lib.infrastructure.sqliteDataSourceOptions(database);
-    case 'postgres':
-      return lib.infrastructure.postgresDataSourceOptions(database);
-    case 'mysql':
-      return lib.infrastructure.mysqlDataSourceOptions(database);
-  }
 }
