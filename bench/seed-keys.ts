@@ -1,3 +1,4 @@
+import { NestFactory } from '@nestjs/core';
 import { randomFillSync } from 'node:crypto';
 import { DataSource, type EntityMetadata, type ObjectLiteral } from 'typeorm';
 import type { ApiKey as DomainApiKey, LicenseType, StoredLicense, User } from '@svc/domain';
@@ -85,7 +86,7 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
   const keyColumns = writtenColumns(keyTable).map((c) => c.databaseName);
   const licenseTable = dataSource.getMetadata(lib.infrastructure.LicenseTokenRecord);
   const licenseColumns = writtenColumns(licenseTable).map((c) => c.databaseName);
-  const licenses = await licensesSignedAhead(lib, config, dataSource);
+  const licenses = await licensesSignedAhead(lib, config);
   const all = new Array<string>(count);
   const unlimited: string[] = [];
   const now = new Date();
@@ -138,6 +139,7 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
     }
     await dialect.analyze(dataSource, [userTable.tableName, keyTable.tableName, licenseTable.tableName], false);
   } finally {
+    await licenses.close();
     await writer.close();
     await dataSource.destroy();
   }
@@ -145,30 +147,22 @@ export async function seedKeys(lib: Libraries, databaseUrl: string, count: numbe
 }
 
 /**
- * Signs keys' licenses as issuance does (OfflineLicenses.signAhead: licenseAt, signedForStore), under
- * the generated signing key kept in the database (made here when there is none, as the service makes
- * it). Seeded keys have no devices yet (the bench activates them through the service, which signs
- * their licenses).
+ * Signs keys' licenses as issuance does (OfflineLicenses.signAhead: licenseAt, signedForStore), with
+ * the service's own LicenseSigner and TierCatalog, from its InfrastructureModule on the same database:
+ * the generated signing key kept there (made now when there is none, as the service makes it). Seeded
+ * keys have no devices yet (the bench activates them through the service, which signs their licenses).
  */
 async function licensesSignedAhead(
   lib: Libraries,
   config: ReturnType<Libraries['config']['loadConfig']>,
-  dataSource: DataSource,
-): Promise<{ sign(key: DomainApiKey, now: Date): Promise<StoredLicense> }> {
+): Promise<{ sign(key: DomainApiKey, now: Date): Promise<StoredLicense>; close(): Promise<void> }> {
   const { domain, infrastructure, application } = lib;
-  const signer = await infrastructure.KeptLicenseSigner.open(
-    new infrastructure.TypeOrmLicenseSigningKeyRepository(
-      dataSource.getRepository(infrastructure.LicenseSigningKeyRecord),
-      infrastructure.SecretsCipher.of(config.secrets),
-    ),
-    new domain.LicenseKeySchedule(config.license.keyPublishSeconds, config.license.tokenTtlSeconds),
-    new infrastructure.SystemClock(),
-    config.license.signingKeyFile,
-    config.license.verifyKeys,
-  );
+  const service = await NestFactory.createApplicationContext(infrastructure.InfrastructureModule.forRoot(config), { logger: false });
+  const signer = service.get(domain.LicenseSigner);
+  const catalog = service.get(domain.TierCatalog);
   const policy = new domain.OfflineLicensePolicy(config.license.tokenTtlSeconds);
-  const catalog = infrastructure.tierCatalogOf(config);
   return {
     sign: (key, now) => application.signedForStore(policy, signer, application.licenseAt(policy, catalog, key, now), now),
+    close: () => service.close(),
   };
 }

@@ -16,16 +16,7 @@ export * from './webhooks/webhook-http-transport';
 export { sqliteDataSourceOptions } from './persistence/sqlite/sqlite-data-source';
 export { postgresDataSourceOptions } from './persistence/postgres/postgres-data-source';
 export { mysqlDataSourceOptions } from './persistence/mysql/mysql-data-source';
-export {
-  ApiKeyRecord,
-  AuditEntryRecord,
-  LicenseSigningKeyRecord,
-  LicenseTokenRecord,
-  UsageCounterRecord,
-  UserRecord,
-} from './persistence/typeorm/records';
-export { TypeOrmLicenseSigningKeyRepository } from './persistence/typeorm/repositories/typeorm-license-signing-key.repository';
-export { SecretsCipher } from './crypto/secrets-cipher';
+export { ApiKeyRecord, AuditEntryRecord, LicenseTokenRecord, UsageCounterRecord, UserRecord } from './persistence/typeorm/records';
 export { ApiKeyMapper } from './persistence/typeorm/mappers/api-key.mapper';
 export { AuditEntryMapper } from './persistence/typeorm/mappers/audit-entry.mapper';
 export { UserMapper } from './persistence/typeorm/mappers/user.mapper';

@@ -4,18 +4,21 @@ import { type LicenseSigningKey, LicenseSigningKeyRepository } from '@svc/domain
 import { In, Repository } from 'typeorm';
 import { SecretsCipher } from '../../../crypto/secrets-cipher';
 import { LicenseSigningKeyRecord } from '../records/license-signing-key.record';
+import { SqlStatements } from '../sql-statements';
 
 /**
  * Generated signing keys on every SQL database, by generation: a new one is
  * inserted only if its generation is free (TypeORM's `orIgnore`), so of
- * instances that start together, or rotations that race, one wins. The
- * private keys are sealed by the SecretsCipher (encrypted at rest with SECRETS_KEY).
+ * instances that start together, or rotations that race, one wins. Its writes
+ * take their turn (SqlStatements.inTurn). The private keys are sealed by the
+ * SecretsCipher (encrypted at rest with SECRETS_KEY).
  */
 @Injectable()
 export class TypeOrmLicenseSigningKeyRepository extends LicenseSigningKeyRepository {
   constructor(
     @InjectRepository(LicenseSigningKeyRecord) private readonly records: Repository<LicenseSigningKeyRecord>,
     private readonly cipher: SecretsCipher,
+    private readonly statements: SqlStatements,
   ) {
     super();
   }
@@ -26,12 +29,14 @@ export class TypeOrmLicenseSigningKeyRepository extends LicenseSigningKeyReposit
   }
 
   async addIfAbsent(key: LicenseSigningKey): Promise<boolean> {
-    await this.records
-      .createQueryBuilder()
-      .insert()
-      .values({ ...key, privateKey: this.cipher.seal(key.privateKey) })
-      .orIgnore()
-      .execute();
+    await this.statements.inTurn(() =>
+      this.records
+        .createQueryBuilder()
+        .insert()
+        .values({ ...key, privateKey: this.cipher.seal(key.privateKey) })
+        .orIgnore()
+        .execute(),
+    );
     // read back rather than trust each driver's count of affected rows: a generated key is unique
     const kept = await this.records.findOneBy({ generation: key.generation });
     return kept !== null && this.toDomain(kept).privateKey === key.privateKey;
@@ -47,6 +52,6 @@ export class TypeOrmLicenseSigningKeyRepository extends LicenseSigningKeyReposit
   }
 
   async remove(generations: readonly number[]): Promise<void> {
-    if (generations.length > 0) await this.records.delete({ generation: In([...generations]) });
+    if (generations.length > 0) await this.statements.inTurn(() => this.records.delete({ generation: In([...generations]) }));
   }
 }
