@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '@svc/config';
+import { randomBytes } from 'node:crypto';
 import type { DataSource, DataSourceOptions } from 'typeorm';
 import { type Libraries } from '../built-service';
 
@@ -62,7 +63,48 @@ export interface TableWriter {
 export const ROWS_PER_INSERT = 2000;
 
 /** The hosts a benchmark loads: this machine only. */
-export const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+const LOCAL_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+
+/** How a database server makes and drops a benchmark's database (its admin connection runs `run`). */
+export interface ServerDatabaseKind {
+  readonly kind: DatabaseConfig['kind'];
+  /** The server's name in messages and labels. */
+  readonly server: string;
+  readonly hasBareCeiling: boolean;
+  create(name: string): string;
+  drop(name: string): string;
+  /** Which command lines of `ps` work for the database `name`. */
+  serverProcess(name: string): (commandLine: string) => boolean;
+  /** Runs one statement on a connection to `adminUrl`'s own database. */
+  run(adminUrl: string, sql: string): Promise<void>;
+}
+
+/**
+ * The database of one run on the server `adminUrl` names, on this machine only (its own database is
+ * only connected to, never written): created here, dropped by `drop()` (once, however often called).
+ */
+export async function freshServerDatabase(adminUrl: string, server: ServerDatabaseKind): Promise<BenchDatabase> {
+  if (!LOCAL_HOSTS.includes(new URL(adminUrl).hostname)) {
+    throw new Error(`the benchmark only loads a ${server.server} server on this machine (127.0.0.1)`);
+  }
+  const name = `svc_bench_${randomBytes(6).toString('hex')}`;
+  await server.run(adminUrl, server.create(name));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    kind: server.kind,
+    url: url.toString(),
+    hasBareCeiling: server.hasBareCeiling,
+    label: `${server.server} database ${name} on ${url.host} (created for this run, dropped after)`,
+    serverProcess: server.serverProcess(name),
+    drop: async () => {
+      if (dropped) return;
+      dropped = true;
+      await server.run(adminUrl, server.drop(name));
+    },
+  };
+}
 
 export type Tier = 'free' | 'research' | 'commercial' | 'enterprise';
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type ExecuteValues, type ResultSetHeader, type RowDataPacket, createConnection, createPool } from 'mysql2/promise';
 import {
   type BenchDialect,
@@ -8,8 +7,9 @@ import {
   type CeilingKeyRow,
   type CeilingModelRow,
   type CeilingStorage,
-  LOCAL_HOSTS,
   ROWS_PER_INSERT,
+  type ServerDatabaseKind,
+  freshServerDatabase,
 } from './dialect';
 
 const DEFAULT_ADMIN_URL = 'mysql://root@127.0.0.1:3306/test';
@@ -24,7 +24,7 @@ export const MYSQL: BenchDialect = {
   flag: '--mysql',
   urls: URLS,
   freshDatabase: (_folder, databaseUrl) =>
-    freshDatabase(process.env.BENCH_MYSQL_ADMIN_URL ?? (URLS.test(databaseUrl) ? databaseUrl : DEFAULT_ADMIN_URL)),
+    freshServerDatabase(process.env.BENCH_MYSQL_ADMIN_URL ?? (URLS.test(databaseUrl) ? databaseUrl : DEFAULT_ADMIN_URL), SERVER),
   dataSourceOptions: (lib, database) => {
     if (database.kind !== 'mysql') throw new Error(`not a MySQL configuration: ${database.kind}`);
     return lib.infrastructure.mysqlDataSourceOptions(database);
@@ -145,40 +145,21 @@ function ceilingStorage(url: string, poolSize: number): CeilingStorage {
   };
 }
 
-/**
- * A fresh MySQL / MariaDB database on the server `adminUrl` names (its own
- * database is only connected to, never written): created here (utf8mb4_bin,
- * as the migrations' tables), dropped by `drop()`.
- */
-async function freshDatabase(adminUrl: string) {
-  const host = new URL(adminUrl).hostname;
-  if (!LOCAL_HOSTS.includes(host)) {
-    throw new Error('the benchmark only loads a MySQL / MariaDB server on this machine (127.0.0.1)');
-  }
-  const name = `svc_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
+/** A database of utf8mb4_bin, as the migrations' tables. */
+const SERVER: ServerDatabaseKind = {
+  kind: 'mysql',
+  server: 'MySQL / MariaDB',
+  hasBareCeiling: false,
+  create: (name) => `CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`,
+  drop: (name) => `DROP DATABASE IF EXISTS ${name}`,
+  // one process, a thread per connection: all of it works for the benchmark
+  serverProcess: () => (line) => /(^|\/)(mariadbd|mysqld)$/.test(line.split(' ')[0]),
+  run: async (adminUrl, sql) => {
     const connection = await createConnection({ uri: adminUrl, connectTimeout: 5000 });
     try {
       await connection.query(sql);
     } finally {
       await connection.end();
     }
-  };
-  await admin(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  let dropped = false;
-  return {
-    kind: 'mysql' as const,
-    url: url.toString(),
-    hasBareCeiling: false,
-    label: `MySQL / MariaDB database ${name} on ${url.host} (created for this run, dropped after)`,
-    // one process, a thread per connection: all of it works for the benchmark
-    serverProcess: (line: string) => /(^|\/)(mariadbd|mysqld)$/.test(line.split(' ')[0]),
-    drop: async () => {
-      if (dropped) return;
-      dropped = true;
-      await admin(`DROP DATABASE IF EXISTS ${name}`);
-    },
-  };
-}
+  },
+};

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import {
   type BareKeyRow,
@@ -8,8 +7,9 @@ import {
   type CeilingContextRow,
   type CeilingKeyRow,
   type CeilingModelRow,
-  LOCAL_HOSTS,
   ROWS_PER_INSERT,
+  type ServerDatabaseKind,
+  freshServerDatabase,
 } from './dialect';
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -25,7 +25,7 @@ export const POSTGRES: BenchDialect = {
   flag: '--pg',
   urls: URLS,
   freshDatabase: (_folder, databaseUrl) =>
-    freshDatabase(process.env.BENCH_POSTGRES_ADMIN_URL ?? (URLS.test(databaseUrl) ? databaseUrl : DEFAULT_ADMIN_URL)),
+    freshServerDatabase(process.env.BENCH_POSTGRES_ADMIN_URL ?? (URLS.test(databaseUrl) ? databaseUrl : DEFAULT_ADMIN_URL), SERVER),
   dataSourceOptions: (lib, database) => {
     if (database.kind !== 'postgres') throw new Error(`not a PostgreSQL configuration: ${database.kind}`);
     return lib.infrastructure.postgresDataSourceOptions(database);
@@ -121,42 +121,22 @@ export const POSTGRES: BenchDialect = {
   },
 };
 
-/**
- * A fresh database on the server `adminUrl` names (its own database is only
- * connected to, never written): created here, dropped by `drop()`.
- */
-async function freshDatabase(adminUrl: string) {
-  const host = new URL(adminUrl).hostname;
-  if (!LOCAL_HOSTS.includes(host)) {
-    throw new Error('the benchmark only loads a PostgreSQL server on this machine (127.0.0.1)');
-  }
-  const name = `svc_bench_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  let dropped = false;
-  return {
-    kind: 'postgres' as const,
-    url: url.toString(),
-    hasBareCeiling: true,
-    label: `PostgreSQL database ${name} on ${url.host} (created for this run, dropped after)`,
-    // the backends serving the bench database, and the server's background writers (no client address)
-    serverProcess: (line: string) =>
-      line.startsWith('postgres:') && (line.includes(` ${name} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line)),
-    drop: async () => {
-      if (dropped) return;
-      dropped = true;
-      await withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    },
-  };
-}
-
-async function withAdmin<T>(adminUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const SERVER: ServerDatabaseKind = {
+  kind: 'postgres',
+  server: 'PostgreSQL',
+  hasBareCeiling: true,
+  create: (name) => `CREATE DATABASE ${name}`,
+  drop: (name) => `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`,
+  // the backends serving the bench database, and the server's background writers (no client address)
+  serverProcess: (name) => (line) =>
+    line.startsWith('postgres:') && (line.includes(` ${name} `) || !/\d+\.\d+\.\d+\.\d+\(\d+\)/.test(line)),
+  run: async (adminUrl, sql) => {
+    const client = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  },
+};
