@@ -3,7 +3,6 @@ export * from './crypto/sha256-secret-hasher';
 export * from './crypto/time-ordered-id-generator';
 export * from './time/system-clock';
 export * from './model-store/local-model-store';
-export * from './repo-tokens/github-app-repo-token-issuer';
 export * from './repo-tokens/static-repo-token-issuer';
 export * from './repo-tokens/not-configured-repo-token-issuer';
 export * from './crypto/hmac-model-link-signer';

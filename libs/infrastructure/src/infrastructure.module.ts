@@ -29,15 +29,14 @@ import { Sha256SecretHasher } from './crypto/sha256-secret-hasher';
 import { Sha256FingerprintDigest } from './crypto/sha256-fingerprint-digest';
 import { LocalModelStore } from './model-store/local-model-store';
 import { RepoTokenIssuer } from '@svc/application';
-import { GithubAppRepoTokenIssuer } from './repo-tokens/github-app-repo-token-issuer';
 import { NotConfiguredRepoTokenIssuer } from './repo-tokens/not-configured-repo-token-issuer';
+import { githubAppSigningKeyOf } from './repo-tokens/github-app-signing-key';
 import { StaticRepoTokenIssuer } from './repo-tokens/static-repo-token-issuer';
 import { SystemClock } from './time/system-clock';
 import { MySqlPersistenceModule } from './persistence/mysql/mysql-persistence.module';
 import { PostgresPersistenceModule } from './persistence/postgres/postgres-persistence.module';
 import { SqlitePersistenceModule } from './persistence/sqlite/sqlite-persistence.module';
 import { InMemoryRateCounter } from './rate-limit/in-memory-rate-counter';
-import { RedisRateCounter } from './rate-limit/redis-rate-counter';
 import { RateCounter, WebhookTargets, WebhookTransport } from '@svc/application';
 import { CheckedWebhookTargets } from './webhooks/webhook-targets';
 import { WebhookHttpTransport } from './webhooks/webhook-http-transport';
@@ -86,14 +85,7 @@ export class InfrastructureModule {
       {
         provide: RateCounter,
         inject: [Clock],
-        useFactory: (clock: Clock) =>
-          config.redisUrl
-            ? new RedisRateCounter(
-                config.redisUrl,
-                config.rateLimit.redisKeyPrefix,
-                new InMemoryRateCounter(clock, config.rateLimit.memoryWindows),
-              )
-            : new InMemoryRateCounter(clock, config.rateLimit.memoryWindows),
+        useFactory: (clock: Clock) => rateCounterOf(config, clock),
       },
       { provide: ModelStore, inject: [ModelLinkSigner], useFactory: (signer: ModelLinkSigner) => modelStoreOf(config.models, signer) },
       {
@@ -138,15 +130,19 @@ export class InfrastructureModule {
 /**
  * The installer's token source (CONTRACT 6): the GitHub App when configured,
  * else the static token, else "not configured". The App key is parsed here, so
- * a bad key stops start-up with a ConfigError. One instance: it holds the cache.
+ * a bad key stops start-up with a ConfigError. One instance: it holds the cache. The GitHub App's client (@octokit/auth-app) is
+ * loaded only when configured, like the object store's SDK.
  */
 function repoTokenIssuerOf(config: AppConfig): Provider {
   const { githubApp, staticToken, staticTokenExpiresAt } = config.installer;
   if (githubApp) {
-    const signingKey = GithubAppRepoTokenIssuer.signingKeyOf(githubApp.privateKey);
+    const signingKey = githubAppSigningKeyOf(githubApp.privateKey);
     return {
       provide: RepoTokenIssuer,
-      useFactory: (clock: Clock) => new GithubAppRepoTokenIssuer(githubApp, signingKey, clock),
+      useFactory: async (clock: Clock) => {
+        const { GithubAppRepoTokenIssuer } = await import('./repo-tokens/github-app-repo-token-issuer');
+        return new GithubAppRepoTokenIssuer(githubApp, signingKey, clock);
+      },
       inject: [Clock],
     };
   }
@@ -178,6 +174,18 @@ async function modelStoreOf(models: AppConfig['models'], signer: ModelLinkSigner
     throw new ConfigError(["MODEL_STORE_URL needs a region: set AWS_REGION (or a profile's region; R2: auto, MinIO: us-east-1)"]);
   }
   return store;
+}
+
+/**
+ * The rate-limit counters: shared in Redis when REDIS_URL is set, with this process's
+ * memory as the fallback while Redis is away; else this process's memory. The Redis client (ioredis)
+ * is loaded only then, like the object store's SDK: the CLI and a single instance never pay for it.
+ */
+async function rateCounterOf(config: AppConfig, clock: Clock): Promise<RateCounter> {
+  const memory = new InMemoryRateCounter(clock, config.rateLimit.memoryWindows);
+  if (!config.redisUrl) return memory;
+  const { RedisRateCounter } = await import('./rate-limit/redis-rate-counter');
+  return new RedisRateCounter(config.redisUrl, config.rateLimit.redisKeyPrefix, memory);
 }
 
 export function tierCatalogOf(config: AppConfig): TierCatalog {

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { createAppAuth, type StrategyOptions } from '@octokit/auth-app';
-import { type KeyObject, createPrivateKey } from 'node:crypto';
+import { type KeyObject } from 'node:crypto';
 import { type RepoToken, RepoTokenIssuer, UpstreamError } from '@svc/application';
-import { ConfigError, type GithubAppConfig } from '@svc/config';
+import { type GithubAppConfig } from '@svc/config';
 import { type Clock } from '@svc/domain';
 import { InstallationTokenCache } from './installation-token-cache';
 
@@ -60,28 +60,6 @@ export class GithubAppRepoTokenIssuer extends RepoTokenIssuer {
     super();
     this.privateKeyPem = signingKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     this.cache = new InstallationTokenCache(clock, INSTALLER_TOKEN_REUSE_MARGIN_MS);
-  }
-
-  /**
-   * Parses the App's PEM private key once, at start-up. Accepts PKCS#1 (GitHub's
-   * download) and PKCS#8, and a PEM whose newlines arrived as literal `\n`. RSA of
-   * at least 2048 bits: the JWT signer (jsonwebtoken) refuses smaller keys.
-   */
-  static signingKeyOf(pem: string): KeyObject {
-    const text = !pem.includes('\n') && pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
-    let key: KeyObject;
-    try {
-      key = createPrivateKey({ key: text, format: 'pem' });
-    } catch {
-      throw new ConfigError(['GITHUB_APP_PRIVATE_KEY is not a readable PEM private key']);
-    }
-    if (key.asymmetricKeyType !== 'rsa') {
-      throw new ConfigError(['GITHUB_APP_PRIVATE_KEY must be an RSA private key']);
-    }
-    if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) {
-      throw new ConfigError(['GITHUB_APP_PRIVATE_KEY must be an RSA key of at least 2048 bits']);
-    }
-    return key;
   }
 
   issue(): Promise<RepoToken> {
