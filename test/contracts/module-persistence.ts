@@ -84,7 +84,23 @@ function webhookPorts(context: INestApplicationContext): WebhookPorts | null {
   const endpoints = optional(context, WebhookEndpointRepository);
   const outbox = optional(context, WebhookOutbox);
   const deliveries = optional(context, WebhookDeliveryQueue);
-  return endpoints && outbox && deliveries ? { endpoints, outbox, deliveries } : null;
+  const storeSecret = async (endpointId: string, stored: string): Promise<string> => {
+    const dataSource = context.get(DataSource);
+    const before = await dataSource
+      .createQueryBuilder()
+      .select('e.secret', 'secret')
+      .from('webhook_endpoints', 'e')
+      .where('e.id = :endpointId', { endpointId })
+      .getRawOne<{ secret: string }>();
+    await dataSource
+      .createQueryBuilder()
+      .update('webhook_endpoints')
+      .set({ secret: stored })
+      .where('id = :endpointId', { endpointId })
+      .execute();
+    return before?.secret ?? '';
+  };
+  return endpoints && outbox && deliveries ? { endpoints, outbox, deliveries, storeSecret } : null;
 }
 
 /** A port the module may not bind. */

@@ -23,6 +23,11 @@ export interface WebhookPorts {
   readonly endpoints: WebhookEndpointRepository;
   readonly outbox: WebhookOutbox;
   readonly deliveries: WebhookDeliveryQueue;
+  /**
+   * Test setup only: writes `stored` as an endpoint's secret column, as it would be in the database (e.g.
+   * sealed under a SECRETS_KEY this store lacks); answers the value it replaced.
+   */
+  storeSecret(endpointId: string, stored: string): Promise<string>;
 }
 
 /**

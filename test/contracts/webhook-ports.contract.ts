@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type AttemptRecord,
   type WebhookDelivery,
@@ -241,6 +242,17 @@ export function describeWebhookPortsContract(make: MakePersistence): void {
       await expect(hooks(f).deliveries.claimDue('owner-c', at(10_000), at(10_000 + LEASE_S), 10, [])).resolves.toEqual([
         expect.objectContaining({ delivery: expect.objectContaining({ nextAttemptAt: at(600) }) }),
       ]);
+    });
+
+    it('takes no lease when it cannot read a claimed endpoint (its secret sealed under another key): another owner claims it at once', async () => {
+      const f = fixture();
+      const target = await endpoint(f);
+      const due = await delivery(f, target.id);
+      const kept = await hooks(f).storeSecret(target.id, `enc:v1:${randomBytes(64).toString('base64')}`);
+      await expect(hooks(f).deliveries.claimDue('owner-a', at(1), at(1 + LEASE_S), 10, [])).rejects.toThrow(/webhook_endpoints/);
+      await hooks(f).storeSecret(target.id, kept);
+      const claimed = await hooks(f).deliveries.claimDue('owner-b', at(1), at(1 + LEASE_S), 10, []);
+      expect(claimed.map((c) => [c.delivery.id, c.endpoint.secret])).toEqual([[due.id, target.secret]]);
     });
 
     it('of owners claiming at once, each due delivery goes to exactly one of them', async () => {

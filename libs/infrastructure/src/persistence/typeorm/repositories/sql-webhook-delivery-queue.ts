@@ -79,7 +79,7 @@ export class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   }
 
   async claimDue(owner: string, at: Date, leaseUntil: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
-    const records = await this.statements.transaction(async (manager) => {
+    const taken = await this.statements.transaction(async (manager) => {
       const due = manager
         .createQueryBuilder(WebhookDeliveryRecord, 'd')
         .select(['d.id', 'd.endpointId'])
@@ -92,9 +92,12 @@ export class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
       const ids = firstOfEachEndpoint(candidates, Math.trunc(limit));
       if (ids.length === 0) return [];
       await manager.update(WebhookDeliveryRecord, { id: In(ids) }, { leaseOwner: owner, leaseExpiresAt: leaseUntil });
-      return manager.find(WebhookDeliveryRecord, { where: { id: In(ids) }, order: { nextAttemptAt: 'ASC', id: 'ASC' } });
+      const records = await manager.find(WebhookDeliveryRecord, { where: { id: In(ids) }, order: { nextAttemptAt: 'ASC', id: 'ASC' } });
+      // read before the claim commits: an endpoint this instance cannot read (its secret sealed under a
+      // SECRETS_KEY it lacks) fails the claim whole, so no lease is taken and another instance claims at once
+      return this.withEndpoints(records);
     });
-    return this.claimed(owner, records, at);
+    return this.claimed(owner, taken, at);
   }
 
   /** The claimed deliveries with their endpoints (a claimed delivery whose endpoint is gone comes without one: `null`). */
@@ -108,9 +111,13 @@ export class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
   }
 
   /** The deliveries the claim took (`claimDue`); those whose endpoint is gone are failed at once, not attempted. */
-  private async claimed(owner: string, records: readonly WebhookDeliveryRecord[], at: Date): Promise<ClaimedDelivery[]> {
+  private async claimed(
+    owner: string,
+    taken: ReadonlyArray<{ delivery: WebhookDelivery; endpoint: WebhookEndpoint | null }>,
+    at: Date,
+  ): Promise<ClaimedDelivery[]> {
     const out: ClaimedDelivery[] = [];
-    for (const { delivery, endpoint } of await this.withEndpoints(records)) {
+    for (const { delivery, endpoint } of taken) {
       if (endpoint === null) {
         await this.recordAttempt({
           deliveryId: delivery.id,
