@@ -134,9 +134,9 @@ export function sqlPersistenceModule<S extends SqlStatements, E extends Analytic
     },
     {
       provide: WebhookDeliveryQueue,
-      inject: [getDataSourceToken(), WebhookStatements, OutboxBell, WebhookEndpointRepository],
-      useFactory: (dataSource: DataSource, sql: WebhookStatements, bell: OutboxBell, endpoints: WebhookEndpointRepository) =>
-        new SqlWebhookDeliveryQueue(dataSource, sql, bell, endpoints),
+      inject: [getDataSourceToken(), WebhookStatements, OutboxBell, SecretsCipher],
+      useFactory: (dataSource: DataSource, sql: WebhookStatements, bell: OutboxBell, cipher: SecretsCipher) =>
+        new SqlWebhookDeliveryQueue(dataSource, sql, bell, cipher),
     },
     { provide: KeyContextRepository, useClass: TypeOrmKeyContextRepository },
     { provide: KeyDirectory, useClass: SqlKeyDirectory },

@@ -6,10 +6,10 @@ import {
   type OutboxDepth,
   type WebhookDelivery,
   type WebhookEndpoint,
-  type WebhookEndpointRepository,
   WebhookDeliveryQueue,
 } from '@svc/domain';
 import { type DataSource, type EntityManager, In, IsNull, type Repository } from 'typeorm';
+import { type SecretsCipher } from '../../../crypto/secrets-cipher';
 import { WebhookMapper } from '../mappers/webhook.mapper';
 import { type OutboxBell, OutboxWrites } from '../outbox';
 import { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventRecord } from '../records/webhook.records';
@@ -59,7 +59,7 @@ export class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
     dataSource: DataSource,
     private readonly sql: WebhookStatements,
     private readonly bell: OutboxBell,
-    private readonly endpoints: WebhookEndpointRepository,
+    private readonly cipher: SecretsCipher,
   ) {
     super();
     this.statements = sql.statements;
@@ -93,21 +93,27 @@ export class SqlWebhookDeliveryQueue extends WebhookDeliveryQueue {
       if (ids.length === 0) return [];
       await manager.update(WebhookDeliveryRecord, { id: In(ids) }, { leaseOwner: owner, leaseExpiresAt: leaseUntil });
       const records = await manager.find(WebhookDeliveryRecord, { where: { id: In(ids) }, order: { nextAttemptAt: 'ASC', id: 'ASC' } });
-      // read before the claim commits: an endpoint this instance cannot read (its secret sealed under a
-      // SECRETS_KEY it lacks) fails the claim whole, so no lease is taken and another instance claims at once
-      return this.withEndpoints(records);
+      // read before the claim commits, on its own connection (waiting for another while holding the claim's
+      // locks could wait forever on a pool taken by writers waiting for those locks): an endpoint this instance
+      // cannot read (its secret sealed under a SECRETS_KEY it lacks) fails the claim whole, so no lease is
+      // taken and another instance claims at once
+      return this.withEndpoints(manager, records);
     });
     return this.claimed(owner, taken, at);
   }
 
   /** The claimed deliveries with their endpoints (a claimed delivery whose endpoint is gone comes without one: `null`). */
   private async withEndpoints(
+    manager: EntityManager,
     records: readonly WebhookDeliveryRecord[],
   ): Promise<Array<{ delivery: WebhookDelivery; endpoint: WebhookEndpoint | null }>> {
-    const deliveries = records.map((record) => WebhookMapper.deliveryToDomain(record));
-    const endpoints = new Map<string, WebhookEndpoint | null>();
-    for (const d of deliveries) if (!endpoints.has(d.endpointId)) endpoints.set(d.endpointId, await this.endpoints.find(d.endpointId));
-    return deliveries.map((delivery) => ({ delivery, endpoint: endpoints.get(delivery.endpointId) ?? null }));
+    const ids = [...new Set(records.map((record) => record.endpointId))];
+    const found = ids.length === 0 ? [] : await manager.findBy(WebhookEndpointRecord, { id: In(ids) });
+    const endpoints = new Map(found.map((record) => [record.id, WebhookMapper.endpointToDomain(record, this.cipher)]));
+    return records.map((record) => ({
+      delivery: WebhookMapper.deliveryToDomain(record),
+      endpoint: endpoints.get(record.endpointId) ?? null,
+    }));
   }
 
   /** The deliveries the claim took (`claimDue`); those whose endpoint is gone are failed at once, not attempted. */
