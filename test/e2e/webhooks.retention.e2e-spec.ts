@@ -29,7 +29,11 @@ describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => 
     receiver = await WebhookReceiver.start();
     failing = await WebhookReceiver.start();
     failing.answer = 500;
-    t = await TestApp.start({ clock, env: { WEBHOOK_ALLOW_INSECURE: 'true', SAMPLE_MODELS: 'false', WEBHOOK_RETENTION_DAYS: '1' } });
+    // the longest poll: once settled, the dispatcher runs only when the test wakes it (no event is recorded after that)
+    t = await TestApp.start({
+      clock,
+      env: { WEBHOOK_ALLOW_INSECURE: 'true', SAMPLE_MODELS: 'false', WEBHOOK_RETENTION_DAYS: '1', WEBHOOK_POLL_INTERVAL_MS: '60000' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -86,6 +90,9 @@ describe('webhooks: the outbox retention sweep (WEBHOOK_RETENTION_DAYS)', () => 
     ).toEqual(delivered);
     await eventually(async () => (await deliveries()).filter((d) => d.status !== 'pending').length === delivered.length + 1);
     expect(await events()).toEqual(delivered);
+    // no attempt may run while the clock jumps below: one at or past five days of failures would disable the
+    // retrying delivery's endpoint, and the next would end it failed
+    await t.app.get(WebhookDispatcher).settled();
 
     // nothing is older than the retention yet
     expect(await prune()).toEqual({ deliveries: 0, events: 0 });

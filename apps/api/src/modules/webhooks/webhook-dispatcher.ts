@@ -115,6 +115,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
+  /**
+   * Resolves once this instance has no cycle and no attempt under way, the ones
+   * they start included; until a signal, the poll or `wake` starts another.
+   */
+  async settled(): Promise<void> {
+    while (this.running || this.attempts.size > 0) await Promise.allSettled([this.running, ...this.attempts]);
+  }
+
   /** Runs a cycle now, or once more right after the one under way. */
   wake(): void {
     if (this.stopped) return;
