@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { type AppConfig } from '@svc/config';
+import { type AppConfig, type TrustProxy } from '@svc/config';
 import { type InfrastructureOverrides } from '@svc/infrastructure';
 import { type ApiFeatures, ApiModule } from './api.module';
 import { AdminApiPresence } from './admin-auth/admin-api-presence';
@@ -41,8 +41,7 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   const log = createServiceLogger(options.logger === false ? 'silent' : config.logLevel, options.logDestination);
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
-    // false, a hop count, or the proxies' addresses (never `true`: loadConfig refuses it); a copy, the config is frozen
-    trustProxy: typeof config.http.trustProxy === 'object' ? [...config.http.trustProxy] : config.http.trustProxy,
+    trustProxy: trustedProxies(config.http.trustProxy),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     rewriteUrl: config.http.legacyRoutes ? (request: IncomingMessage) => rewriteLegacyUrl(request.url ?? '/') : undefined,
@@ -82,4 +81,17 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
   if (config.console.enabled) serveConsole(adapter.getInstance(), config.console.dir, () => adminApi.exists());
   await app.init();
   return app;
+}
+
+/**
+ * TRUST_PROXY in Fastify's terms: false, or the proxies' addresses (a copy, the
+ * config is frozen; never `true`: loadConfig refuses it). A hop count becomes
+ * Fastify's trust function `hop < count`: Fastify takes no count itself since
+ * 5.12 (a count trusts a direct client's forged entries, which
+ * docs/OPERATIONS.md section 1 warns of), and the function keeps the meaning
+ * TRUST_PROXY documents: the rightmost `count` entries were appended by proxies.
+ */
+function trustedProxies(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'object' ? [...trust] : trust;
 }

@@ -2,11 +2,11 @@ import { isIP } from 'node:net';
 
 /**
  * Which proxies in front of the service are trusted to report the client's
- * address in `X-Forwarded-For` (TRUST_PROXY), in the forms Fastify's own
- * `trustProxy` option takes: `false` (none: the socket's peer is the client),
- * a hop count (the last N hops are proxies: the address N entries from the
- * right), or the proxies' addresses and CIDR ranges (entries are walked from
- * the right while they come from a listed address).
+ * address in `X-Forwarded-For` (TRUST_PROXY): `false` (none: the socket's
+ * peer is the client), a hop count (the last N hops are proxies: the address N
+ * entries from the right; given to Fastify as its trust function `hop < N`), or
+ * the proxies' addresses and CIDR ranges, as Fastify's `trustProxy` takes them
+ * (entries are walked from the right while they come from a listed address).
  */
 export type TrustProxy = false | number | readonly string[];
 
