@@ -504,7 +504,9 @@ async function main(): Promise<number> {
     const paced: Array<{ round: number; endpoint: EndpointName; server: Server; result: LoadResult; cpuMicrosPerRequest: number }> = [];
     for (let round = 1; options.paced > 0 && round <= options.pacedRounds; round++) {
       for (const endpoint of options.endpoints.filter((e) => !SERVICE_ONLY.includes(e))) {
-        for (const server of serversOf(endpoint)) {
+        // the order reversed every round, as in the rounds above: no server always follows the same work
+        const order: Server[] = round % 2 === 1 ? serversOf(endpoint) : [...serversOf(endpoint)].reverse();
+        for (const server of order) {
           if (options.quietWaitSeconds > 0) await quiet();
           const { result, cpuMicrosPerRequest } = await load(server, endpoint, options.pacedSeconds ?? options.seconds, options.paced);
           failures += result.errors + result.non2xx;
