@@ -1,6 +1,7 @@
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { type Actor, BOOTSTRAP_ACTOR, ForbiddenError, type Operator, type Permission, type Role, roleAllows } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
+import { RequestSlot } from '../http/request-slot';
 
 /** Who called an admin route: an operator, or ADMIN_TOKEN (the bootstrap owner). */
 export class AdminPrincipal {
@@ -25,7 +26,7 @@ export class AdminPrincipal {
   }
 }
 
-const principals = new WeakMap<FastifyRequest, AdminPrincipal>();
+const principals = new RequestSlot<AdminPrincipal>('admin principal');
 
 /** Records the request's admin principal (AdminGuard). */
 export function authenticatedAdmin(request: FastifyRequest, principal: AdminPrincipal): void {

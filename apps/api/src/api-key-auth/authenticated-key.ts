@@ -1,11 +1,12 @@
 import { type ExecutionContext, createParamDecorator } from '@nestjs/common';
 import { ApiKey, type KeyContext } from '@svc/domain';
 import type { FastifyRequest } from 'fastify';
+import { RequestSlot } from '../http/request-slot';
 
 /** What ApiKeyGuard found: the key, with its user and usage where the route asked for them. */
 type Authenticated = ApiKey | KeyContext;
 
-const authenticated = new WeakMap<FastifyRequest, Authenticated>();
+const authenticated = new RequestSlot<Authenticated>('authenticated key');
 
 /** Records the request's authenticated key (ApiKeyGuard). */
 export function authenticatedAs(request: FastifyRequest, found: Authenticated): void {
@@ -18,7 +19,7 @@ function authenticatedOf(execution: ExecutionContext): Authenticated {
   return found;
 }
 
-const namedDevices = new WeakMap<FastifyRequest, string>();
+const namedDevices = new RequestSlot<string>('named device');
 
 /** Records the SHA-256 of the active device the request named (ApiKeyGuard, CONTRACT 23). */
 export function namedDeviceAs(request: FastifyRequest, digest: string): void {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticateApiKey, PresentedCredential } from '@svc/application';
 import type { FastifyRequest } from 'fastify';
+import { RequestSlot } from '../http/request-slot';
 import { KeySource, presentedKeyOf } from './key-sources';
 
 /**
@@ -9,7 +10,7 @@ import { KeySource, presentedKeyOf } from './key-sources';
  */
 @Injectable()
 export class PresentedKeys {
-  private readonly byRequest = new WeakMap<FastifyRequest, PresentedCredential>();
+  private readonly byRequest = new RequestSlot<PresentedCredential>('presented key');
 
   constructor(private readonly authenticate: AuthenticateApiKey) {}
 
