@@ -86,10 +86,10 @@ export async function createApiApp(config: AppConfig, options: ApiAppOptions = {
 /**
  * TRUST_PROXY in Fastify's terms: false, or the proxies' addresses (a copy, the
  * config is frozen; never `true`: loadConfig refuses it). A hop count becomes
- * Fastify's trust function `hop < count`: Fastify takes no count itself since
- * 5.12 (a count trusts a direct client's forged entries, which
- * docs/OPERATIONS.md section 1 warns of), and the function keeps the meaning
- * TRUST_PROXY documents: the rightmost `count` entries were appended by proxies.
+ * Fastify's trust function `hop < count`, the meaning TRUST_PROXY documents
+ * (the rightmost `count` entries were appended by proxies): Fastify itself
+ * refuses a number, since a count trusts a direct client's forged entries
+ * (docs/OPERATIONS.md section 1 warns of that).
  */
 function trustedProxies(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust === 'number') return (_address, hop) => hop < trust;
