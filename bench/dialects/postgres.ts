@@ -50,7 +50,7 @@ export const POSTGRES: BenchDialect = {
   analyze: async (dataSource, _tables, vacuum) => void (await dataSource.query(vacuum ? 'VACUUM ANALYZE' : 'ANALYZE')),
   eventValues: { success: (ok) => ok, instant: (at) => at },
   ceilingStorage: (url, poolSize) => {
-    const pool = new Pool({ connectionString: url, max: poolSize, application_name: 'svc-bench-ceiling' });
+    const pool = new Pool({ connectionString: url, max: poolSize, min: poolSize, application_name: 'svc-bench-ceiling' });
     const context = {
       name: 'ceiling_context',
       text:
@@ -94,7 +94,7 @@ export const POSTGRES: BenchDialect = {
   },
   // one named pg query for the key, and the one CTE statement of the consumption step
   bareCeilingStorage: (url, poolSize) => {
-    const pool = new Pool({ connectionString: url, max: poolSize, application_name: 'svc-bench-bare-ceiling' });
+    const pool = new Pool({ connectionString: url, max: poolSize, min: poolSize, application_name: 'svc-bench-bare-ceiling' });
     const consuming = (guard: string) =>
       `WITH consumed AS (
          INSERT INTO usage_counters (license_id, period, used) VALUES ($13, $11, $14)
