@@ -9,9 +9,10 @@ import { SQLITE_MIGRATIONS } from './migrations';
  * TypeORM options for SQLite. Migrations always run at start-up;
  * `synchronize` is never used. WAL mode with a busy timeout, so a CLI
  * writing beside the service does not fail requests. The page cache is
- * SQLITE_CACHE_MB (8 MB by default, half of better-sqlite3's 16): enough for
- * validate's pages at 10,000 keys, and at a million keys, where no cache holds
- * the key rows, each megabyte of it is a megabyte of resident memory.
+ * SQLITE_CACHE_MB (8 MB by default, half of better-sqlite3's 16): each megabyte
+ * of it is a megabyte of resident memory, and validate's pages outgrow any such
+ * cache from about 10,000 keys on (the stored licenses are most of them), where
+ * the OS's page cache answers a miss at about the same cost.
  */
 export function sqliteDataSourceOptions(database: SqliteDatabaseConfig): DataSourceOptions {
   if (database.path !== ':memory:') createPrivately(database.path);
