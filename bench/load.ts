@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { Agent, request as httpRequest } from 'node:http';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { type SeededKeys } from './seed-keys';
 
 export type EndpointName = 'validate' | 'analytics' | 'keyed' | 'batch' | 'models' | 'health';
@@ -28,6 +28,24 @@ export interface LoadResult {
   readonly errors: number;
   readonly non2xx: number;
   readonly seconds: number;
+  /**
+   * The longest the load generator's own event loop was held up during the run (its garbage
+   * collection, its own work), in ms. This process sends the requests and times the answers, so a
+   * p99 near this figure measures the generator, not the server.
+   */
+  readonly generatorStallMs: number;
+}
+
+/** Watches this process's event loop for the length of one run (LoadResult.generatorStallMs). */
+function generatorStall(): { stop(): number } {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  return {
+    stop() {
+      delay.disable();
+      return delay.max / 1e6;
+    },
+  };
 }
 
 /** How validate and the model list present the seeded keys (bench/main.ts --key-order). */
@@ -164,6 +182,7 @@ function quantile(sorted: Float64Array, q: number): number {
  * whole milliseconds: the paced runs answer well under one.
  */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const stall = generatorStall();
   const started = process.hrtime.bigint();
   let times = new Float64Array(1 << 16);
   let count = 0;
@@ -191,6 +210,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     times[count++] = responseTime;
   });
   const result = await finished;
+  const generatorStallMs = stall.stop();
   const seconds = result.duration > 0 ? result.duration : Number(process.hrtime.bigint() - started) / 1e9;
   const requests = result['1xx'] + result['2xx'] + result['3xx'] + result['4xx'] + result['5xx'];
   const sorted = times.slice(0, count).sort();
@@ -202,6 +222,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     errors: result.errors,
     non2xx: result.non2xx,
     seconds,
+    generatorStallMs,
   };
 }
 
@@ -223,6 +244,7 @@ export async function runPaced(options: LoadOptions & { readonly rate: number })
   let errors = 0;
   let non2xx = 0;
   let settled = 0;
+  const stall = generatorStall();
   const started = performance.now();
   await new Promise<void>((resolve) => {
     const settle = () => {
@@ -267,6 +289,7 @@ export async function runPaced(options: LoadOptions & { readonly rate: number })
     tick();
   });
   agent.destroy();
+  const generatorStallMs = stall.stop();
   const seconds = (performance.now() - started) / 1000;
   const sorted = times.slice(0, answered).sort();
   return {
@@ -277,5 +300,6 @@ export async function runPaced(options: LoadOptions & { readonly rate: number })
     errors,
     non2xx,
     seconds,
+    generatorStallMs,
   };
 }

@@ -122,6 +122,8 @@ interface Measurement {
 
 /** Other work above this many cores makes a measurement suspect: it is taken again (--retries). */
 const BUSY_CORES = 0.25;
+/** `gc()` when node runs with --expose-gc (`npm run bench` does), else undefined. */
+const collectOwnGarbage = (globalThis as { gc?: () => void }).gc;
 
 /** A smoke round's requests: enough for each figure to be a number, few enough to take a fraction of a second. */
 const SMOKE_REQUESTS = 200;
@@ -404,6 +406,11 @@ async function main(): Promise<number> {
     out(
       `service command: ${command.text} (npm run start:built)${options.nodeArgs.length > 0 ? `, with node flags ${options.nodeArgs.join(' ')}` : ''}`,
     );
+    out(
+      collectOwnGarbage
+        ? 'load generator (this process): its heap collected before each measurement'
+        : 'load generator (this process): started without --expose-gc, so its heap is not collected before each measurement (npm run bench collects it)',
+    );
     out();
 
     const servers: Record<Server, BenchProcess> = { service, ceiling, bare: bare ?? ceiling };
@@ -423,6 +430,10 @@ async function main(): Promise<number> {
       seconds: number,
       rate?: number,
     ): Promise<{ result: LoadResult; otherCores: number; cpuMicrosPerRequest: number }> => {
+      // This process is the load generator: its own old generation collected now (node --expose-gc, as
+      // `npm run bench` starts it) is not collected during the measurement, where the pause would be
+      // timed as the server's latency (LoadResult.generatorStallMs shows what is left).
+      collectOwnGarbage?.();
       const sampler = rssSamplers[server];
       sampler.start();
       monitor.start();
@@ -514,7 +525,7 @@ async function main(): Promise<number> {
           out(
             `paced ${options.paced}/s round ${round} ${ENDPOINT_LABELS[endpoint].padEnd(23)} ${server.padEnd(7)} ${fixed(result.requestsPerSecond).padStart(6)} req/s` +
               `  p50 ${fixed(result.p50, 2)} ms  p99 ${fixed(result.p99, 2)} ms  errors ${result.errors}  non-2xx ${result.non2xx}` +
-              `  cpu ${fixed(cpuMicrosPerRequest)} µs/req`,
+              `  cpu ${fixed(cpuMicrosPerRequest)} µs/req  generator stall ${fixed(result.generatorStallMs, 1)} ms`,
           );
         }
       }

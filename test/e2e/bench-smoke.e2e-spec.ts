@@ -26,7 +26,8 @@ function ensureBenchBuilt(): void {
 
 function runSmoke(args: readonly string[] = ['--smoke']): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BENCH_MAIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } });
+    // with --expose-gc, as `npm run bench` starts it (the load generator collects its own heap before each measurement)
+    const child = spawn(process.execPath, ['--expose-gc', BENCH_MAIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -91,6 +92,13 @@ describe('npm run bench -- --smoke', () => {
       expect(Number(cells[3])).toBeGreaterThan(0);
       expect(Number(cells[5])).toBeGreaterThan(0);
     }
+  });
+
+  it("collects the load generator's own heap before each measurement and reports its longest stall beside each paced one", () => {
+    expect(run.output).toContain('load generator (this process): its heap collected before each measurement');
+    const measured = run.output.split('\n').filter((line) => /^paced \d+\/s round /.test(line));
+    expect(measured).toHaveLength(10);
+    for (const line of measured) expect(line).toMatch(/ generator stall \d+(\.\d+)? ms$/);
   });
 
   it('reports the service memory under load and its start-to-healthy time', () => {
