@@ -41,6 +41,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # As `npm run start:built` starts it: V8 heap limits (a 384 MB old-space ceiling, below the Deployment's
 # 512 MiB limit, and 8 MiB young-generation semi-spaces) that keep the process near 195 MiB resident
 # under the benchmark's load instead of 270 with V8's defaults (docs/PERFORMANCE.md, issues 6 and 25),
-# and no allocation-site pretenuring: a burst of requests must not lead V8 to allocate part of each later
-# request's objects straight in the old generation (docs/PERFORMANCE.md, "pretenuring")
-CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "dist/apps/api/main.js"]
+# no allocation-site pretenuring: a burst of requests must not lead V8 to allocate part of each later
+# request's objects straight in the old generation (docs/PERFORMANCE.md, "pretenuring"); and no memory
+# reducer: the heap is not shrunk after a quiet spell, so traffic that resumes does not meet its pauses
+CMD ["node", "--max-old-space-size=384", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "--no-memory-reducer", "dist/apps/api/main.js"]
