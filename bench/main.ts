@@ -430,9 +430,9 @@ async function main(): Promise<number> {
       seconds: number,
       rate?: number,
     ): Promise<{ result: LoadResult; otherCores: number; cpuMicrosPerRequest: number }> => {
-      // This process is the load generator: its own old generation collected now (node --expose-gc, as
-      // `npm run bench` starts it) is not collected during the measurement, where the pause would be
-      // timed as the server's latency (LoadResult.generatorStallMs shows what is left).
+      // This process is the load generator: collecting its own heap now (node --expose-gc, as `npm run
+      // bench` starts it) makes a collection of its old generation during the measurement, whose pause
+      // would be timed as the server's latency, less likely (LoadResult.generatorStallMs shows what is left).
       collectOwnGarbage?.();
       const sampler = rssSamplers[server];
       sampler.start();
